@@ -1,0 +1,108 @@
+//! Division with remainder: Knuth's Algorithm D (TAOCP 4.3.1), as formalized in seed 000
+//! Algorithm 1 and seed 001 Fig. 1: normalize the divisor so its top bit is set, estimate each
+//! quotient digit from the top two digits of the remainder window and the top digit of the
+//! divisor, refine the estimate with the third digit / second divisor digit (so it is at most
+//! one too large, with probability about 2/b), multiply-subtract, and add back in the rare case
+//! the estimate was still one too large.
+
+use super::{add_n_in_place, shl, shl_in_place, shr_in_place, submul_1, trim};
+use crate::limb::{div_wide, mul_wide, DLimb, Limb, LIMB_BITS};
+
+/// Divide `u` (in place) by the normalized divisor `v` (top bit of `v[n-1]` set, n >= 2).
+///
+/// Preconditions: `u.len() >= n + 1` and the top n limbs of `u` are < `v` (e.g. the top limb of
+/// `u` holds only the bits shifted out by normalization). Afterwards `u[..n]` holds the
+/// remainder (< v), `u[n..]` is zero, and if given, `q[..u.len() - n]` the quotient.
+/// `u.len() - n` division steps, each with one single-precision division and n + 2
+/// multiplications: k(k+2) multiplications and k divisions for a 2k-digit argument (seed 001
+/// section 2.1). Variable time.
+pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>) {
+    let n = v.len();
+    debug_assert!(n >= 2 && v[n - 1] >> (LIMB_BITS - 1) == 1);
+    debug_assert!(u.len() > n);
+    let (v1, v2) = (v[n - 1], v[n - 2]);
+    for j in (0..u.len() - n).rev() {
+        let (u0, u1, u2) = (u[j + n], u[j + n - 1], u[j + n - 2]);
+        debug_assert!(u0 <= v1, "window not reduced");
+        // qhat from the top two digits; never too small, at most two too large.
+        let (mut qhat, mut rhat, mut rhat_overflow) = if u0 == v1 {
+            let (r, o) = u1.overflowing_add(v1);
+            (Limb::MAX, r, o)
+        } else {
+            let (qq, r) = div_wide(u0, u1, v1);
+            (qq, r, false)
+        };
+        // Refine with the third digit: while qhat * v2 > rhat * b + u2, qhat is too large.
+        while !rhat_overflow {
+            let (lo, hi) = mul_wide(qhat, v2);
+            let lhs = ((hi as DLimb) << LIMB_BITS) | lo as DLimb;
+            let rhs = ((rhat as DLimb) << LIMB_BITS) | u2 as DLimb;
+            if lhs <= rhs {
+                break;
+            }
+            qhat -= 1;
+            (rhat, rhat_overflow) = rhat.overflowing_add(v1);
+        }
+        // Multiply and subtract qhat * v from the window u[j..=j+n].
+        let borrow = submul_1(&mut u[j..j + n], v, qhat);
+        let (top, negative) = u[j + n].overflowing_sub(borrow);
+        u[j + n] = top;
+        if negative {
+            // qhat was one too large (probability about 2/b): add v back.
+            qhat -= 1;
+            let c = add_n_in_place(&mut u[j..j + n], v);
+            u[j + n] = u[j + n].wrapping_add(c);
+        }
+        debug_assert_eq!(u[j + n], 0, "remainder window not below the divisor");
+        if let Some(q) = q.as_deref_mut() {
+            q[j] = qhat;
+        }
+    }
+}
+
+/// Divide `u` by the single limb `d > 0`: writes the quotient to `q` (same length as `u`) if
+/// given and returns the remainder. One division per limb.
+pub fn div_rem_1(mut q: Option<&mut [Limb]>, u: &[Limb], d: Limb) -> Limb {
+    assert!(d != 0, "division by zero");
+    let mut r = 0;
+    for i in (0..u.len()).rev() {
+        let (qq, rr) = div_wide(r, u[i], d);
+        if let Some(q) = q.as_deref_mut() {
+            q[i] = qq;
+        }
+        r = rr;
+    }
+    r
+}
+
+/// Quotient and remainder of `u / v` for `v != 0` (trimmed vectors). Allocates.
+pub fn div_rem(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
+    let (u, v) = (trim(u), trim(v));
+    assert!(!v.is_empty(), "division by zero");
+    if u.len() < v.len() {
+        return (Vec::new(), u.to_vec());
+    }
+    if v.len() == 1 {
+        let mut q = vec![0; u.len()];
+        let r = div_rem_1(Some(&mut q), u, v[0]);
+        return (trim(&q).to_vec(), trim(&[r]).to_vec());
+    }
+    let n = v.len();
+    let s = v[n - 1].leading_zeros();
+    let mut vn = vec![0; n];
+    shl(&mut vn, v, s);
+    let mut un = vec![0; u.len() + 1];
+    un[..u.len()].copy_from_slice(u);
+    let out = shl_in_place(&mut un[..u.len()], s);
+    un[u.len()] = out;
+    let mut q = vec![0; un.len() - n];
+    divrem_normalized(&mut un, &vn, Some(&mut q));
+    un.truncate(n);
+    shr_in_place(&mut un, s);
+    (trim(&q).to_vec(), trim(&un).to_vec())
+}
+
+/// `u mod v` for `v != 0`. Allocates. Variable time.
+pub fn rem_vartime(u: &[Limb], v: &[Limb]) -> Vec<Limb> {
+    div_rem(u, v).1
+}

@@ -1,0 +1,307 @@
+//! Natural-number kernels on little-endian limb slices (`&[Limb]`, least significant limb first).
+//!
+//! These are the building blocks every reducer and exponentiation method uses. Unless a kernel
+//! says otherwise it runs in time that depends only on the slice lengths (no data-dependent
+//! branches or indices); the few that branch on data end in `_vartime`.
+//!
+//! Slices passed as outputs must not alias inputs unless the kernel says in-place is allowed.
+
+mod div;
+mod mul;
+mod sqr;
+
+pub use div::{div_rem, div_rem_1, divrem_normalized, rem_vartime};
+pub(crate) use mul::abs_diff as abs_diff_for_sqr;
+pub use mul::{karatsuba_scratch_len, mul, mul_basecase, mul_karatsuba, mul_unbalanced};
+pub use sqr::{sqr, sqr_basecase, sqr_karatsuba};
+
+use crate::limb::{adc, mac, mask_if, sbb, Limb, LIMB_BITS};
+use core::cmp::Ordering;
+
+/// Length of `a` without its most significant zero limbs.
+#[inline]
+pub fn normalized_len(a: &[Limb]) -> usize {
+    a.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1)
+}
+
+/// `a` without its most significant zero limbs.
+#[inline]
+pub fn trim(a: &[Limb]) -> &[Limb] {
+    &a[..normalized_len(a)]
+}
+
+/// Whether every limb of `a` is zero.
+#[inline]
+pub fn is_zero(a: &[Limb]) -> bool {
+    a.iter().all(|&x| x == 0)
+}
+
+/// Number of significant bits of `a` (0 for zero).
+pub fn bit_len(a: &[Limb]) -> usize {
+    let n = normalized_len(a);
+    if n == 0 {
+        0
+    } else {
+        (n - 1) * LIMB_BITS as usize + (LIMB_BITS - a[n - 1].leading_zeros()) as usize
+    }
+}
+
+/// Bit `i` of `a` (0 beyond its length).
+#[inline]
+pub fn bit(a: &[Limb], i: usize) -> bool {
+    let w = i / LIMB_BITS as usize;
+    w < a.len() && (a[w] >> (i % LIMB_BITS as usize)) & 1 == 1
+}
+
+/// Compare two naturals of possibly different lengths (leading zero limbs allowed). Variable time.
+pub fn cmp(a: &[Limb], b: &[Limb]) -> Ordering {
+    let (a, b) = (trim(a), trim(b));
+    a.len()
+        .cmp(&b.len())
+        .then_with(|| a.iter().rev().cmp(b.iter().rev()))
+}
+
+/// Compare two equal-length naturals. Variable time (stops at the first differing limb).
+#[inline]
+pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
+    debug_assert_eq!(a.len(), b.len());
+    for i in (0..a.len()).rev() {
+        if a[i] != b[i] {
+            return a[i].cmp(&b[i]);
+        }
+    }
+    Ordering::Equal
+}
+
+/// `r = a + b` for equal lengths; returns the carry (0 or 1). `r` may alias neither input
+/// (use [`add_n_in_place`] for `a += b`).
+#[inline]
+pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    debug_assert!(r.len() == a.len() && a.len() == b.len());
+    let mut c = 0;
+    for i in 0..r.len() {
+        (r[i], c) = adc(a[i], b[i], c);
+    }
+    c
+}
+
+/// `a += b` for equal lengths; returns the carry.
+#[inline]
+pub fn add_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert_eq!(a.len(), b.len());
+    let mut c = 0;
+    for i in 0..a.len() {
+        (a[i], c) = adc(a[i], b[i], c);
+    }
+    c
+}
+
+/// `a -= b` for equal lengths; returns the borrow.
+#[inline]
+pub fn sub_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert_eq!(a.len(), b.len());
+    let mut c = 0;
+    for i in 0..a.len() {
+        (a[i], c) = sbb(a[i], b[i], c);
+    }
+    c
+}
+
+/// `r = a - b` for equal lengths; returns the borrow.
+#[inline]
+pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    debug_assert!(r.len() == a.len() && a.len() == b.len());
+    let mut c = 0;
+    for i in 0..r.len() {
+        (r[i], c) = sbb(a[i], b[i], c);
+    }
+    c
+}
+
+/// `a += b` where `b.len() <= a.len()`; returns the carry out of `a`. Variable time in the
+/// carry propagation past `b` (the ADD function of seed 002 section 4).
+#[inline]
+pub fn add_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert!(b.len() <= a.len());
+    let c = add_n_in_place(&mut a[..b.len()], b);
+    add_1_in_place(&mut a[b.len()..], c)
+}
+
+/// `a -= b` where `b.len() <= a.len()`; returns the borrow out of `a`. Variable time.
+#[inline]
+pub fn sub_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
+    debug_assert!(b.len() <= a.len());
+    let c = sub_n_in_place(&mut a[..b.len()], b);
+    sub_1_in_place(&mut a[b.len()..], c)
+}
+
+/// `a += c` (one limb); returns the carry out. Stops as soon as the carry dies (variable time).
+#[inline]
+pub fn add_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
+    for x in a.iter_mut() {
+        if c == 0 {
+            return 0;
+        }
+        let (s, o) = x.overflowing_add(c);
+        *x = s;
+        c = o as Limb;
+    }
+    c
+}
+
+/// `a -= c` (one limb); returns the borrow out. Variable time.
+#[inline]
+pub fn sub_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
+    for x in a.iter_mut() {
+        if c == 0 {
+            return 0;
+        }
+        let (s, o) = x.overflowing_sub(c);
+        *x = s;
+        c = o as Limb;
+    }
+    c
+}
+
+/// `r = a * b` (one limb `b`); returns the high limb. `r.len() == a.len()`.
+#[inline]
+pub fn mul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    debug_assert_eq!(r.len(), a.len());
+    let mut c = 0;
+    for i in 0..a.len() {
+        (r[i], c) = mac(a[i], b, c, 0);
+    }
+    c
+}
+
+/// `a *= b` (one limb `b`) in place; returns the high limb.
+#[inline]
+pub fn mul_1_in_place(a: &mut [Limb], b: Limb) -> Limb {
+    let mut c = 0;
+    for x in a.iter_mut() {
+        (*x, c) = mac(*x, b, c, 0);
+    }
+    c
+}
+
+/// `r += a * b` (one limb `b`); returns the carry limb. `r.len() == a.len()`.
+/// Loop invariant: c <= b - 1, so a[i]*b + r[i] + c < b^2.
+#[inline]
+pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    debug_assert_eq!(r.len(), a.len());
+    let mut c = 0;
+    for i in 0..a.len() {
+        (r[i], c) = mac(a[i], b, r[i], c);
+    }
+    c
+}
+
+/// `r -= a * b` (one limb `b`); returns the borrow limb (the amount still to subtract at
+/// position `a.len()`). `r.len() == a.len()`.
+#[inline]
+pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    debug_assert_eq!(r.len(), a.len());
+    let mut c: Limb = 0; // borrow limb carried to the next position
+    for i in 0..a.len() {
+        let (lo, hi) = mac(a[i], b, c, 0);
+        let (d, br) = sbb(r[i], lo, 0);
+        r[i] = d;
+        c = hi + br; // hi <= b-2 when lo carries a borrow, so no overflow
+    }
+    c
+}
+
+/// `r = a << s` for `0 <= s < 64`, `r.len() == a.len()`; returns the bits shifted out.
+/// In place (`r` and `a` the same buffer) is done by [`shl_in_place`].
+pub fn shl(r: &mut [Limb], a: &[Limb], s: u32) -> Limb {
+    debug_assert!(s < LIMB_BITS && r.len() == a.len());
+    if s == 0 {
+        r.copy_from_slice(a);
+        return 0;
+    }
+    let mut out = 0;
+    for i in 0..a.len() {
+        r[i] = (a[i] << s) | out;
+        out = a[i] >> (LIMB_BITS - s);
+    }
+    out
+}
+
+/// `a <<= s` for `0 <= s < 64`; returns the bits shifted out.
+pub fn shl_in_place(a: &mut [Limb], s: u32) -> Limb {
+    debug_assert!(s < LIMB_BITS);
+    if s == 0 {
+        return 0;
+    }
+    let mut out = 0;
+    for x in a.iter_mut() {
+        let v = *x;
+        *x = (v << s) | out;
+        out = v >> (LIMB_BITS - s);
+    }
+    out
+}
+
+/// `a >>= s` for `0 <= s < 64`; returns the bits shifted out (in the high bits of the result).
+pub fn shr_in_place(a: &mut [Limb], s: u32) -> Limb {
+    debug_assert!(s < LIMB_BITS);
+    if s == 0 {
+        return 0;
+    }
+    let mut out = 0;
+    for x in a.iter_mut().rev() {
+        let v = *x;
+        *x = (v >> s) | out;
+        out = v << (LIMB_BITS - s);
+    }
+    out
+}
+
+/// Constant-time select: `r = if flag { a } else { r }` with `flag` in {0, 1}.
+#[inline]
+pub fn cond_copy(r: &mut [Limb], a: &[Limb], flag: Limb) {
+    debug_assert_eq!(r.len(), a.len());
+    let m = mask_if(flag);
+    for i in 0..r.len() {
+        r[i] = (a[i] & m) | (r[i] & !m);
+    }
+}
+
+/// The final step of every Montgomery product (seed 002 section 4, "Step 3"): given
+/// u = `hi * b^n + t` with u < 2m, write u mod m = (u >= m ? u - m : u) to `r`.
+/// Constant time: the subtraction is always computed and the result chosen by mask.
+/// `r`, `t` and `m` have the same length; `hi` is 0 or 1.
+#[inline]
+pub fn sub_mod_final(r: &mut [Limb], t: &[Limb], hi: Limb, m: &[Limb]) {
+    debug_assert!(hi <= 1);
+    let borrow = sub_n(r, t, m);
+    // u >= m iff the subtraction did not borrow out of the hi word: hi - borrow >= 0.
+    let (_, keep_t) = sbb(hi, borrow, 0);
+    cond_copy(r, t, keep_t);
+}
+
+/// `a mod m` for `a < 2m` in place, constant time (`a.len() == m.len()`, `hi` the bit above).
+#[inline]
+pub fn reduce_once_in_place(a: &mut [Limb], hi: Limb, m: &[Limb], tmp: &mut [Limb]) {
+    tmp.copy_from_slice(a);
+    sub_mod_final(a, tmp, hi, m);
+}
+
+/// `r = (a + b) mod m` for `a, b < m`, constant time; `tmp` is scratch of the same length.
+pub fn add_mod(r: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], tmp: &mut [Limb]) {
+    let c = add_n(tmp, a, b);
+    sub_mod_final(r, tmp, c, m);
+}
+
+/// `r = (a - b) mod m` for `a, b < m`, constant time.
+pub fn sub_mod(r: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb]) {
+    let borrow = sub_n(r, a, b);
+    let mask = mask_if(borrow);
+    let mut c = 0;
+    for i in 0..r.len() {
+        (r[i], c) = adc(r[i], m[i] & mask, c);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,135 @@
+//! Multiplication: schoolbook (operand scanning) and Karatsuba (seed 001 section 1).
+
+use super::{add_in_place, addmul_1, cmp_n, mul_1, sub_in_place, sub_n};
+use crate::limb::Limb;
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
+use core::cmp::Ordering;
+
+/// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
+/// multiplications. `r.len() == a.len() + b.len()`, `b` non-empty. Constant time.
+pub fn mul_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    debug_assert_eq!(r.len(), a.len() + b.len());
+    let n = a.len();
+    if n == 0 {
+        r.fill(0);
+        return;
+    }
+    r[n] = mul_1(&mut r[..n], a, b[0]);
+    for (j, &bj) in b.iter().enumerate().skip(1) {
+        r[n + j] = addmul_1(&mut r[j..j + n], a, bj);
+    }
+}
+
+/// Scratch limbs [`mul_karatsuba`] needs for n-limb operands.
+pub fn karatsuba_scratch_len(n: usize) -> usize {
+    if n < KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD).max(2) {
+        0
+    } else {
+        let hh = n - n / 2;
+        4 * hh + 2 + karatsuba_scratch_len(hh)
+    }
+}
+
+/// `|x - y|` into `r` for `x.len() == r.len() >= y.len()`; returns whether x < y.
+pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
+    let (hi_x, lo_x) = (x.len(), y.len());
+    debug_assert!(hi_x >= lo_x && r.len() == hi_x);
+    // Compare x against y zero-extended.
+    let x_less = x[lo_x..].iter().all(|&v| v == 0) && cmp_n(&x[..lo_x], y) == Ordering::Less;
+    if x_less {
+        r[lo_x..].fill(0);
+        sub_n(&mut r[..lo_x], y, &x[..lo_x]);
+    } else {
+        r.copy_from_slice(x);
+        sub_in_place(r, y);
+    }
+    x_less
+}
+
+/// `r = a * b` for equal lengths n by Karatsuba's subtractive method (seed 001 section 1):
+/// with a = a_H B^h + a_L, w_H = a_H b_H, w_L = a_L b_L, w_M = (a_H - a_L)(b_H - b_L),
+/// `a b = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`, recursing while n >= the threshold.
+/// `scratch.len() >= karatsuba_scratch_len(n)`. Variable time (the signs of the differences
+/// choose a branch).
+pub fn mul_karatsuba(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+    let n = a.len();
+    debug_assert!(b.len() == n && r.len() == 2 * n);
+    if n < KARATSUBA_THRESHOLD.max(2) {
+        return mul_basecase(r, a, b);
+    }
+    let h = n / 2; // low half
+    let hh = n - h; // high half, hh >= h
+    let (a_lo, a_hi) = a.split_at(h);
+    let (b_lo, b_hi) = b.split_at(h);
+    let (diffs, rest) = scratch.split_at_mut(2 * hh);
+    let (wm, rest) = rest.split_at_mut(2 * hh);
+    let rest = &mut rest[2..];
+
+    // |a_H - a_L|, |b_H - b_L| and w_M = their product; the true w_M is negative iff the
+    // differences have opposite signs.
+    let (da, db) = diffs.split_at_mut(hh);
+    let neg_a = abs_diff(da, a_hi, a_lo);
+    let neg_b = abs_diff(db, b_hi, b_lo);
+    mul_karatsuba(wm, da, db, rest);
+    {
+        let (r_lo, r_hi) = r.split_at_mut(2 * h);
+        mul_karatsuba(r_lo, a_lo, b_lo, rest); // w_L
+        mul_karatsuba(r_hi, a_hi, b_hi, rest); // w_H
+    }
+
+    // mid = w_H + w_L - w_M = a_H b_L + a_L b_H, built in `diffs` (2hh limbs) plus `top`.
+    let mid = diffs;
+    mid.copy_from_slice(&r[2 * h..]);
+    let mut top = add_in_place(mid, &r[..2 * h]);
+    if neg_a == neg_b {
+        top -= sub_in_place(mid, wm);
+    } else {
+        top += add_in_place(mid, wm);
+    }
+    debug_assert!(top <= 2);
+    let r_mid = &mut r[h..];
+    let c = add_in_place(r_mid, mid) + add_1_at(&mut r_mid[2 * hh..], top);
+    debug_assert_eq!(c, 0, "karatsuba: product overflowed 2n limbs");
+}
+
+/// `a += c` where `a` may be empty (then `c` is returned as overflow).
+fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
+    super::add_1_in_place(a, c)
+}
+
+/// `r = a * b` for `a.len() >= b.len() >= 1`, `r.len() == a.len() + b.len()`: Karatsuba on
+/// balanced pieces of `a`, schoolbook for small operands. Allocates its scratch.
+pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    if b.len() < KARATSUBA_THRESHOLD {
+        return mul_basecase(r, a, b);
+    }
+    if a.len() == b.len() {
+        let mut scratch = vec![0; karatsuba_scratch_len(a.len())];
+        return mul_karatsuba(r, a, b, &mut scratch);
+    }
+    mul_unbalanced(r, a, b)
+}
+
+/// `r = a * b` for `a.len() > b.len()`: multiply `b` by `b.len()`-limb chunks of `a` and
+/// accumulate.
+pub fn mul_unbalanced(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let (na, nb) = (a.len(), b.len());
+    debug_assert!(na >= nb && r.len() == na + nb);
+    r.fill(0);
+    let mut prod = vec![0; 2 * nb];
+    let mut scratch = vec![0; karatsuba_scratch_len(nb)];
+    let mut i = 0;
+    while i < na {
+        let len = nb.min(na - i);
+        let chunk = &a[i..i + len];
+        let p = &mut prod[..len + nb];
+        if len == nb {
+            mul_karatsuba(p, chunk, b, &mut scratch);
+        } else {
+            mul_basecase(p, b, chunk);
+        }
+        add_in_place(&mut r[i..], p);
+        i += len;
+    }
+}

@@ -1,0 +1,81 @@
+//! Squaring using the symmetry of the product matrix (seed 001 section 1, seed 002 section 4):
+//! x^2 = sum x_i^2 b^2i + 2 sum_{i<j} x_i x_j b^(i+j), about k(k+1)/2 multiplications.
+
+use super::{abs_diff_for_sqr, add_in_place, addmul_1, mul_1, shl_in_place, sub_in_place};
+use crate::limb::{adc, mul_wide, Limb};
+use crate::tuning::KARATSUBA_SQR_THRESHOLD;
+
+/// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
+/// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
+/// (the "add first, then double" order seed 002 section 4 suggests so no 2*a_i*a_j term needs
+/// a third word). k(k-1)/2 + k = k(k+1)/2 multiplications. `r.len() == 2 * a.len()`.
+/// Constant time.
+pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
+    let n = a.len();
+    debug_assert_eq!(r.len(), 2 * n);
+    r.fill(0);
+    if n == 0 {
+        return;
+    }
+    // Off-diagonal triangle: row i adds a_i * a[i+1..] at position 2i+1.
+    if n > 1 {
+        r[n] = mul_1(&mut r[1..n], &a[1..], a[0]);
+        for i in 1..n - 1 {
+            r[n + i] = addmul_1(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
+        }
+    }
+    // Double: the triangle is < b^(2n-1) * b / 2, so the shift cannot lose a bit.
+    let out = shl_in_place(r, 1);
+    debug_assert_eq!(out, 0);
+    // Add the diagonal squares.
+    let mut c = 0;
+    for i in 0..n {
+        let (lo, hi) = mul_wide(a[i], a[i]);
+        (r[2 * i], c) = adc(r[2 * i], lo, c);
+        (r[2 * i + 1], c) = adc(r[2 * i + 1], hi, c);
+    }
+    debug_assert_eq!(c, 0);
+}
+
+/// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
+/// `a^2 = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`. `scratch.len() >=
+/// karatsuba_scratch_len(n)`. Variable time.
+pub fn sqr_karatsuba(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+    let n = a.len();
+    debug_assert_eq!(r.len(), 2 * n);
+    if n < KARATSUBA_SQR_THRESHOLD.max(2) {
+        return sqr_basecase(r, a);
+    }
+    let h = n / 2;
+    let hh = n - h;
+    let (a_lo, a_hi) = a.split_at(h);
+    let (diffs, rest) = scratch.split_at_mut(2 * hh);
+    let (wm, rest) = rest.split_at_mut(2 * hh);
+    let rest = &mut rest[2..];
+    let da = &mut diffs[..hh];
+    abs_diff_for_sqr(da, a_hi, a_lo);
+    sqr_karatsuba(wm, da, rest);
+    {
+        let (r_lo, r_hi) = r.split_at_mut(2 * h);
+        sqr_karatsuba(r_lo, a_lo, rest);
+        sqr_karatsuba(r_hi, a_hi, rest);
+    }
+    let mid = diffs;
+    mid.copy_from_slice(&r[2 * h..]);
+    let mut top = add_in_place(mid, &r[..2 * h]);
+    top -= sub_in_place(mid, wm);
+    debug_assert!(top <= 1);
+    let r_mid = &mut r[h..];
+    let c = add_in_place(r_mid, mid) + super::add_1_in_place(&mut r_mid[2 * hh..], top);
+    debug_assert_eq!(c, 0);
+}
+
+/// `r = a^2` choosing schoolbook or Karatsuba by the measured threshold. Allocates scratch.
+pub fn sqr(r: &mut [Limb], a: &[Limb]) {
+    if a.len() < KARATSUBA_SQR_THRESHOLD {
+        sqr_basecase(r, a)
+    } else {
+        let mut scratch = vec![0; super::karatsuba_scratch_len(a.len())];
+        sqr_karatsuba(r, a, &mut scratch)
+    }
+}

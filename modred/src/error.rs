@@ -1,0 +1,49 @@
+//! The error type of every fallible modred operation.
+
+use thiserror::Error;
+
+/// Why an operation could not be carried out. Every message names the offending value or
+/// restriction, so a CLI or Python user can act on it.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum Error {
+    /// The modulus is zero.
+    #[error("modulus must be positive (got 0)")]
+    ZeroModulus,
+    /// A Montgomery-type method was given an even modulus.
+    #[error("reducer '{reducer}' needs an odd modulus (Montgomery requires gcd(m, 2^64) = 1); reducers that accept even moduli: {accepting}")]
+    EvenModulus {
+        reducer: &'static str,
+        accepting: String,
+    },
+    /// The argument is beyond the method's documented range.
+    #[error("argument too large for reducer '{reducer}': {restriction}")]
+    ArgumentTooLarge {
+        reducer: &'static str,
+        restriction: &'static str,
+    },
+    /// The modulus does not have the form a special-form reducer needs.
+    #[error("reducer '{reducer}' cannot serve this modulus: {reason}")]
+    UnsupportedModulus {
+        reducer: &'static str,
+        reason: String,
+    },
+    /// No reducer or method of that name.
+    #[error("unknown {what} '{name}'; known: {known}")]
+    UnknownName {
+        what: &'static str,
+        name: String,
+        known: String,
+    },
+    /// Text that is not a natural number in decimal or 0x-hex.
+    #[error("cannot parse '{text}' as a non-negative integer (decimal or 0x-hex): {reason}")]
+    Parse { text: String, reason: &'static str },
+    /// The element has no inverse modulo m (for negative exponents).
+    #[error("base is not invertible modulo m (gcd(base, m) != 1)")]
+    NotInvertible,
+    /// A parameter (window size, thread count, ...) out of its range.
+    #[error("invalid parameter: {0}")]
+    InvalidParameter(String),
+}
+
+/// Result with modred's [`Error`].
+pub type Result<T> = core::result::Result<T, Error>;

@@ -1,0 +1,23 @@
+//! # modred — fast multi-precision modular reduction, multiplication and exponentiation
+//!
+//! Layers, bottom up:
+//! - [`limb`]: the digit type and single-precision primitives (the only place that multiplies
+//!   or divides digits, so [`count`] can count every operation);
+//! - [`arith`]: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
+//! - [`natural::Natural`]: an owned natural number with parsing, printing and conversions;
+//! - [`reduce`]: every reduction method behind the [`reduce::Reducer`] interface, listed in
+//!   [`reduce::REDUCERS`];
+//! - [`tuning`]: all thresholds in one place.
+
+pub mod arith;
+pub mod count;
+pub mod error;
+pub mod limb;
+pub mod natural;
+pub mod reduce;
+pub mod tuning;
+
+pub use error::{Error, Result};
+pub use limb::Limb;
+pub use natural::Natural;
+pub use reduce::{ModContext, Reducer, REDUCERS};

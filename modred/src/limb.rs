@@ -1,0 +1,138 @@
+//! Single-precision primitives: the digit type `Limb` (radix b = 2^64) and the double-width type
+//! `DLimb` that seed 000 section 2 asks for ("a type which is at least twice as long as the basic
+//! type"), with the carry/borrow steps every multi-precision kernel is built from.
+//!
+//! All primitives are branch-free and constant-time on x86_64 and aarch64 (the 64x64->128
+//! multiplication has data-independent latency there). With the `count` feature, [`mul_wide`]
+//! and [`div_wide`] bump the counters of [`crate::count`]; without it they compile to one
+//! instruction each.
+
+/// One digit of radix b = 2^64.
+pub type Limb = u64;
+/// Twice the width of a [`Limb`], holding any product of two digits plus two digits.
+pub type DLimb = u128;
+/// Bits per limb.
+pub const LIMB_BITS: u32 = Limb::BITS;
+
+/// The full product `a * b` as `(low, high)`. Counted as one single-precision multiplication.
+#[inline(always)]
+pub fn mul_wide(a: Limb, b: Limb) -> (Limb, Limb) {
+    crate::count::mul();
+    let p = a as DLimb * b as DLimb;
+    (p as Limb, (p >> LIMB_BITS) as Limb)
+}
+
+/// Low half of `a * b` (a multiplication mod b, as for `m = t * n'0 mod b`).
+/// Counted as one single-precision multiplication.
+#[inline(always)]
+pub fn mul_lo(a: Limb, b: Limb) -> Limb {
+    crate::count::mul();
+    a.wrapping_mul(b)
+}
+
+/// `a * b + c + d` as `(low, high)`; never overflows since (b-1)^2 + 2(b-1) = b^2 - 1.
+/// The multiply-accumulate step `(C,S) := t + a*b + C` of seed 002.
+#[inline(always)]
+pub fn mac(a: Limb, b: Limb, c: Limb, d: Limb) -> (Limb, Limb) {
+    crate::count::mul();
+    let p = a as DLimb * b as DLimb + c as DLimb + d as DLimb;
+    (p as Limb, (p >> LIMB_BITS) as Limb)
+}
+
+/// `a + b + carry` as `(sum, carry_out)`, carry in {0, 1}.
+#[inline(always)]
+pub fn adc(a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
+    let s = a as DLimb + b as DLimb + carry as DLimb;
+    (s as Limb, (s >> LIMB_BITS) as Limb)
+}
+
+/// `a - b - borrow` as `(difference, borrow_out)`, borrow in {0, 1}.
+#[inline(always)]
+pub fn sbb(a: Limb, b: Limb, borrow: Limb) -> (Limb, Limb) {
+    let d = (a as DLimb).wrapping_sub(b as DLimb + borrow as DLimb);
+    (d as Limb, ((d >> LIMB_BITS) as Limb) & 1)
+}
+
+/// Quotient and remainder of the two-digit `(hi, lo)` by `d`; requires `hi < d` so the quotient
+/// fits in one digit. Counted as one single-precision division.
+#[inline(always)]
+pub fn div_wide(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
+    debug_assert!(hi < d, "div_wide: quotient overflows a digit");
+    crate::count::div();
+    let n = ((hi as DLimb) << LIMB_BITS) | lo as DLimb;
+    ((n / d as DLimb) as Limb, (n % d as DLimb) as Limb)
+}
+
+/// All-ones if `c != 0`, else zero, without a branch.
+#[inline(always)]
+pub fn mask_if(c: Limb) -> Limb {
+    debug_assert!(c <= 1);
+    c.wrapping_neg()
+}
+
+/// `-m0^{-1} mod 2^64` for odd `m0` by Newton's iteration x <- x(2 - m0 x), which doubles the
+/// number of correct low bits each step (seed 004 eq. 7). Starting from x = m0, correct to 3 bits
+/// since m0*m0 = 1 mod 8, five steps give 96 >= 64 bits.
+pub fn neg_inv_newton(m0: Limb) -> Limb {
+    assert!(m0 & 1 == 1, "neg_inv_newton: modulus must be odd");
+    let mut x = m0; // m0 * m0 = 1 mod 8
+    for _ in 0..5 {
+        x = x.wrapping_mul(2u64.wrapping_sub(m0.wrapping_mul(x)));
+    }
+    debug_assert_eq!(m0.wrapping_mul(x), 1);
+    x.wrapping_neg()
+}
+
+/// `-m0^{-1} mod 2^64` for odd `m0` by the bit loop of seed 004 Fig. 1: grow y with
+/// m0*y = 1 mod 2^i one bit at a time, then return R - y.
+pub fn neg_inv_bitloop(m0: Limb) -> Limb {
+    assert!(m0 & 1 == 1, "neg_inv_bitloop: modulus must be odd");
+    let mut y: Limb = 1;
+    for i in 2..=LIMB_BITS {
+        let mask = if i == LIMB_BITS {
+            Limb::MAX
+        } else {
+            (1 << i) - 1
+        };
+        if m0.wrapping_mul(y) & mask != 1 {
+            y += 1 << (i - 1);
+        }
+    }
+    y.wrapping_neg()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn neg_inverse_methods_agree() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        for m0 in [1u64, 3, 5, u64::MAX, u64::MAX - 2, 0x8000_0000_0000_0001] {
+            let a = neg_inv_newton(m0);
+            assert_eq!(a, neg_inv_bitloop(m0));
+            assert_eq!(m0.wrapping_mul(a), u64::MAX);
+        }
+        for _ in 0..10_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let m0 = x | 1;
+            assert_eq!(neg_inv_newton(m0), neg_inv_bitloop(m0));
+        }
+    }
+
+    #[test]
+    fn carries() {
+        assert_eq!(adc(u64::MAX, 1, 0), (0, 1));
+        assert_eq!(adc(u64::MAX, u64::MAX, 1), (u64::MAX, 1));
+        assert_eq!(sbb(0, 1, 0), (u64::MAX, 1));
+        assert_eq!(sbb(0, u64::MAX, 1), (0, 1));
+        assert_eq!(sbb(5, 3, 1), (1, 0));
+        assert_eq!(
+            mac(u64::MAX, u64::MAX, u64::MAX, u64::MAX),
+            (u64::MAX, u64::MAX)
+        );
+        assert_eq!(div_wide(1, 0, 2), (1 << 63, 0));
+    }
+}

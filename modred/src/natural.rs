@@ -1,0 +1,414 @@
+//! `Natural`: an owned non-negative integer on u64 limbs, the typed wrapper over [`crate::arith`].
+
+use crate::arith;
+use crate::error::{Error, Result};
+use crate::limb::{Limb, LIMB_BITS};
+use core::cmp::Ordering;
+use core::fmt;
+use core::str::FromStr;
+use num_bigint::BigUint;
+
+/// A natural number, little-endian limbs with no most-significant zero limb (zero is empty).
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+pub struct Natural {
+    limbs: Vec<Limb>,
+}
+
+const DEC_CHUNK: u64 = 10_000_000_000_000_000_000; // 10^19, the largest power of 10 in a limb
+const DEC_CHUNK_DIGITS: usize = 19;
+
+impl Natural {
+    /// Zero.
+    pub fn zero() -> Self {
+        Self { limbs: Vec::new() }
+    }
+
+    /// One.
+    pub fn one() -> Self {
+        Self::from(1u64)
+    }
+
+    /// From little-endian limbs (leading zeros are dropped).
+    pub fn from_limbs(mut limbs: Vec<Limb>) -> Self {
+        limbs.truncate(arith::normalized_len(&limbs));
+        Self { limbs }
+    }
+
+    /// From a little-endian limb slice.
+    pub fn from_slice(limbs: &[Limb]) -> Self {
+        Self::from_limbs(arith::trim(limbs).to_vec())
+    }
+
+    /// The little-endian limbs, without leading zeros.
+    pub fn limbs(&self) -> &[Limb] {
+        &self.limbs
+    }
+
+    /// The limbs zero-padded to `len` (which must be at least [`Self::len`]).
+    pub fn to_padded(&self, len: usize) -> Vec<Limb> {
+        assert!(len >= self.limbs.len());
+        let mut v = self.limbs.clone();
+        v.resize(len, 0);
+        v
+    }
+
+    /// Number of limbs.
+    pub fn len(&self) -> usize {
+        self.limbs.len()
+    }
+
+    /// Whether this is zero.
+    pub fn is_zero(&self) -> bool {
+        self.limbs.is_empty()
+    }
+
+    /// Whether this is one.
+    pub fn is_one(&self) -> bool {
+        self.limbs == [1]
+    }
+
+    /// Whether this is odd.
+    pub fn is_odd(&self) -> bool {
+        self.limbs.first().is_some_and(|&l| l & 1 == 1)
+    }
+
+    /// Number of significant bits (0 for zero).
+    pub fn bits(&self) -> usize {
+        arith::bit_len(&self.limbs)
+    }
+
+    /// Bit `i`.
+    pub fn bit(&self, i: usize) -> bool {
+        arith::bit(&self.limbs, i)
+    }
+
+    /// Number of trailing zero bits (None for zero).
+    pub fn trailing_zeros(&self) -> Option<usize> {
+        let i = self.limbs.iter().position(|&l| l != 0)?;
+        Some(i * LIMB_BITS as usize + self.limbs[i].trailing_zeros() as usize)
+    }
+
+    /// 2^k.
+    pub fn power_of_two(k: usize) -> Self {
+        let mut limbs = vec![0; k / LIMB_BITS as usize + 1];
+        limbs[k / LIMB_BITS as usize] = 1 << (k % LIMB_BITS as usize);
+        Self { limbs }
+    }
+
+    /// Parse decimal, or hexadecimal with a `0x`/`0X` prefix. Surrounding whitespace and `_`
+    /// separators are allowed; signs and any other character are rejected.
+    pub fn parse(text: &str) -> Result<Self> {
+        let err = |reason| Error::Parse {
+            text: text.chars().take(80).collect(),
+            reason,
+        };
+        let t = text.trim();
+        if t.starts_with('-') {
+            return Err(err("negative numbers are not accepted"));
+        }
+        let (digits, radix) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            Some(h) => (h, 16),
+            None => (t, 10),
+        };
+        let digits: Vec<u8> = digits.bytes().filter(|&c| c != b'_').collect();
+        if digits.is_empty() {
+            return Err(err("no digits"));
+        }
+        if radix == 16 {
+            Self::from_hex_digits(&digits).ok_or_else(|| err("invalid hexadecimal digit"))
+        } else {
+            Self::from_dec_digits(&digits).ok_or_else(|| err("invalid decimal digit"))
+        }
+    }
+
+    fn from_hex_digits(d: &[u8]) -> Option<Self> {
+        let mut limbs = vec![0; d.len().div_ceil(16)];
+        for (i, &c) in d.iter().rev().enumerate() {
+            let v = (c as char).to_digit(16)? as Limb;
+            limbs[i / 16] |= v << (4 * (i % 16));
+        }
+        Some(Self::from_limbs(limbs))
+    }
+
+    fn from_dec_digits(d: &[u8]) -> Option<Self> {
+        if !d.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        let mut limbs: Vec<Limb> = Vec::with_capacity(d.len() / 19 + 1);
+        let first = d.len() % DEC_CHUNK_DIGITS;
+        let mut chunks: Vec<&[u8]> = Vec::new();
+        if first > 0 {
+            chunks.push(&d[..first]);
+        }
+        chunks.extend(d[first..].chunks(DEC_CHUNK_DIGITS));
+        for chunk in chunks {
+            let v = chunk.iter().fold(0u64, |a, &c| a * 10 + (c - b'0') as u64);
+            let scale = 10u64.pow(chunk.len() as u32);
+            let carry = arith::mul_1_in_place(&mut limbs, scale);
+            let carry = carry + arith::add_1_in_place(&mut limbs, v);
+            if carry != 0 || limbs.is_empty() {
+                limbs.push(if limbs.is_empty() { v } else { carry });
+            }
+        }
+        Some(Self::from_limbs(limbs))
+    }
+
+    /// Decimal digits.
+    pub fn to_decimal(&self) -> String {
+        if self.is_zero() {
+            return "0".into();
+        }
+        let mut x = self.limbs.clone();
+        let mut chunks = Vec::new();
+        while !x.is_empty() {
+            let src = x.clone();
+            let r = arith::div_rem_1(Some(&mut x), &src, DEC_CHUNK);
+            x.truncate(arith::normalized_len(&x));
+            chunks.push(r);
+        }
+        let mut s = chunks.pop().map(|c| c.to_string()).unwrap_or_default();
+        for c in chunks.iter().rev() {
+            s.push_str(&format!("{c:019}"));
+        }
+        s
+    }
+
+    /// `0x`-prefixed lowercase hexadecimal.
+    pub fn to_hex(&self) -> String {
+        format!("{self:#x}")
+    }
+
+    /// From big-endian bytes (any length, leading zeros allowed).
+    pub fn from_be_bytes(bytes: &[u8]) -> Self {
+        let mut limbs = vec![0; bytes.len().div_ceil(8)];
+        for (i, &b) in bytes.iter().rev().enumerate() {
+            limbs[i / 8] |= (b as Limb) << (8 * (i % 8));
+        }
+        Self::from_limbs(limbs)
+    }
+
+    /// Minimal big-endian bytes (empty for zero).
+    pub fn to_be_bytes(&self) -> Vec<u8> {
+        let nbytes = self.bits().div_ceil(8);
+        self.to_be_bytes_padded(nbytes).expect("length is exact")
+    }
+
+    /// Big-endian bytes left-padded with zeros to `len`; `None` if the value needs more bytes.
+    pub fn to_be_bytes_padded(&self, len: usize) -> Option<Vec<u8>> {
+        if self.bits().div_ceil(8) > len {
+            return None;
+        }
+        let mut out = vec![0u8; len];
+        for i in 0..len.min(self.limbs.len() * 8) {
+            out[len - 1 - i] = (self.limbs[i / 8] >> (8 * (i % 8))) as u8;
+        }
+        Some(out)
+    }
+
+    /// Conversion to num-bigint.
+    pub fn to_biguint(&self) -> BigUint {
+        BigUint::from_slice(
+            &self
+                .limbs
+                .iter()
+                .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// Quotient and remainder; `None` when dividing by zero.
+    pub fn div_rem(&self, d: &Natural) -> Option<(Natural, Natural)> {
+        if d.is_zero() {
+            return None;
+        }
+        let (q, r) = arith::div_rem(&self.limbs, &d.limbs);
+        Some((Natural::from_limbs(q), Natural::from_limbs(r)))
+    }
+
+    /// `self - other`, or `None` if that would be negative.
+    pub fn checked_sub(&self, other: &Natural) -> Option<Natural> {
+        if *self < *other {
+            return None;
+        }
+        let mut r = self.limbs.clone();
+        arith::sub_in_place(&mut r, &other.limbs);
+        Some(Natural::from_limbs(r))
+    }
+}
+
+impl From<u64> for Natural {
+    fn from(v: u64) -> Self {
+        Self::from_limbs(vec![v])
+    }
+}
+
+impl From<u128> for Natural {
+    fn from(v: u128) -> Self {
+        Self::from_limbs(vec![v as u64, (v >> 64) as u64])
+    }
+}
+
+impl From<&BigUint> for Natural {
+    fn from(v: &BigUint) -> Self {
+        Self::from_limbs(v.to_u64_digits())
+    }
+}
+
+impl From<BigUint> for Natural {
+    fn from(v: BigUint) -> Self {
+        Self::from(&v)
+    }
+}
+
+impl From<&Natural> for BigUint {
+    fn from(v: &Natural) -> Self {
+        v.to_biguint()
+    }
+}
+
+impl FromStr for Natural {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Self> {
+        Self::parse(s)
+    }
+}
+
+impl fmt::Display for Natural {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad_integral(true, "", &self.to_decimal())
+    }
+}
+
+impl fmt::Debug for Natural {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{self:#x}")
+    }
+}
+
+impl fmt::LowerHex for Natural {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        match self.limbs.split_last() {
+            None => s.push('0'),
+            Some((top, rest)) => {
+                s.push_str(&format!("{top:x}"));
+                for l in rest.iter().rev() {
+                    s.push_str(&format!("{l:016x}"));
+                }
+            }
+        }
+        f.pad_integral(true, "0x", &s)
+    }
+}
+
+impl Ord for Natural {
+    fn cmp(&self, other: &Self) -> Ordering {
+        arith::cmp(&self.limbs, &other.limbs)
+    }
+}
+
+impl PartialOrd for Natural {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl core::ops::Add for &Natural {
+    type Output = Natural;
+    fn add(self, rhs: &Natural) -> Natural {
+        let (a, b) = if self.len() >= rhs.len() {
+            (self, rhs)
+        } else {
+            (rhs, self)
+        };
+        let mut r = a.limbs.clone();
+        r.push(0);
+        arith::add_in_place(&mut r, &b.limbs);
+        Natural::from_limbs(r)
+    }
+}
+
+impl core::ops::Mul for &Natural {
+    type Output = Natural;
+    fn mul(self, rhs: &Natural) -> Natural {
+        if self.is_zero() || rhs.is_zero() {
+            return Natural::zero();
+        }
+        let mut r = vec![0; self.len() + rhs.len()];
+        arith::mul(&mut r, &self.limbs, &rhs.limbs);
+        Natural::from_limbs(r)
+    }
+}
+
+impl core::ops::Rem for &Natural {
+    type Output = Natural;
+    /// Panics on a zero divisor, like the integer types; use [`Natural::div_rem`] to check.
+    fn rem(self, rhs: &Natural) -> Natural {
+        self.div_rem(rhs).expect("remainder by zero").1
+    }
+}
+
+impl core::ops::Shl<usize> for &Natural {
+    type Output = Natural;
+    fn shl(self, k: usize) -> Natural {
+        let (w, b) = (k / LIMB_BITS as usize, (k % LIMB_BITS as usize) as u32);
+        let mut r = vec![0; w];
+        r.extend_from_slice(&self.limbs);
+        r.push(0);
+        arith::shl_in_place(&mut r[w..], b);
+        Natural::from_limbs(r)
+    }
+}
+
+impl core::ops::Shr<usize> for &Natural {
+    type Output = Natural;
+    fn shr(self, k: usize) -> Natural {
+        let w = k / LIMB_BITS as usize;
+        if w >= self.len() {
+            return Natural::zero();
+        }
+        let mut r = self.limbs[w..].to_vec();
+        arith::shr_in_place(&mut r, (k % LIMB_BITS as usize) as u32);
+        Natural::from_limbs(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parse_and_print() {
+        for s in [
+            "0",
+            "1",
+            "18446744073709551615",
+            "18446744073709551616",
+            "123456789012345678901234567890123456789012345678901234567890",
+        ] {
+            let n = Natural::parse(s).unwrap();
+            assert_eq!(n.to_decimal(), s);
+            assert_eq!(n.to_biguint().to_string(), s);
+            assert_eq!(Natural::parse(&n.to_hex()).unwrap(), n);
+        }
+        assert_eq!(
+            Natural::parse("0x1_0000_0000_0000_0000").unwrap().limbs(),
+            &[0, 1]
+        );
+        assert_eq!(Natural::parse(" 0xFF ").unwrap(), Natural::from(255u64));
+        assert_eq!(Natural::parse("0000123").unwrap(), Natural::from(123u64));
+        for bad in ["", "-1", "12a", "0x", "0xg", "1.5", "+3", " "] {
+            assert!(Natural::parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn bytes_round_trip() {
+        let n = Natural::parse("0x0102030405060708090a").unwrap();
+        assert_eq!(n.to_be_bytes(), (1u8..=10).collect::<Vec<_>>());
+        assert_eq!(Natural::from_be_bytes(&n.to_be_bytes()), n);
+        assert_eq!(n.to_be_bytes_padded(12).unwrap()[..2], [0, 0]);
+        assert!(n.to_be_bytes_padded(9).is_none());
+        assert!(Natural::zero().to_be_bytes().is_empty());
+    }
+}

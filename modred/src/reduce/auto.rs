@@ -1,0 +1,42 @@
+//! `auto`: picks the fastest correct method for the modulus and the workload, by the measured
+//! thresholds in [`crate::tuning`].
+
+use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo};
+use crate::error::Result;
+use crate::limb::Limb;
+use crate::tuning::MONT_KARATSUBA_LIMBS;
+
+/// How a context will be used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// One reduction or multiplication: no precomputation pays off (seed 000 section 3: "for a
+    /// single modular reduction the classical algorithm is the obvious choice").
+    Single,
+    /// Many operations with the same modulus (exponentiation, batches).
+    Repeated,
+}
+
+/// The method `auto` stands for, for modulus `m` (trimmed, non-zero) and `workload`.
+pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
+    let odd = m.first().is_some_and(|&l| l & 1 == 1);
+    match workload {
+        Workload::Single => &classical::INFO,
+        Workload::Repeated if !odd => &barrett::INFO,
+        Workload::Repeated if m.len() >= MONT_KARATSUBA_LIMBS => &montgomery::redc::INFO,
+        Workload::Repeated => &montgomery::cios::INFO,
+    }
+}
+
+fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+    let m = check_modulus("auto", false, m)?;
+    (choose(m, Workload::Repeated).build)(m)
+}
+
+/// Listing of `auto`.
+pub const INFO: ReducerInfo = ReducerInfo {
+    name: "auto",
+    needs_odd: false,
+    restriction: "none beyond the chosen method's (classical for one-off operations)",
+    summary: "fastest correct choice by measured thresholds (see tuning.rs)",
+    build,
+};

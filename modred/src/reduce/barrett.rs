@@ -1,0 +1,143 @@
+//! `barrett`: Barrett's reduction (seed 000 Algorithm 2, seed 001 Fig. 2).
+//!
+//! Precalculation mu = floor(b^2k / m). For x < b^2k: q1 = floor(x / b^(k-1)),
+//! q3 = floor(q1 mu / b^(k+1)) computed from the partial product (only the digits i + j >= k-1),
+//! r = (x mod b^(k+1) - (q3 m mod b^(k+1))) mod b^(k+1) from the partial product
+//! (digits i + j <= k), then r -= m while r >= m. At most k(k+4) multiplications.
+
+use super::{check_modulus, Reducer, ReducerInfo};
+use crate::arith::{
+    self, add_1_in_place, addmul_1, cmp, karatsuba_scratch_len, sub_in_place, sub_n,
+};
+use crate::error::Result;
+use crate::limb::Limb;
+
+/// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs).
+#[derive(Debug, Clone)]
+pub struct Barrett {
+    m: Vec<Limb>,
+    mu: Vec<Limb>,
+    one: Vec<Limb>,
+}
+
+impl Barrett {
+    /// Context for any non-zero modulus.
+    pub fn new(m: &[Limb]) -> Result<Self> {
+        let m = check_modulus(INFO.name, false, m)?;
+        let k = m.len();
+        let mut b2k = vec![0; 2 * k + 1];
+        b2k[2 * k] = 1;
+        let (mut mu, _) = arith::div_rem(&b2k, m);
+        // mu < b^(k+1) unless m = b^(k-1) exactly (then mu = b^(k+1)); capping it at
+        // b^(k+1) - 1 lowers the quotient estimate by at most one more.
+        if mu.len() > k + 1 {
+            mu = vec![Limb::MAX; k + 1];
+        }
+        mu.resize(k + 1, 0);
+        let mut one = vec![0; k];
+        one[0] = u64::from(m != [1]);
+        Ok(Self {
+            m: m.to_vec(),
+            mu,
+            one,
+        })
+    }
+
+    /// `out = x mod m` for `x < b^2k` (2k limbs). `u` has 2k + 2 limbs, `v` k + 1 limbs.
+    /// Variable time (the number of correcting subtractions depends on the data; at most two
+    /// for the estimate of seed 001 eq. (1) plus one for the partial product, each rare).
+    pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb], v: &mut [Limb]) {
+        let k = self.m.len();
+        debug_assert_eq!(x.len(), 2 * k);
+        // u = sum_{i+j >= k-1} mu_i q1_j b^(i+j), q1 = x[k-1..2k] (k+1 digits).
+        let q1 = &x[k - 1..];
+        let u = &mut u[..2 * k + 2];
+        u.fill(0);
+        for (j, &qj) in q1.iter().enumerate() {
+            let i0 = (k - 1).saturating_sub(j);
+            let c = addmul_1(&mut u[i0 + j..k + 1 + j], &self.mu[i0..], qj);
+            u[k + 1 + j] = c;
+        }
+        let q3 = &u[k + 1..]; // k + 1 digits
+                              // v = q3 m mod b^(k+1): only the digits i + j <= k.
+        let v = &mut v[..k + 1];
+        v.fill(0);
+        for (i, &qi) in q3.iter().enumerate() {
+            let len = k.min(k + 1 - i);
+            if len == 0 {
+                break;
+            }
+            let c = addmul_1(&mut v[i..i + len], &self.m[..len], qi);
+            if i + len <= k {
+                add_1_in_place(&mut v[i + len..], c);
+            }
+        }
+        // r = x[0..=k] - v mod b^(k+1) (the "+ b^(k+1) if negative" step is the wrap-around).
+        let r = &mut u[..k + 1];
+        sub_n(r, &x[..k + 1], v);
+        let mut subtractions = 0;
+        while cmp(r, &self.m).is_ge() {
+            sub_in_place(r, &self.m);
+            subtractions += 1;
+        }
+        debug_assert!(subtractions <= 3, "Barrett estimate off by {subtractions}");
+        out.copy_from_slice(&r[..k]);
+    }
+}
+
+impl Reducer for Barrett {
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+    fn modulus(&self) -> &[Limb] {
+        &self.m
+    }
+    fn scratch_len(&self) -> usize {
+        let k = self.m.len();
+        // product 2k + u (2k + 2) + v (k + 1) + Karatsuba scratch
+        5 * k + 3 + karatsuba_scratch_len(k)
+    }
+    fn one(&self) -> &[Limb] {
+        &self.one
+    }
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        let (u, rest) = rest.split_at_mut(2 * k + 2);
+        let (v, rest) = rest.split_at_mut(k + 1);
+        arith::mul_karatsuba(t, a, b, rest);
+        self.reduce_into(out, t, u, v);
+    }
+    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        let (u, rest) = rest.split_at_mut(2 * k + 2);
+        let (v, rest) = rest.split_at_mut(k + 1);
+        arith::sqr_karatsuba(t, a, rest);
+        self.reduce_into(out, t, u, v);
+    }
+    fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (u, rest) = scratch.split_at_mut(2 * k + 2);
+        self.reduce_into(out, x, u, &mut rest[..k + 1]);
+    }
+}
+
+fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+    Ok(Box::new(Barrett::new(m)?))
+}
+
+/// Listing of `barrett`.
+pub const INFO: ReducerInfo = ReducerInfo {
+    name: "barrett",
+    needs_odd: false,
+    restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
+    summary: "Barrett with partial products, mu = floor(b^2k/m); seed 000 Alg. 2, seed 001 Fig. 2",
+    build,
+};

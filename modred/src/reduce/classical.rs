@@ -1,0 +1,126 @@
+//! `classical`: Knuth's Algorithm D used as a reduction (seed 000 Algorithm 1, seed 001 Fig. 1).
+//!
+//! Precalculation: only the normalization shift (the modulus is shifted left until its top bit
+//! is set). No restriction on the argument's size. For a 2k-digit argument: k divisions and
+//! about k(k+2) multiplications (k(k+2.5) in seed 000 Table 1, which also counts the
+//! normalization of the argument).
+
+use super::{check_modulus, Reducer, ReducerInfo};
+use crate::arith::{self, divrem_normalized, karatsuba_scratch_len, shl, shr_in_place};
+use crate::error::Result;
+use crate::limb::Limb;
+
+/// Classical reduction context: the modulus and its normalized copy.
+#[derive(Debug, Clone)]
+pub struct Classical {
+    m: Vec<Limb>,
+    /// m << shift, top bit set.
+    m_norm: Vec<Limb>,
+    shift: u32,
+    one: Vec<Limb>,
+}
+
+impl Classical {
+    /// Context for any non-zero modulus.
+    pub fn new(m: &[Limb]) -> Result<Self> {
+        let m = check_modulus(INFO.name, false, m)?;
+        let k = m.len();
+        let shift = m[k - 1].leading_zeros();
+        let mut m_norm = vec![0; k];
+        shl(&mut m_norm, m, shift);
+        let mut one = vec![0; k];
+        one[0] = 1;
+        if m == [1] {
+            one[0] = 0;
+        }
+        Ok(Self {
+            m: m.to_vec(),
+            m_norm,
+            shift,
+            one,
+        })
+    }
+
+    /// `out = x mod m` for `x` of any length; `u` is scratch of `x.len() + 1` limbs.
+    /// Variable time (the quotient-digit corrections depend on the data).
+    pub fn rem_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb]) {
+        let k = self.m.len();
+        if x.len() < k {
+            out[..x.len()].copy_from_slice(x);
+            out[x.len()..].fill(0);
+            return;
+        }
+        let u = &mut u[..x.len() + 1];
+        u[x.len()] = shl(&mut u[..x.len()], x, self.shift);
+        if k == 1 {
+            // One-digit divisor: Algorithm D degenerates to short division.
+            let r = arith::div_rem_1(None, u, self.m_norm[0]);
+            out[0] = r >> self.shift;
+            return;
+        }
+        divrem_normalized(u, &self.m_norm, None);
+        shr_in_place(&mut u[..k], self.shift);
+        out.copy_from_slice(&u[..k]);
+    }
+}
+
+impl Reducer for Classical {
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+    fn modulus(&self) -> &[Limb] {
+        &self.m
+    }
+    fn scratch_len(&self) -> usize {
+        let k = self.m.len();
+        // product (2k) + shifted argument (2k + 1) + Karatsuba scratch
+        4 * k + 1 + karatsuba_scratch_len(k)
+    }
+    fn one(&self) -> &[Limb] {
+        &self.one
+    }
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        let (u, rest) = rest.split_at_mut(2 * k + 1);
+        arith::mul_karatsuba(t, a, b, rest);
+        self.rem_into(out, t, u);
+    }
+    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        let (u, rest) = rest.split_at_mut(2 * k + 1);
+        arith::sqr_karatsuba(t, a, rest);
+        self.rem_into(out, t, u);
+    }
+    fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        if x.len() + 1 <= scratch.len() {
+            self.rem_into(out, x, scratch);
+        } else {
+            let mut u = vec![0; x.len() + 1];
+            self.rem_into(out, x, &mut u);
+        }
+    }
+    fn check_wide(&self, _: &[Limb]) -> core::result::Result<(), &'static str> {
+        Ok(())
+    }
+}
+
+fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+    Ok(Box::new(Classical::new(m)?))
+}
+
+/// Listing of `classical`.
+pub const INFO: ReducerInfo = ReducerInfo {
+    name: "classical",
+    needs_odd: false,
+    restriction: "none (any modulus, any argument size)",
+    summary: "Knuth's Algorithm D with 3-by-2 quotient estimate; seed 000 Alg. 1, seed 001 Fig. 1",
+    build,
+};

@@ -1,0 +1,260 @@
+//! Modular reduction methods behind one interface.
+//!
+//! A [`Reducer`] is a modulus context: built once per modulus (its precomputation), then used to
+//! reduce, multiply and square many times. Each method works in its own *representation* of the
+//! residues (Montgomery form x R mod m for the Montgomery family, the plain residue for the
+//! others); [`Reducer::to_repr`] / [`Reducer::from_repr`] convert. Values in representation are
+//! always k-limb slices holding a fully reduced residue (< m), k = number of limbs of m.
+//!
+//! The kernels take caller-provided scratch (`scratch.len() >= scratch_len()`) so hot loops
+//! never allocate. [`ModContext`] wraps a reducer with allocation and checks for one-off use.
+//!
+//! Every method is listed in [`REDUCERS`] with its name, restrictions and constructor; the CLI,
+//! the tests and the benchmarks all iterate that table.
+
+pub mod auto;
+pub mod barrett;
+pub mod classical;
+pub mod montgomery;
+
+use crate::arith;
+use crate::error::{Error, Result};
+use crate::limb::Limb;
+use crate::natural::Natural;
+use core::fmt;
+
+/// What a method's [`Reducer::reduce_wide`] computes, for callers converting back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WideResult {
+    /// `x mod m`.
+    Residue,
+    /// `x R^{-1} mod m` with R = b^k (Montgomery reduction).
+    MontgomeryReduced,
+}
+
+/// A modulus context for one reduction method. See the module docs for the conventions.
+pub trait Reducer: Send + Sync + fmt::Debug {
+    /// The method's name (as listed in [`REDUCERS`] and accepted by the CLI).
+    fn name(&self) -> &'static str;
+
+    /// The modulus, k limbs with a non-zero top limb.
+    fn modulus(&self) -> &[Limb];
+
+    /// k, the modulus length in limbs.
+    fn len(&self) -> usize {
+        self.modulus().len()
+    }
+
+    /// Scratch limbs every kernel of this context needs.
+    fn scratch_len(&self) -> usize;
+
+    /// The representation of 1.
+    fn one(&self) -> &[Limb];
+
+    /// `out = repr(x)` for `x < m` (k limbs).
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]);
+
+    /// `out = x` for `x` in representation (inverse of [`Self::to_repr`]).
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]);
+
+    /// `out = a * b` in representation (for Montgomery: a b R^{-1} mod m). All k limbs, < m.
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]);
+
+    /// `out = a^2` in representation.
+    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        self.mul(out, a, a, scratch)
+    }
+
+    /// Reduce the 2k-limb argument `x` (destroyed), the operation the seeds' reduction tables
+    /// time. Writes k limbs < m: `x mod m`, or `x R^{-1} mod m` for the Montgomery family (see
+    /// [`Self::wide_result`]). `x` must satisfy [`Self::max_wide`].
+    fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]);
+
+    /// What [`Self::reduce_wide`] returns.
+    fn wide_result(&self) -> WideResult {
+        WideResult::Residue
+    }
+
+    /// Whether `x` (any length, trimmed or not) is within what [`Self::reduce_wide`] accepts
+    /// after zero-padding to 2k limbs. `Err` carries the human-readable restriction.
+    fn check_wide(&self, x: &[Limb]) -> core::result::Result<(), &'static str> {
+        if arith::normalized_len(x) <= 2 * self.len() {
+            Ok(())
+        } else {
+            Err("x must be below b^(2k) (2k limbs, k = limbs of m)")
+        }
+    }
+}
+
+/// How a method is listed: the CLI's `modred methods`, the test suite and the benches use this.
+pub struct ReducerInfo {
+    /// Name accepted by `--reducer`.
+    pub name: &'static str,
+    /// Needs an odd modulus (Montgomery family).
+    pub needs_odd: bool,
+    /// Human-readable restriction on the argument of `reduce`.
+    pub restriction: &'static str,
+    /// One line: what the method is and where it comes from.
+    pub summary: &'static str,
+    /// Build a context for modulus `m` (trimmed, non-zero).
+    pub build: fn(&[Limb]) -> Result<Box<dyn Reducer>>,
+}
+
+/// Every reduction method modred implements.
+pub static REDUCERS: &[ReducerInfo] = &[
+    auto::INFO,
+    classical::INFO,
+    barrett::INFO,
+    montgomery::redc::INFO,
+    montgomery::sos::INFO,
+    montgomery::cios::INFO,
+    montgomery::fios::INFO,
+    montgomery::fips::INFO,
+    montgomery::cihs::INFO,
+    montgomery::bitserial::INFO,
+];
+
+/// Names of the methods that accept even moduli (for error messages).
+pub fn even_capable_names() -> String {
+    REDUCERS
+        .iter()
+        .filter(|r| !r.needs_odd)
+        .map(|r| r.name)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The [`ReducerInfo`] of `name`.
+pub fn info(name: &str) -> Result<&'static ReducerInfo> {
+    REDUCERS
+        .iter()
+        .find(|r| r.name == name)
+        .ok_or_else(|| Error::UnknownName {
+            what: "reducer",
+            name: name.to_string(),
+            known: REDUCERS
+                .iter()
+                .map(|r| r.name)
+                .collect::<Vec<_>>()
+                .join(", "),
+        })
+}
+
+/// Validate a modulus for method `name`: non-zero, odd if the method needs it. Returns it
+/// trimmed.
+pub fn check_modulus<'a>(name: &'static str, needs_odd: bool, m: &'a [Limb]) -> Result<&'a [Limb]> {
+    let m = arith::trim(m);
+    if m.is_empty() {
+        return Err(Error::ZeroModulus);
+    }
+    if needs_odd && m[0] & 1 == 0 {
+        return Err(Error::EvenModulus {
+            reducer: name,
+            accepting: even_capable_names(),
+        });
+    }
+    Ok(m)
+}
+
+/// Build the reducer `name` for modulus `m`.
+pub fn build(name: &str, m: &Natural) -> Result<Box<dyn Reducer>> {
+    let info = info(name)?;
+    let m = check_modulus(info.name, info.needs_odd, m.limbs())?;
+    (info.build)(m)
+}
+
+/// A reducer plus owned scratch: convenient, checked one-off operations on [`Natural`]s.
+/// Holds `&mut` scratch, so one context per thread.
+pub struct ModContext {
+    reducer: Box<dyn Reducer>,
+    scratch: Vec<Limb>,
+}
+
+impl ModContext {
+    /// Context for method `name` and modulus `m` (errors: unknown name, zero or unsuitable
+    /// modulus).
+    pub fn new(name: &str, m: &Natural) -> Result<Self> {
+        Ok(Self::from_reducer(build(name, m)?))
+    }
+
+    /// Wrap an existing reducer.
+    pub fn from_reducer(reducer: Box<dyn Reducer>) -> Self {
+        let scratch = vec![0; reducer.scratch_len()];
+        Self { reducer, scratch }
+    }
+
+    /// The underlying reducer.
+    pub fn reducer(&self) -> &dyn Reducer {
+        &*self.reducer
+    }
+
+    /// The modulus.
+    pub fn modulus(&self) -> Natural {
+        Natural::from_slice(self.reducer.modulus())
+    }
+
+    fn k(&self) -> usize {
+        self.reducer.len()
+    }
+
+    /// `x mod m` by this method. Errors if `x` is beyond the method's restriction
+    /// (Barrett: x < b^2k; Montgomery: x < m R).
+    pub fn reduce(&mut self, x: &Natural) -> Result<Natural> {
+        let k = self.k();
+        let r = &*self.reducer;
+        r.check_wide(x.limbs())
+            .map_err(|restriction| Error::ArgumentTooLarge {
+                reducer: r.name(),
+                restriction,
+            })?;
+        let mut wide = x.to_padded(2 * k);
+        let mut out = vec![0; k];
+        r.reduce_wide(&mut out, &mut wide, &mut self.scratch);
+        if r.wide_result() == WideResult::MontgomeryReduced {
+            // x R^{-1} -> x: one more Montgomery product with R^2 (= to_repr).
+            let t = out.clone();
+            r.to_repr(&mut out, &t, &mut self.scratch);
+        }
+        Ok(Natural::from_limbs(out))
+    }
+
+    /// `a mod m` for any `a`, by this method when its restriction allows, else classically.
+    fn reduce_any(&mut self, a: &Natural) -> Vec<Limb> {
+        let k = self.k();
+        if arith::cmp(a.limbs(), self.reducer.modulus()).is_lt() {
+            return a.to_padded(k);
+        }
+        let r = match self.reduce(a) {
+            Ok(r) => r,
+            Err(_) => Natural::from_limbs(arith::rem_vartime(a.limbs(), self.reducer.modulus())),
+        };
+        r.to_padded(k)
+    }
+
+    /// `a * b mod m` by this method (operands of any size are reduced first).
+    pub fn mulmod(&mut self, a: &Natural, b: &Natural) -> Natural {
+        let (a, b) = (self.reduce_any(a), self.reduce_any(b));
+        let k = self.k();
+        let r = &*self.reducer;
+        let mut ar = vec![0; k];
+        let mut out = vec![0; k];
+        // mul(repr(a), b) = a b for every representation (Montgomery: aR * b * R^-1).
+        r.to_repr(&mut ar, &a, &mut self.scratch);
+        r.mul(&mut out, &ar, &b, &mut self.scratch);
+        Natural::from_limbs(out)
+    }
+
+    /// `a^2 mod m` by this method's squaring.
+    pub fn sqrmod(&mut self, a: &Natural) -> Natural {
+        let a = self.reduce_any(a);
+        let k = self.k();
+        let r = &*self.reducer;
+        let mut ar = vec![0; k];
+        let mut sq = vec![0; k];
+        let mut out = vec![0; k];
+        r.to_repr(&mut ar, &a, &mut self.scratch);
+        r.sqr(&mut sq, &ar, &mut self.scratch);
+        r.from_repr(&mut out, &sq, &mut self.scratch);
+        Natural::from_limbs(out)
+    }
+}

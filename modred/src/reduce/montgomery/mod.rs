@@ -1,0 +1,176 @@
+//! The Montgomery family: word-by-word REDC (seed 000 Alg. 3), the five Montgomery products of
+//! seed 002 (SOS, CIOS, FIOS, FIPS, CIHS) and the radix-2 reference of seed 004.
+//!
+//! All share [`MontParams`] (m, n'0 = -m^{-1} mod b, R mod m, R^2 mod m with R = b^k) and the
+//! generic [`Montgomery`] reducer; each file supplies a [`MontKernel`].
+//!
+//! Residues in Montgomery form are k-limb values < m. Every kernel ends with the constant-time
+//! final subtraction [`crate::arith::sub_mod_final`], so all of them run in time independent of
+//! the operand values.
+
+pub mod bitserial;
+pub mod cihs;
+pub mod cios;
+pub mod fios;
+pub mod fips;
+pub mod redc;
+pub mod sos;
+
+use super::{check_modulus, Reducer, ReducerInfo, WideResult};
+use crate::arith;
+use crate::error::Result;
+use crate::limb::{neg_inv_newton, Limb};
+use core::marker::PhantomData;
+
+/// The per-modulus constants of Montgomery arithmetic with R = b^k = 2^(64k).
+#[derive(Clone, Debug)]
+pub struct MontParams {
+    /// The odd modulus, k limbs.
+    pub m: Vec<Limb>,
+    /// n'0 = -m^{-1} mod 2^64 (Newton iteration, seed 004 eq. 7; the bit loop of Fig. 1 is
+    /// [`crate::limb::neg_inv_bitloop`], tested equal).
+    pub n0: Limb,
+    /// R mod m: the Montgomery form of 1.
+    pub one: Vec<Limb>,
+    /// R^2 mod m: `to_repr(x) = MonPro(x, R^2)`.
+    pub r2: Vec<Limb>,
+}
+
+impl MontParams {
+    /// Constants for the odd modulus `m` (trimmed, non-empty).
+    pub fn new(m: &[Limb]) -> Self {
+        let k = m.len();
+        assert!(k > 0 && m[0] & 1 == 1, "Montgomery needs an odd modulus");
+        let pow = |e: usize| {
+            let mut x = vec![0; e + 1];
+            x[e] = 1;
+            let mut r = arith::rem_vartime(&x, m);
+            r.resize(k, 0);
+            r
+        };
+        Self {
+            m: m.to_vec(),
+            n0: neg_inv_newton(m[0]),
+            one: pow(k),
+            r2: pow(2 * k),
+        }
+    }
+
+    /// k.
+    pub fn k(&self) -> usize {
+        self.m.len()
+    }
+}
+
+/// One way of computing the Montgomery product MonPro(a, b) = a b R^{-1} mod m.
+pub trait MontKernel: Send + Sync + 'static {
+    /// Method name (`montgomery-...`).
+    const NAME: &'static str;
+    /// One-line summary with the seed reference.
+    const SUMMARY: &'static str;
+    /// Scratch limbs for [`Self::mul`], [`Self::sqr`] and [`Self::redc`] with a k-limb modulus.
+    fn scratch_len(k: usize) -> usize;
+    /// `out = a b R^{-1} mod m` for `a, b < m`; `out < m`.
+    fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]);
+    /// `out = a^2 R^{-1} mod m`.
+    fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        Self::mul(p, out, a, a, scratch)
+    }
+    /// `out = x R^{-1} mod m` for a 2k-limb `x < m R` (destroyed); `out < m`.
+    fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
+        redc::redc(out, x, &p.m, p.n0)
+    }
+}
+
+/// A Montgomery-family reducer using kernel `K`.
+pub struct Montgomery<K: MontKernel> {
+    p: MontParams,
+    _kernel: PhantomData<K>,
+}
+
+impl<K: MontKernel> core::fmt::Debug for Montgomery<K> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}({} limbs)", K::NAME, self.p.k())
+    }
+}
+
+impl<K: MontKernel> Montgomery<K> {
+    /// Context for the odd modulus `m`.
+    pub fn new(m: &[Limb]) -> Result<Self> {
+        let m = check_modulus(K::NAME, true, m)?;
+        Ok(Self {
+            p: MontParams::new(m),
+            _kernel: PhantomData,
+        })
+    }
+
+    /// The shared constants.
+    pub fn params(&self) -> &MontParams {
+        &self.p
+    }
+
+    fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+        Ok(Box::new(Self::new(m)?))
+    }
+
+    /// The [`ReducerInfo`] entry for this kernel.
+    pub const INFO: ReducerInfo = ReducerInfo {
+        name: K::NAME,
+        needs_odd: true,
+        restriction: "odd m; reduce needs x < m*R (R = 2^(64k))",
+        summary: K::SUMMARY,
+        build: Self::build,
+    };
+}
+
+impl<K: MontKernel> Reducer for Montgomery<K> {
+    fn name(&self) -> &'static str {
+        K::NAME
+    }
+    fn modulus(&self) -> &[Limb] {
+        &self.p.m
+    }
+    fn scratch_len(&self) -> usize {
+        // +2k for the wide buffer of from_repr.
+        K::scratch_len(self.p.k()) + 2 * self.p.k()
+    }
+    fn one(&self) -> &[Limb] {
+        &self.p.one
+    }
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
+        K::mul(&self.p, out, x, &self.p.r2, scratch)
+    }
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
+        let k = self.p.k();
+        let (wide, rest) = scratch.split_at_mut(2 * k);
+        wide[..k].copy_from_slice(x);
+        wide[k..].fill(0);
+        K::redc(&self.p, out, wide, rest)
+    }
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        K::mul(&self.p, out, a, b, scratch)
+    }
+    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        K::sqr(&self.p, out, a, scratch)
+    }
+    fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        K::redc(&self.p, out, x, scratch)
+    }
+    fn wide_result(&self) -> WideResult {
+        WideResult::MontgomeryReduced
+    }
+    fn check_wide(&self, x: &[Limb]) -> core::result::Result<(), &'static str> {
+        check_below_m_r(x, &self.p.m)
+    }
+}
+
+/// Whether `x < m R` with R = b^k: the input range of Montgomery reduction.
+pub fn check_below_m_r(x: &[Limb], m: &[Limb]) -> core::result::Result<(), &'static str> {
+    let x = arith::trim(x);
+    let k = m.len();
+    if x.len() <= k || arith::cmp(&x[k..], m).is_lt() {
+        Ok(())
+    } else {
+        Err("x must be below m*R (R = 2^(64k), k = limbs of m)")
+    }
+}

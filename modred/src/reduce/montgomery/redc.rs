@@ -1,0 +1,61 @@
+//! `montgomery-redc`: separated multiplication and word-by-word Montgomery reduction.
+//!
+//! The reduction is seed 000 Algorithm 3 / seed 001 Fig. 3 (Dusse-Kaliski): for i = 0..k,
+//! t_i = x_i n'0 mod b and x += t_i m b^i, which zeroes digit i; then x / b^k < 2m and one
+//! conditional subtraction finishes. k(k+1) multiplications (seed 000 Table 1). The product
+//! uses the general multiplication ([`crate::arith::mul`], Karatsuba from its threshold) and
+//! squaring, so at large sizes this beats the integrated products of seed 002.
+
+use super::{MontKernel, MontParams, Montgomery};
+use crate::arith::{self, addmul_1, karatsuba_scratch_len, sub_mod_final};
+use crate::limb::{adc, mul_lo, Limb};
+
+/// Montgomery reduction: `out = x R^{-1} mod m` for `x < m R`, x of 2k limbs (destroyed),
+/// `n0 = -m^{-1} mod b`. Output `< m`.
+///
+/// Instead of the seed's carry-propagating ADD (variable time), the carry out of row i is kept
+/// in `top` and added at position i+k+1 by row i+1: invariant after row i,
+/// value(x) + top * b^(i+k+1) = x_original + sum_{j<=i} t_j m b^j, and x[0..=i] = 0.
+/// Constant time. Reference: seed 000 Algorithm 3.
+pub fn redc(out: &mut [Limb], x: &mut [Limb], m: &[Limb], n0: Limb) {
+    let k = m.len();
+    debug_assert!(x.len() == 2 * k && out.len() == k);
+    let mut top: Limb = 0;
+    for i in 0..k {
+        let t = mul_lo(x[i], n0);
+        let c = addmul_1(&mut x[i..i + k], m, t);
+        debug_assert_eq!(x[i], 0);
+        (x[i + k], top) = adc(x[i + k], c, top);
+    }
+    // x/b^k + top b^k < 2m since x < mR and sum t_j m b^j < mR.
+    sub_mod_final(out, &x[k..], top, m);
+}
+
+/// Kernel: full product by [`arith::mul_karatsuba`] / squaring, then [`redc`].
+pub struct Redc;
+
+impl MontKernel for Redc {
+    const NAME: &'static str = "montgomery-redc";
+    const SUMMARY: &'static str =
+        "product (Karatsuba when large) then word-by-word REDC; seed 000 Alg. 3, seed 001 Fig. 3";
+    fn scratch_len(k: usize) -> usize {
+        2 * k + karatsuba_scratch_len(k)
+    }
+    fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let k = p.k();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        arith::mul_karatsuba(t, a, b, rest);
+        redc(out, t, &p.m, p.n0);
+    }
+    fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        let k = p.k();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        arith::sqr_karatsuba(t, a, rest);
+        redc(out, t, &p.m, p.n0);
+    }
+}
+
+/// The `montgomery-redc` reducer.
+pub type MontgomeryRedc = Montgomery<Redc>;
+/// Its listing.
+pub const INFO: crate::reduce::ReducerInfo = MontgomeryRedc::INFO;

@@ -1,0 +1,40 @@
+//! `montgomery-sos`: Separated Operand Scanning (seed 002 section 4; "Improvement 1" of
+//! Dusse-Kaliski).
+//!
+//! First the whole product t = a b by operand scanning (2s words), then the reduction loop
+//! m = t_i n'0, t += m n b^i, and u = t / b^s with one final subtraction. Squaring replaces the
+//! product with the symmetric one of section 4 ([`crate::arith::sqr_basecase`]).
+//! 2s^2 + s multiplications; 2s + 2 words of temporary space.
+
+use super::{redc::redc, MontKernel, MontParams, Montgomery};
+use crate::arith::{mul_basecase, sqr_basecase};
+use crate::limb::Limb;
+
+/// Kernel: schoolbook product or symmetric square, then the SOS reduction loop. The reduction
+/// loop is [`redc`] (identical arithmetic; the ADD carry propagation of the seed is done with a
+/// carry word so it runs in constant time). Reference: seed 002 section 4.
+pub struct Sos;
+
+impl MontKernel for Sos {
+    const NAME: &'static str = "montgomery-sos";
+    const SUMMARY: &'static str =
+        "Separated Operand Scanning (product, then reduction), SOS squaring; seed 002 section 4";
+    fn scratch_len(k: usize) -> usize {
+        2 * k + 2
+    }
+    fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let t = &mut scratch[..2 * p.k()];
+        mul_basecase(t, a, b);
+        redc(out, t, &p.m, p.n0);
+    }
+    fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        let t = &mut scratch[..2 * p.k()];
+        sqr_basecase(t, a);
+        redc(out, t, &p.m, p.n0);
+    }
+}
+
+/// The `montgomery-sos` reducer.
+pub type MontgomerySos = Montgomery<Sos>;
+/// Its listing.
+pub const INFO: crate::reduce::ReducerInfo = MontgomerySos::INFO;
