@@ -9,6 +9,9 @@
 //!   [`reduce::REDUCERS`];
 //! - [`tuning`]: all thresholds in one place.
 
+// Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
+#![allow(clippy::needless_range_loop)]
+
 pub mod arith;
 pub mod count;
 pub mod error;

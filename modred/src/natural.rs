@@ -52,7 +52,8 @@ impl Natural {
         v
     }
 
-    /// Number of limbs.
+    /// Number of limbs (zero has none; see [`Self::is_zero`]).
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.limbs.len()
     }

@@ -9,6 +9,8 @@
 mod div;
 mod mul;
 mod sqr;
+#[cfg(target_arch = "x86_64")]
+pub mod x86_64;
 
 pub use div::{div_rem, div_rem_1, divrem_normalized, rem_vartime};
 pub(crate) use mul::abs_diff as abs_diff_for_sqr;
@@ -163,9 +165,26 @@ pub fn sub_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
     c
 }
 
+/// Rows at least this long use the MULX/ADX kernels when the CPU has them.
+const ASM_MIN_LEN: usize = 4;
+
 /// `r = a * b` (one limb `b`); returns the high limb. `r.len() == a.len()`.
+/// Uses [`x86_64::mul_1_adx`] on CPUs with BMI2+ADX (not under the `count` feature).
 #[inline]
 pub fn mul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if a.len() >= ASM_MIN_LEN && x86_64::has_mulx_adx() {
+        let split = a.len() % 4;
+        let c = mul_1_portable(&mut r[..split], &a[..split], b);
+        // SAFETY: CPU support checked; the tail length is a non-zero multiple of 4.
+        return unsafe { x86_64::mul_1_adx(&mut r[split..], &a[split..], b, c) };
+    }
+    mul_1_portable(r, a, b)
+}
+
+/// Portable [`mul_1`].
+#[inline]
+pub fn mul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());
     let mut c = 0;
     for i in 0..a.len() {
@@ -185,9 +204,22 @@ pub fn mul_1_in_place(a: &mut [Limb], b: Limb) -> Limb {
 }
 
 /// `r += a * b` (one limb `b`); returns the carry limb. `r.len() == a.len()`.
-/// Loop invariant: c <= b - 1, so a[i]*b + r[i] + c < b^2.
+/// Uses [`x86_64::addmul_1_adx`] on CPUs with BMI2+ADX (not under the `count` feature).
 #[inline]
 pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if a.len() >= ASM_MIN_LEN && x86_64::has_mulx_adx() {
+        let split = a.len() % 4;
+        let c = addmul_1_portable(&mut r[..split], &a[..split], b);
+        // SAFETY: CPU support checked; the tail length is a non-zero multiple of 4.
+        return unsafe { x86_64::addmul_1_adx(&mut r[split..], &a[split..], b, c) };
+    }
+    addmul_1_portable(r, a, b)
+}
+
+/// Portable [`addmul_1`]. Loop invariant: c <= b - 1, so a[i]*b + r[i] + c < b^2.
+#[inline]
+pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());
     let mut c = 0;
     for i in 0..a.len() {

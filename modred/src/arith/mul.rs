@@ -14,6 +14,11 @@ pub fn mul_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
         r.fill(0);
         return;
     }
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if n >= 4 && super::x86_64::has_mulx_adx() {
+        // SAFETY: CPU support checked.
+        return unsafe { super::x86_64::mul_basecase_adx(r, a, b) };
+    }
     r[n] = mul_1(&mut r[..n], a, b[0]);
     for (j, &bj) in b.iter().enumerate().skip(1) {
         r[n + j] = addmul_1(&mut r[j..j + n], a, bj);
@@ -22,7 +27,8 @@ pub fn mul_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 
 /// Scratch limbs [`mul_karatsuba`] needs for n-limb operands.
 pub fn karatsuba_scratch_len(n: usize) -> usize {
-    if n < KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD).max(2) {
+    let smallest = KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD);
+    if n < smallest.max(2) {
         0
     } else {
         let hh = n - n / 2;

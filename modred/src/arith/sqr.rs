@@ -18,7 +18,17 @@ pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
         return;
     }
     // Off-diagonal triangle: row i adds a_i * a[i+1..] at position 2i+1.
-    if n > 1 {
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    let done = n >= 5 && super::x86_64::has_mulx_adx();
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
+    let done = false;
+    if done {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        // SAFETY: CPU support checked.
+        unsafe {
+            super::x86_64::sqr_triangle_adx(r, a)
+        };
+    } else if n > 1 {
         r[n] = mul_1(&mut r[1..n], &a[1..], a[0]);
         for i in 1..n - 1 {
             r[n + i] = addmul_1(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);

@@ -4,7 +4,6 @@
 use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo};
 use crate::error::Result;
 use crate::limb::Limb;
-use crate::tuning::MONT_KARATSUBA_LIMBS;
 
 /// How a context will be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,8 +21,7 @@ pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
     match workload {
         Workload::Single => &classical::INFO,
         Workload::Repeated if !odd => &barrett::INFO,
-        Workload::Repeated if m.len() >= MONT_KARATSUBA_LIMBS => &montgomery::redc::INFO,
-        Workload::Repeated => &montgomery::cios::INFO,
+        Workload::Repeated => &montgomery::fast::INFO,
     }
 }
 

@@ -100,7 +100,7 @@ impl Reducer for Classical {
         self.rem_into(out, t, u);
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
-        if x.len() + 1 <= scratch.len() {
+        if x.len() < scratch.len() {
             self.rem_into(out, x, scratch);
         } else {
             let mut u = vec![0; x.len() + 1];

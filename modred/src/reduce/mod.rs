@@ -33,6 +33,9 @@ pub enum WideResult {
 }
 
 /// A modulus context for one reduction method. See the module docs for the conventions.
+/// (`len` is the modulus size in limbs, never zero, so there is no `is_empty`; `from_repr` is
+/// the inverse of `to_repr`, hence its name.)
+#[allow(clippy::len_without_is_empty, clippy::wrong_self_convention)]
 pub trait Reducer: Send + Sync + fmt::Debug {
     /// The method's name (as listed in [`REDUCERS`] and accepted by the CLI).
     fn name(&self) -> &'static str;
@@ -108,6 +111,7 @@ pub static REDUCERS: &[ReducerInfo] = &[
     montgomery::redc::INFO,
     montgomery::sos::INFO,
     montgomery::cios::INFO,
+    montgomery::fast::INFO,
     montgomery::fios::INFO,
     montgomery::fips::INFO,
     montgomery::cihs::INFO,

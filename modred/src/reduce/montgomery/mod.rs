@@ -11,6 +11,7 @@
 pub mod bitserial;
 pub mod cihs;
 pub mod cios;
+pub mod fast;
 pub mod fios;
 pub mod fips;
 pub mod redc;

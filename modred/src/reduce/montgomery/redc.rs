@@ -20,6 +20,12 @@ use crate::limb::{adc, mul_lo, Limb};
 pub fn redc(out: &mut [Limb], x: &mut [Limb], m: &[Limb], n0: Limb) {
     let k = m.len();
     debug_assert!(x.len() == 2 * k && out.len() == k);
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if k >= 4 && crate::arith::x86_64::has_mulx_adx() {
+        // SAFETY: CPU support checked; x has 2k limbs.
+        let top = unsafe { crate::arith::x86_64::redc_rows_adx(x, m, n0) };
+        return sub_mod_final(out, &x[k..], top, m);
+    }
     let mut top: Limb = 0;
     for i in 0..k {
         let t = mul_lo(x[i], n0);
