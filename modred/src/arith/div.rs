@@ -13,9 +13,10 @@ use crate::limb::{div_wide, mul_wide, DLimb, Limb, LIMB_BITS};
 /// Preconditions: `u.len() >= n + 1` and the top n limbs of `u` are < `v` (e.g. the top limb of
 /// `u` holds only the bits shifted out by normalization). Afterwards `u[..n]` holds the
 /// remainder (< v), `u[n..]` is zero, and if given, `q[..u.len() - n]` the quotient.
-/// `u.len() - n` division steps, each with one single-precision division and n + 2
-/// multiplications: k(k+2) multiplications and k divisions for a 2k-digit argument (seed 001
-/// section 2.1). Variable time.
+/// `u.len() - n` steps; a step whose window has a zero top digit needs only a comparison (its
+/// quotient digit is 0 or 1), every other one one single-precision division and n + 2
+/// multiplications: about k(k+2) multiplications and k divisions for a 2k-digit argument
+/// (seed 001 section 2.1). Variable time.
 pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>) {
     let n = v.len();
     debug_assert!(n >= 2 && v[n - 1] >> (LIMB_BITS - 1) == 1);
@@ -24,6 +25,18 @@ pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>)
     for j in (0..u.len() - n).rev() {
         let (u0, u1, u2) = (u[j + n], u[j + n - 1], u[j + n - 2]);
         debug_assert!(u0 <= v1, "window not reduced");
+        if u0 == 0 {
+            // The window u[j..j+n] < b^n <= 2v, so the quotient digit is 0 or 1: compare and
+            // subtract, no estimate (the first line of seed 001 Fig. 1).
+            let q1 = super::cmp_n(&u[j..j + n], v).is_ge();
+            if q1 {
+                super::sub_n_in_place(&mut u[j..j + n], v);
+            }
+            if let Some(q) = q.as_deref_mut() {
+                q[j] = q1 as Limb;
+            }
+            continue;
+        }
         // qhat from the top two digits; never too small, at most two too large.
         let (mut qhat, mut rhat, mut rhat_overflow) = if u0 == v1 {
             let (r, o) = u1.overflowing_add(v1);

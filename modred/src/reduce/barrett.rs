@@ -64,8 +64,10 @@ impl Barrett {
         v.fill(0);
         for (i, &qi) in q3.iter().enumerate() {
             let len = k.min(k + 1 - i);
-            if len == 0 {
-                break;
+            if qi == 0 {
+                // Usually only the top digit q3[k]: the estimate has k digits, as seed 001
+                // counts it ("q and n are k-digit numbers").
+                continue;
             }
             let c = addmul_1(&mut v[i..i + len], &self.m[..len], qi);
             if i + len <= k {
