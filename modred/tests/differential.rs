@@ -175,9 +175,14 @@ fn check_trait(r: &dyn Reducer, m: &BigUint, operands: &[BigUint], wides: &[BigU
     let mut out = vec![0xdead_beef_u64; k];
 
     // one() is the representation of 1 mod m.
-    assert!(from_limbs(r.one()) < *m || *m == BigUint::one(), "{name}: one() >= m");
+    assert!(
+        from_limbs(r.one()) < *m || *m == BigUint::one(),
+        "{name}: one() >= m"
+    );
     r.from_repr(&mut out, r.one(), &mut scratch);
-    assert_rem(&out, &BigUint::one(), m, &|| format!("{label}: {name} from_repr(one)"));
+    assert_rem(&out, &BigUint::one(), m, &|| {
+        format!("{label}: {name} from_repr(one)")
+    });
 
     let mut reprs = Vec::new();
     for a in operands {
@@ -188,7 +193,11 @@ fn check_trait(r: &dyn Reducer, m: &BigUint, operands: &[BigUint], wides: &[BigU
         let arb = from_limbs(&ar);
         assert!(arb < *m || m.is_one(), "{label}: {name} repr >= m");
         if mont {
-            assert_eq!(arb, (a * &rr) % m, "{label}: {name} Montgomery form of {a:#x}");
+            assert_eq!(
+                arb,
+                (a * &rr) % m,
+                "{label}: {name} Montgomery form of {a:#x}"
+            );
         } else if matches!(name, "classical" | "barrett") {
             assert_eq!(arb, *a, "{label}: {name} plain representation");
         }
@@ -202,7 +211,10 @@ fn check_trait(r: &dyn Reducer, m: &BigUint, operands: &[BigUint], wides: &[BigU
             let mut p = vec![u64::MAX; k];
             scratch.fill(u64::MAX);
             r.mul(&mut p, &reprs[i], &reprs[j], &mut scratch);
-            assert!(from_limbs(&p) < *m || m.is_one(), "{label}: {name} mul >= m");
+            assert!(
+                from_limbs(&p) < *m || m.is_one(),
+                "{label}: {name} mul >= m"
+            );
             scratch.fill(u64::MAX);
             r.from_repr(&mut out, &p, &mut scratch);
             assert_rem(&out, &(a * b), m, &|| {
@@ -212,9 +224,14 @@ fn check_trait(r: &dyn Reducer, m: &BigUint, operands: &[BigUint], wides: &[BigU
         let mut s = vec![u64::MAX; k];
         scratch.fill(u64::MAX);
         r.sqr(&mut s, &reprs[i], &mut scratch);
-        assert!(from_limbs(&s) < *m || m.is_one(), "{label}: {name} sqr >= m");
+        assert!(
+            from_limbs(&s) < *m || m.is_one(),
+            "{label}: {name} sqr >= m"
+        );
         r.from_repr(&mut out, &s, &mut scratch);
-        assert_rem(&out, &(a * a), m, &|| format!("{label}: {name} trait sqr {a:#x}"));
+        assert_rem(&out, &(a * a), m, &|| {
+            format!("{label}: {name} trait sqr {a:#x}")
+        });
     }
     for x in wides {
         let xv = x.to_u64_digits();
@@ -228,9 +245,9 @@ fn check_trait(r: &dyn Reducer, m: &BigUint, operands: &[BigUint], wides: &[BigU
         let got = from_limbs(&out);
         assert!(got < *m || m.is_one(), "{label}: {name} reduce_wide >= m");
         match r.wide_result() {
-            WideResult::Residue => {
-                assert_rem(&out, x, m, &|| format!("{label}: {name} reduce_wide {x:#x}"))
-            }
+            WideResult::Residue => assert_rem(&out, x, m, &|| {
+                format!("{label}: {name} reduce_wide {x:#x}")
+            }),
             WideResult::MontgomeryReduced => {
                 // got = x R^-1 mod m  <=>  got R = x (mod m), checked by both oracles.
                 let lhs = (&got * &rr) % m;
@@ -254,14 +271,14 @@ fn wide_args(m: &BigUint, rng: &mut StdRng) -> Vec<BigUint> {
         m.clone(),
         m + &one,
         (m - &one) * (m - &one),
-        &b_pow(k) - &one,             // all-ones, k limbs
-        &b_pow(2 * k - 1) - &one,     // all-ones, 2k - 1 limbs
-        &b_pow(2 * k) - &one,         // all-ones, 2k limbs: just below Barrett's bound
-        b_pow(2 * k),                 // Barrett's bound
-        &mr - &one,                   // just below Montgomery's bound
-        mr.clone(),                   // Montgomery's bound
+        &b_pow(k) - &one,         // all-ones, k limbs
+        &b_pow(2 * k - 1) - &one, // all-ones, 2k - 1 limbs
+        &b_pow(2 * k) - &one,     // all-ones, 2k limbs: just below Barrett's bound
+        b_pow(2 * k),             // Barrett's bound
+        &mr - &one,               // just below Montgomery's bound
+        mr.clone(),               // Montgomery's bound
         &mr + &one,
-        b_pow(3 * k) + 5u32,          // beyond both, classical only
+        b_pow(3 * k) + 5u32, // beyond both, classical only
         rng.gen_biguint_below(&(m * m).max(one.clone())),
         random_limbs(rng, 2 * k),
     ];
@@ -371,7 +388,12 @@ fn exhaustive_small_moduli() {
                 assert_eq!(o[0], a * a % m, "{} sqr {a} mod {m}", info.name);
                 for b in 0..m {
                     let got = ctx.mulmod(&Natural::from(a), &Natural::from(b));
-                    assert_eq!(got, Natural::from(a * b % m), "{} {a}*{b} mod {m}", info.name);
+                    assert_eq!(
+                        got,
+                        Natural::from(a * b % m),
+                        "{} {a}*{b} mod {m}",
+                        info.name
+                    );
                     let br = repr(b, &mut scratch);
                     let mut p = [0];
                     r.mul(&mut p, &ar, &br, &mut scratch);
@@ -398,11 +420,17 @@ fn zero_modulus_and_unknown_name() {
         );
         assert_eq!((info.build)(&[0, 0]).err(), Some(Error::ZeroModulus));
     }
-    let e = ModContext::new("no-such-method", &Natural::from(7u64)).err().unwrap();
+    let e = ModContext::new("no-such-method", &Natural::from(7u64))
+        .err()
+        .unwrap();
     assert!(matches!(e, Error::UnknownName { .. }));
     let msg = e.to_string();
     for info in REDUCERS {
-        assert!(msg.contains(info.name), "unknown-name message lacks {}", info.name);
+        assert!(
+            msg.contains(info.name),
+            "unknown-name message lacks {}",
+            info.name
+        );
     }
 }
 
@@ -419,9 +447,12 @@ fn even_moduli_rejected_by_montgomery_with_the_alternatives_named() {
     for info in REDUCERS.iter().filter(|r| !r.needs_odd) {
         let mut ctx = ModContext::new(info.name, &nat(&m)).unwrap();
         let x = BigUint::from(12345u32) << 190u32;
-        assert_rem(ctx.reduce(&nat(&(&x * 3u32))).unwrap().limbs(), &(&x * 3u32), &m, &|| {
-            info.name.to_string()
-        });
+        assert_rem(
+            ctx.reduce(&nat(&(&x * 3u32))).unwrap().limbs(),
+            &(&x * 3u32),
+            &m,
+            &|| info.name.to_string(),
+        );
     }
 }
 
@@ -447,7 +478,10 @@ fn restriction_errors_at_the_documented_bounds() {
     };
     assert!(too_large("barrett", &b2k));
     assert!(!too_large("barrett", &(&b2k - 1u32)));
-    for info in REDUCERS.iter().filter(|r| r.name.starts_with("montgomery-")) {
+    for info in REDUCERS
+        .iter()
+        .filter(|r| r.name.starts_with("montgomery-"))
+    {
         assert!(too_large(info.name, &mr), "{}", info.name);
         assert!(!too_large(info.name, &(&mr - 1u32)), "{}", info.name);
     }
@@ -490,7 +524,11 @@ mod properties {
 
     fn natural(max_limbs: usize) -> impl Strategy<Value = BigUint> {
         proptest::collection::vec(limb(), 1..=max_limbs).prop_map(|v| {
-            BigUint::from_slice(&v.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>())
+            BigUint::from_slice(
+                &v.iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
         })
     }
 

@@ -80,7 +80,15 @@ fn karatsuba_and_schoolbook_agree_with_num_bigint() {
 #[test]
 fn unbalanced_multiplication() {
     let mut rng = StdRng::seed_from_u64(12);
-    for (na, nb) in [(2, 1), (5, 3), (40, 33), (100, 32), (129, 64), (300, 47), (65, 64)] {
+    for (na, nb) in [
+        (2, 1),
+        (5, 3),
+        (40, 33),
+        (100, 32),
+        (129, 64),
+        (300, 47),
+        (65, 64),
+    ] {
         let a = operand(&mut rng, na, 0);
         let b = operand(&mut rng, nb, 1);
         let mut r = vec![0; na + nb];
@@ -127,14 +135,24 @@ fn check_div(u: &[Limb], v: &[Limb], what: &str) {
     assert_eq!(big(&r), br, "remainder {what}");
     assert_eq!(gmp(&r), gmp(u) % gmp(v), "GMP remainder {what}");
     assert_eq!(rem_vartime(u, v), r, "rem_vartime {what}");
-    assert!(q.last() != Some(&0) && r.last() != Some(&0), "not trimmed {what}");
+    assert!(
+        q.last() != Some(&0) && r.last() != Some(&0),
+        "not trimmed {what}"
+    );
 }
 
 #[test]
 fn division_matches_num_bigint_and_gmp() {
     let mut rng = StdRng::seed_from_u64(14);
     for nv in [1usize, 2, 3, 4, 5, 8, 17, 32, 33, 64] {
-        for nu in [nv.saturating_sub(1), nv, nv + 1, 2 * nv, 2 * nv + 1, 3 * nv + 2] {
+        for nu in [
+            nv.saturating_sub(1),
+            nv,
+            nv + 1,
+            2 * nv,
+            2 * nv + 1,
+            3 * nv + 2,
+        ] {
             for pattern in 0..5 {
                 let u = operand(&mut rng, nu, pattern);
                 let mut v = operand(&mut rng, nv, pattern + 1);
@@ -164,10 +182,22 @@ fn division_add_back_case() {
     let mut fired = 0;
     let cases: Vec<(Vec<Limb>, Vec<Limb>)> = vec![
         // Hacker's Delight divmnu64 "add back" cases scaled to 64-bit digits.
-        (vec![0, 0, 0x8000_0000_0000_0000, 0x7fff_ffff_ffff_ffff], vec![1, 0, 0x8000_0000_0000_0000]),
-        (vec![0, 0xffff_ffff_ffff_fffe, 0, 0x8000_0000_0000_0000], vec![0xffff_ffff_ffff_ffff, 0, 0x8000_0000_0000_0000]),
-        (vec![3, 0, 0x8000_0000_0000_0000], vec![1, 0, 0x2000_0000_0000_0000]),
-        (vec![0, 0, 0x8000_0000_0000_0000, 0x7fff_ffff_ffff_ffff], vec![1, 0xffff_ffff_ffff_ffff, 0x8000_0000_0000_0000]),
+        (
+            vec![0, 0, 0x8000_0000_0000_0000, 0x7fff_ffff_ffff_ffff],
+            vec![1, 0, 0x8000_0000_0000_0000],
+        ),
+        (
+            vec![0, 0xffff_ffff_ffff_fffe, 0, 0x8000_0000_0000_0000],
+            vec![0xffff_ffff_ffff_ffff, 0, 0x8000_0000_0000_0000],
+        ),
+        (
+            vec![3, 0, 0x8000_0000_0000_0000],
+            vec![1, 0, 0x2000_0000_0000_0000],
+        ),
+        (
+            vec![0, 0, 0x8000_0000_0000_0000, 0x7fff_ffff_ffff_ffff],
+            vec![1, 0xffff_ffff_ffff_ffff, 0x8000_0000_0000_0000],
+        ),
     ];
     let mut all = cases;
     // Random search: v with v[n-2] large and u's window close to q v + v, where add-back is
@@ -306,7 +336,10 @@ fn mul_1_addmul_1_submul_1_carries() {
     let mut r = vec![0; 4];
     let borrow = submul_1(&mut r, &[Limb::MAX; 4], Limb::MAX);
     let bn = BigUint::from(1u8) << 256;
-    assert_eq!(big(&r) + big(&[Limb::MAX; 4]) * Limb::MAX, BigUint::from(borrow) * bn);
+    assert_eq!(
+        big(&r) + big(&[Limb::MAX; 4]) * Limb::MAX,
+        BigUint::from(borrow) * bn
+    );
 }
 
 #[test]
@@ -322,7 +355,10 @@ fn add_sub_compare_and_modular_helpers() {
         assert_eq!(big(&full), big(&a) + big(&b));
         let mut d = vec![0; n];
         let br = sub_n(&mut d, &a, &b);
-        assert_eq!(big(&d) + big(&b), big(&a) + BigUint::from(br) * (BigUint::from(1u8) << (64 * n)));
+        assert_eq!(
+            big(&d) + big(&b),
+            big(&a) + BigUint::from(br) * (BigUint::from(1u8) << (64 * n))
+        );
         assert_eq!(cmp(&a, &b), big(&a).cmp(&big(&b)));
         assert_eq!(cmp_n(&a, &b), big(&a).cmp(&big(&b)));
         let mut padded = a.clone();

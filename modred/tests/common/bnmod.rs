@@ -33,9 +33,9 @@ impl Stanza {
 
     /// The value of `key`, which must be non-negative.
     pub fn get_nat(&self, key: &str) -> BigUint {
-        self.get(key).to_biguint().unwrap_or_else(|| {
-            panic!("stanza at line {}: {key} is negative", self.line)
-        })
+        self.get(key)
+            .to_biguint()
+            .unwrap_or_else(|| panic!("stanza at line {}: {key} is negative", self.line))
     }
 }
 
@@ -119,8 +119,14 @@ mod tests {
         assert_eq!(s[0].kind(), "ModMul");
         assert_eq!(s[0].line, 4);
         assert_eq!(*s[0].get("A"), BigInt::from(-5));
-        assert_eq!(residue(s[0].get("A"), &BigUint::from(11u32)), BigUint::from(6u32));
-        assert_eq!(residue(&BigInt::from(-22), &BigUint::from(11u32)), BigUint::ZERO);
+        assert_eq!(
+            residue(s[0].get("A"), &BigUint::from(11u32)),
+            BigUint::from(6u32)
+        );
+        assert_eq!(
+            residue(&BigInt::from(-22), &BigUint::from(11u32)),
+            BigUint::ZERO
+        );
         assert_eq!(s[1].get_nat("M"), BigUint::from(1u32));
         assert!(parse("ModMul = zz\n").is_err());
         assert!(parse("nonsense\n").is_err());
