@@ -1,1 +1,75 @@
-fn main() {}
+//! The `modred` command: modular reduction and multiplication with every reducer of the
+//! library (and, as they land, exponentiation, reports and operation counts).
+//!
+//! Exit codes: 0 success; 1 some `batch` lines failed (each printed `error: <reason>`);
+//! 2 bad arguments (unknown reducer, unparsable or negative number, zero modulus, even modulus
+//! for a Montgomery reducer, argument beyond a method's restriction, usage errors).
+//!
+//! Each subcommand lives in its own module (`cmd_*.rs`) exposing an `Args` struct and
+//! `run(args) -> Result<ExitCode, CliError>`; add a subcommand by adding a module and one
+//! variant to [`Command`].
+
+mod cli_common;
+mod cmd_batch;
+mod cmd_methods;
+mod cmd_single;
+
+use clap::{Parser, Subcommand};
+use cli_common::CliError;
+use std::process::ExitCode;
+
+/// Fast multi-precision modular reduction and multiplication.
+///
+/// Numbers are decimal or 0x-prefixed hexadecimal; results are decimal (--hex for 0x-hex).
+#[derive(Parser, Debug)]
+#[command(name = "modred", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print X mod M.
+    Reduce(cmd_single::ReduceArgs),
+    /// Print A*B mod M.
+    Mulmod(cmd_single::MulmodArgs),
+    /// Read `reduce X M` / `mulmod A B M` lines from stdin, print one result per line.
+    Batch(cmd_batch::Args),
+    /// List every reducer with its restrictions.
+    Methods(cmd_methods::Args),
+}
+
+/// Exit code for bad arguments.
+pub const EXIT_USAGE: u8 = 2;
+
+fn run(command: Command) -> Result<ExitCode, CliError> {
+    match command {
+        Command::Reduce(a) => cmd_single::run_reduce(a),
+        Command::Mulmod(a) => cmd_single::run_mulmod(a),
+        Command::Batch(a) => cmd_batch::run(a),
+        Command::Methods(a) => cmd_methods::run(a),
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help / --version print to stdout and succeed; usage errors exit 2.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    match run(cli.command) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("modred: error: {e}");
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

@@ -211,7 +211,7 @@ impl ModContext {
                 reducer: r.name(),
                 restriction,
             })?;
-        let mut wide = x.to_padded(2 * k);
+        let mut wide = x.to_padded((2 * k).max(x.len()));
         let mut out = vec![0; k];
         r.reduce_wide(&mut out, &mut wide, &mut self.scratch);
         if r.wide_result() == WideResult::MontgomeryReduced {

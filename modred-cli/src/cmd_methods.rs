@@ -1,0 +1,57 @@
+//! `modred methods`: every reducer with its restrictions, as an aligned table.
+
+use crate::cli_common::CliError;
+use clap::Args as ClapArgs;
+use modred::REDUCERS;
+use std::process::ExitCode;
+
+/// Arguments of `modred methods` (none yet).
+#[derive(ClapArgs, Debug)]
+pub struct Args {}
+
+/// Render rows as left-aligned columns separated by two spaces.
+pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut width: Vec<usize> = header.iter().map(|h| h.len()).collect();
+    for r in rows {
+        for (w, c) in width.iter_mut().zip(r) {
+            *w = (*w).max(c.len());
+        }
+    }
+    let mut s = String::new();
+    let mut line = |cells: Vec<&str>| {
+        let n = cells.len();
+        for (i, (c, w)) in cells.iter().zip(&width).enumerate() {
+            if i + 1 == n {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:<w$}  "));
+            }
+        }
+        s.push('\n');
+    };
+    line(header.to_vec());
+    for r in rows {
+        line(r.iter().map(String::as_str).collect());
+    }
+    s
+}
+
+pub fn run(_: Args) -> Result<ExitCode, CliError> {
+    let rows: Vec<Vec<String>> = REDUCERS
+        .iter()
+        .map(|r| {
+            vec![
+                r.name.to_string(),
+                if r.needs_odd { "yes" } else { "no" }.to_string(),
+                r.restriction.to_string(),
+                r.summary.to_string(),
+            ]
+        })
+        .collect();
+    println!("Reducers (--reducer NAME):");
+    print!(
+        "{}",
+        table(&["NAME", "ODD M ONLY", "RESTRICTION", "SUMMARY"], &rows)
+    );
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,310 @@
+//! End-to-end tests of the `modred` binary: every subcommand, exit codes 0/1/2, error messages
+//! on stderr, batch ordering with bad lines, hex output, and every reducer name via --reducer.
+
+use num_bigint::BigUint;
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_modred");
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().expect("spawn modred")
+}
+
+fn run_stdin(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn modred");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).unwrap()
+}
+
+/// Succeeds with exactly `want` (plus newline) on stdout and nothing on stderr.
+fn ok(args: &[&str], want: &str) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+    assert_eq!(stdout(&o), format!("{want}\n"), "{args:?}");
+    assert!(o.stderr.is_empty(), "{args:?}: {}", stderr(&o));
+}
+
+/// Fails with exit code 2, nothing on stdout, and a stderr message containing each of `needles`.
+fn usage_error(args: &[&str], needles: &[&str]) {
+    let o = run(args);
+    assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stdout(&o));
+    assert!(o.stdout.is_empty(), "{args:?} printed {}", stdout(&o));
+    let err = stderr(&o);
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: stderr lacks {n:?}: {err}");
+    }
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+}
+
+fn reducer_names() -> Vec<String> {
+    let o = run(&["methods"]);
+    assert_eq!(o.status.code(), Some(0));
+    stdout(&o)
+        .lines()
+        .skip(2) // title and header
+        .map(|l| l.split_whitespace().next().unwrap().to_string())
+        .collect()
+}
+
+// A 3-limb odd modulus and operands, with expected values from num-bigint.
+const M: &str = "0xd1f3a6b2c4e5f7081928374655647382910abcdef123456789abcdef01234567";
+const A: &str = "0x1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef99";
+const B: &str = "98765432109876543210987654321098765432109876543210";
+
+fn big(s: &str) -> BigUint {
+    match s.strip_prefix("0x") {
+        Some(h) => BigUint::parse_bytes(h.as_bytes(), 16).unwrap(),
+        None => s.parse().unwrap(),
+    }
+}
+
+#[test]
+fn methods_lists_every_reducer_aligned() {
+    let o = run(&["methods"]);
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    let names = reducer_names();
+    for want in [
+        "auto",
+        "classical",
+        "barrett",
+        "montgomery-redc",
+        "montgomery-sos",
+        "montgomery-cios",
+        "montgomery-fios",
+        "montgomery-fips",
+        "montgomery-cihs",
+        "montgomery-bitserial",
+    ] {
+        assert!(names.iter().any(|n| n == want), "methods lacks {want}");
+    }
+    // The restriction column starts at the same offset on every row.
+    let rows: Vec<&str> = out.lines().skip(1).collect();
+    let col = rows[0].find("RESTRICTION").unwrap();
+    for r in &rows[1..] {
+        assert!(r[..col].ends_with("  "), "misaligned: {r}");
+    }
+    assert!(out.contains("x < b^(2k)"), "Barrett restriction missing");
+    assert!(out.contains("x < m*R"), "Montgomery restriction missing");
+}
+
+#[test]
+fn reduce_and_mulmod_small_values() {
+    ok(&["reduce", "100", "7"], "2");
+    ok(&["reduce", "0", "7"], "0");
+    ok(&["reduce", "6", "7"], "6");
+    ok(&["reduce", "12345", "1"], "0");
+    ok(&["mulmod", "6", "7", "10"], "2");
+    ok(&["mulmod", "0xff", "0x3", "10", "--hex"], "0x5");
+    ok(
+        &[
+            "reduce",
+            "--hex",
+            "0x1_0000_0000_0000_0000",
+            "0x1_0000_0000_0000_0001",
+        ],
+        "0x10000000000000000",
+    );
+    ok(
+        &["reduce", "18446744073709551616", "18446744073709551615"],
+        "1",
+    );
+}
+
+#[test]
+fn every_reducer_name_via_reducer_flag() {
+    let (m, a, b) = (big(M), big(A), big(B));
+    let want_mul = (&a * &b) % &m;
+    let want_red = &a % &m;
+    for name in reducer_names() {
+        ok(
+            &["mulmod", "--reducer", &name, A, B, M],
+            &want_mul.to_string(),
+        );
+        ok(
+            &["mulmod", "--reducer", &name, "--hex", A, B, M],
+            &format!("0x{}", want_mul.to_str_radix(16)),
+        );
+        ok(&["reduce", "-r", &name, A, M], &want_red.to_string());
+        // An even modulus: accepted by the even-capable methods, exit 2 for Montgomery.
+        let even = "1000000000000000000000000000000000000000";
+        let o = run(&["mulmod", "--reducer", &name, A, B, even]);
+        if name.starts_with("montgomery") {
+            assert_eq!(o.status.code(), Some(2), "{name}");
+            let err = stderr(&o);
+            assert!(err.contains("odd") && err.contains(&name), "{err}");
+            assert!(
+                err.contains("classical") && err.contains("barrett"),
+                "{err}"
+            );
+        } else {
+            assert_eq!(o.status.code(), Some(0), "{name}: {}", stderr(&o));
+            let want = (&a * &b) % big(even);
+            assert_eq!(stdout(&o), format!("{want}\n"), "{name}");
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_exit_2_with_a_message() {
+    usage_error(
+        &["reduce", "--reducer", "nope", "5", "7"],
+        &["unknown reducer 'nope'", "classical"],
+    );
+    usage_error(&["reduce", "12x", "7"], &["cannot parse '12x'"]);
+    usage_error(&["reduce", "5", "0xzz"], &["cannot parse '0xzz'"]);
+    usage_error(&["reduce", "-5", "7"], &["negative"]);
+    usage_error(&["mulmod", "2", "3", "-7"], &["negative"]);
+    usage_error(&["reduce", "5", "0"], &["modulus must be positive"]);
+    usage_error(
+        &["mulmod", "5", "6", "0", "--reducer", "barrett"],
+        &["modulus must be positive"],
+    );
+    usage_error(
+        &["reduce", "--reducer", "montgomery-cios", "5", "8"],
+        &["odd modulus", "classical"],
+    );
+    // Beyond the restriction: Barrett x < b^2k, Montgomery x < m R.
+    usage_error(
+        &[
+            "reduce",
+            "--reducer",
+            "barrett",
+            "0x100000000000000000000000000000000",
+            "7",
+        ],
+        &["argument too large", "barrett"],
+    );
+    usage_error(
+        &[
+            "reduce",
+            "--reducer",
+            "montgomery-redc",
+            "0x70000000000000000",
+            "7",
+        ],
+        &["argument too large", "montgomery-redc"],
+    );
+    // Usage errors from the parser also exit 2.
+    usage_error(&["reduce", "5"], &["required"]);
+    usage_error(&["frobnicate"], &["frobnicate"]);
+    usage_error(&[], &["Usage"]);
+}
+
+#[test]
+fn classical_and_auto_accept_any_argument_size() {
+    let x = format!("0x{}", "f".repeat(200));
+    let want = big(&x) % 7u32;
+    ok(&["reduce", &x, "7"], &want.to_string());
+    ok(
+        &["reduce", "--reducer", "classical", &x, "7"],
+        &want.to_string(),
+    );
+}
+
+#[test]
+fn batch_keeps_order_reports_bad_lines_and_exits_1() {
+    let input = "\
+# a comment line
+reduce 100 7
+
+mulmod 6 7 10   # trailing comment
+reduce -1 5
+frobnicate 1 2
+reduce 1 2 3
+mulmod 2 3 0
+reduce 0x10 0x7
+mulmod 2 3 4 5
+reduce 12z 5
+   reduce   9   4
+";
+    let o = run_stdin(&["batch"], input);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 10, "{lines:?}");
+    assert_eq!(lines[0], "2");
+    assert_eq!(lines[1], "2");
+    assert!(
+        lines[2].starts_with("error: ") && lines[2].contains("negative"),
+        "{}",
+        lines[2]
+    );
+    assert!(lines[3].starts_with("error: ") && lines[3].contains("unknown operation 'frobnicate'"));
+    assert!(lines[4].starts_with("error: ") && lines[4].contains("takes 2 numbers"));
+    assert!(lines[5].starts_with("error: ") && lines[5].contains("modulus must be positive"));
+    assert_eq!(lines[6], "2");
+    assert!(lines[7].starts_with("error: ") && lines[7].contains("takes 3 numbers"));
+    assert!(lines[8].starts_with("error: ") && lines[8].contains("12z"));
+    assert_eq!(lines[9], "1");
+}
+
+#[test]
+fn batch_all_good_exits_0_with_hex_and_every_reducer() {
+    let (m, a, b) = (big(M), big(A), big(B));
+    let input = format!("mulmod {A} {B} {M}\nreduce {A} {M}\nmulmod 3 5 7\n");
+    for name in reducer_names() {
+        let o = run_stdin(&["batch", "--reducer", &name, "--hex"], &input);
+        assert_eq!(o.status.code(), Some(0), "{name}: {}", stdout(&o));
+        let want = format!(
+            "0x{}\n0x{}\n0x1\n",
+            ((&a * &b) % &m).to_str_radix(16),
+            (&a % &m).to_str_radix(16)
+        );
+        assert_eq!(stdout(&o), want, "{name}");
+    }
+    // Montgomery on an even modulus inside a batch: that line fails, the rest continue.
+    let o = run_stdin(
+        &["batch", "--reducer", "montgomery-cios"],
+        "mulmod 3 5 8\nmulmod 3 5 7\n",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("error: ") && lines[0].contains("odd"));
+    assert_eq!(lines[1], "1");
+}
+
+#[test]
+fn batch_rejects_bad_options_before_reading() {
+    let o = run_stdin(&["batch", "--reducer", "nope"], "reduce 1 2\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(stderr(&o).contains("unknown reducer"));
+    let o = run_stdin(&["batch"], "");
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn help_and_version_succeed() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["batch", "--help"],
+        &["reduce", "--help"],
+    ] {
+        let o = run(args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        assert!(!o.stdout.is_empty());
+    }
+}

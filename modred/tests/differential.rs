@@ -1,0 +1,590 @@
+//! The differential suite: every entry of `modred::REDUCERS` (so reducers added later are covered
+//! automatically) against two independent oracles, num-bigint and GMP (rug).
+//!
+//! Covers: random moduli of 1..=64 limbs plus 65, 100 and 128 limbs, odd and even; structured
+//! moduli (b^k +- 1, top limb 1, exactly 64k and 64k + 1 bits, 1, 3, 2^64 - 1); arguments 0,
+//! m - 1, (m - 1)^2, all-ones limbs and the values just below / at each method's bound;
+//! exhaustive checks for every m <= 40; the checked `ModContext` API and the raw `Reducer`
+//! trait (representation round trips, mul, sqr, reduce_wide with its `wide_result`); the
+//! error cases (zero modulus, even modulus for Montgomery, arguments beyond a restriction);
+//! and proptest properties with committed regressions.
+//!
+//! The bit-serial reference (`montgomery-bitserial`, 64x slower) runs only up to 8 limbs.
+
+mod common;
+
+use common::*;
+use modred::reduce::{self, ModContext, Reducer, ReducerInfo, WideResult};
+use modred::{Error, Natural, REDUCERS};
+use num_bigint::{BigUint, RandBigInt};
+use num_integer::Integer as _;
+use num_traits::{One, Zero};
+use rand::{rngs::StdRng, Rng, SeedableRng};
+
+/// The restriction on `reduce`'s argument that a built method documents, by its name; `None`
+/// for a method this suite does not know (then only "x < m^2 is accepted" is required and the
+/// method's own `check_wide` decides the rest).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Bound {
+    Unbounded,
+    /// x < b^(2k)
+    Wide,
+    /// x < m R, R = b^k
+    MontR,
+}
+
+fn known_bound(built_name: &str) -> Option<Bound> {
+    match built_name {
+        "classical" => Some(Bound::Unbounded),
+        "barrett" => Some(Bound::Wide),
+        n if n.starts_with("montgomery-") => Some(Bound::MontR),
+        _ => None,
+    }
+}
+
+fn within(bound: Bound, x: &BigUint, m: &BigUint) -> bool {
+    let k = limbs_of(m);
+    match bound {
+        Bound::Unbounded => true,
+        Bound::Wide => *x < b_pow(2 * k),
+        Bound::MontR => *x < m * b_pow(k),
+    }
+}
+
+/// Assert `err` is the even-modulus error for `name` and that its message says which reducers
+/// accept even moduli.
+fn assert_even_error(err: &Error, name: &str) {
+    match err {
+        Error::EvenModulus { reducer, accepting } => {
+            assert_eq!(*reducer, name);
+            let msg = err.to_string();
+            assert!(msg.contains("odd"), "message does not say 'odd': {msg}");
+            for r in REDUCERS.iter().filter(|r| !r.needs_odd) {
+                assert!(
+                    accepting.contains(r.name) && msg.contains(r.name),
+                    "even-modulus message for {name} does not name {}: {msg}",
+                    r.name
+                );
+            }
+            for r in REDUCERS.iter().filter(|r| r.needs_odd) {
+                assert!(
+                    !accepting.split(", ").any(|a| a == r.name),
+                    "message lists {} as accepting even moduli",
+                    r.name
+                );
+            }
+        }
+        other => panic!("{name}: expected EvenModulus, got {other:?}"),
+    }
+}
+
+/// Build a context for `info` and `m`, checking the modulus errors. `None` when the modulus is
+/// (correctly) rejected.
+fn context(info: &ReducerInfo, m: &BigUint) -> Option<ModContext> {
+    let res = ModContext::new(info.name, &nat(m));
+    if m.is_zero() {
+        assert_eq!(res.err(), Some(Error::ZeroModulus), "{}", info.name);
+        return None;
+    }
+    if info.needs_odd && m.is_even() {
+        assert_even_error(&res.err().expect("even modulus accepted"), info.name);
+        return None;
+    }
+    match res {
+        Ok(ctx) => Some(ctx),
+        Err(Error::UnsupportedModulus { .. }) if !known_names().contains(&info.name) => None,
+        Err(e) => panic!("{}: modulus {m:#x} rejected: {e}", info.name),
+    }
+}
+
+fn known_names() -> [&'static str; 10] {
+    [
+        "auto",
+        "classical",
+        "barrett",
+        "montgomery-redc",
+        "montgomery-sos",
+        "montgomery-cios",
+        "montgomery-fios",
+        "montgomery-fips",
+        "montgomery-cihs",
+        "montgomery-bitserial",
+    ]
+}
+
+/// `ctx.reduce(x)`: the right residue when `x` is within the method's bound, else
+/// `ArgumentTooLarge` naming the method.
+fn check_reduce(ctx: &mut ModContext, x: &BigUint, m: &BigUint, label: &str) {
+    let built = ctx.reducer().name();
+    let res = ctx.reduce(&nat(x));
+    let what = || format!("{label}: {built} reduce x={x:#x} m={m:#x}");
+    let accept = match known_bound(built) {
+        Some(b) => within(b, x, m),
+        None => {
+            // Unknown method: products of residues must always be accepted.
+            if *x < m * m {
+                assert!(res.is_ok(), "{} rejected x < m^2", what());
+            }
+            res.is_ok()
+        }
+    };
+    match res {
+        Ok(r) if accept => assert_rem(r.limbs(), x, m, &what),
+        Ok(r) => panic!("{}: accepted beyond its bound, returned {r:#x}", what()),
+        Err(Error::ArgumentTooLarge { reducer, .. }) if !accept => assert_eq!(reducer, built),
+        Err(e) => panic!("{}: unexpected error {e}", what()),
+    }
+}
+
+fn check_mulmod(ctx: &mut ModContext, a: &BigUint, b: &BigUint, m: &BigUint, label: &str) {
+    let name = ctx_name(ctx);
+    let what = || format!("{label}: {name} mulmod a={a:#x} b={b:#x} m={m:#x}");
+    let r = ctx.mulmod(&nat(a), &nat(b));
+    assert_rem(r.limbs(), &(a * b), m, &what);
+    let what = || format!("{label}: {name} sqrmod a={a:#x} m={m:#x}");
+    let r = ctx.sqrmod(&nat(a));
+    assert_rem(r.limbs(), &(a * a), m, &what);
+}
+
+fn ctx_name(ctx: &ModContext) -> &'static str {
+    ctx.reducer().name()
+}
+
+fn pad(x: &BigUint, len: usize) -> Vec<u64> {
+    let mut v = x.to_u64_digits();
+    assert!(v.len() <= len);
+    v.resize(len, 0);
+    v
+}
+
+fn from_limbs(x: &[u64]) -> BigUint {
+    big(&Natural::from_slice(x))
+}
+
+/// The raw `Reducer` interface: scratch of exactly `scratch_len()` limbs filled with garbage,
+/// garbage output buffers, representation round trips, mul/sqr in representation, and
+/// `reduce_wide` with the semantics `wide_result` announces.
+fn check_trait(r: &dyn Reducer, m: &BigUint, operands: &[BigUint], wides: &[BigUint], label: &str) {
+    let k = r.len();
+    let name = r.name();
+    assert_eq!(k, limbs_of(m), "{name}: len");
+    assert_eq!(from_limbs(r.modulus()), *m, "{name}: modulus");
+    let mut scratch = vec![u64::MAX; r.scratch_len()];
+    let rr = b_pow(k) % m; // R mod m
+    let mont = known_bound(name) == Some(Bound::MontR);
+    let mut out = vec![0xdead_beef_u64; k];
+
+    // one() is the representation of 1 mod m.
+    assert!(
+        from_limbs(r.one()) < *m || *m == BigUint::one(),
+        "{name}: one() >= m"
+    );
+    r.from_repr(&mut out, r.one(), &mut scratch);
+    assert_rem(&out, &BigUint::one(), m, &|| {
+        format!("{label}: {name} from_repr(one)")
+    });
+
+    let mut reprs = Vec::new();
+    for a in operands {
+        let av = pad(a, k);
+        let mut ar = vec![u64::MAX; k];
+        scratch.fill(u64::MAX);
+        r.to_repr(&mut ar, &av, &mut scratch);
+        let arb = from_limbs(&ar);
+        assert!(arb < *m || m.is_one(), "{label}: {name} repr >= m");
+        if mont {
+            assert_eq!(
+                arb,
+                (a * &rr) % m,
+                "{label}: {name} Montgomery form of {a:#x}"
+            );
+        } else if matches!(name, "classical" | "barrett") {
+            assert_eq!(arb, *a, "{label}: {name} plain representation");
+        }
+        scratch.fill(u64::MAX);
+        r.from_repr(&mut out, &ar, &mut scratch);
+        assert_rem(&out, a, m, &|| format!("{label}: {name} round trip {a:#x}"));
+        reprs.push(ar);
+    }
+    for (i, a) in operands.iter().enumerate() {
+        for (j, b) in operands.iter().enumerate().skip(i) {
+            let mut p = vec![u64::MAX; k];
+            scratch.fill(u64::MAX);
+            r.mul(&mut p, &reprs[i], &reprs[j], &mut scratch);
+            assert!(
+                from_limbs(&p) < *m || m.is_one(),
+                "{label}: {name} mul >= m"
+            );
+            scratch.fill(u64::MAX);
+            r.from_repr(&mut out, &p, &mut scratch);
+            assert_rem(&out, &(a * b), m, &|| {
+                format!("{label}: {name} trait mul {a:#x} * {b:#x}")
+            });
+        }
+        let mut s = vec![u64::MAX; k];
+        scratch.fill(u64::MAX);
+        r.sqr(&mut s, &reprs[i], &mut scratch);
+        assert!(
+            from_limbs(&s) < *m || m.is_one(),
+            "{label}: {name} sqr >= m"
+        );
+        r.from_repr(&mut out, &s, &mut scratch);
+        assert_rem(&out, &(a * a), m, &|| {
+            format!("{label}: {name} trait sqr {a:#x}")
+        });
+    }
+    for x in wides {
+        let xv = x.to_u64_digits();
+        if xv.len() > 2 * k || r.check_wide(&xv).is_err() {
+            continue;
+        }
+        let mut xw = pad(x, 2 * k);
+        out.fill(u64::MAX);
+        scratch.fill(u64::MAX);
+        r.reduce_wide(&mut out, &mut xw, &mut scratch);
+        let got = from_limbs(&out);
+        assert!(got < *m || m.is_one(), "{label}: {name} reduce_wide >= m");
+        match r.wide_result() {
+            WideResult::Residue => assert_rem(&out, x, m, &|| {
+                format!("{label}: {name} reduce_wide {x:#x}")
+            }),
+            WideResult::MontgomeryReduced => {
+                // got = x R^-1 mod m  <=>  got R = x (mod m), checked by both oracles.
+                let lhs = (&got * &rr) % m;
+                assert_eq!(lhs, x % m, "{label}: {name} reduce_wide x R^-1 of {x:#x}");
+                let g = rug::Integer::from(&to_rug(&got) * &to_rug(&rr)) % to_rug(m);
+                assert_eq!(g, to_rug(x) % to_rug(m), "{label}: {name} GMP reduce_wide");
+            }
+        }
+    }
+}
+
+/// Arguments for `reduce` with a k-limb modulus: the edges of every method's range.
+fn wide_args(m: &BigUint, rng: &mut StdRng) -> Vec<BigUint> {
+    let k = limbs_of(m);
+    let one = BigUint::one();
+    let mr = m * b_pow(k);
+    let mut v = vec![
+        BigUint::zero(),
+        one.clone(),
+        m - &one,
+        m.clone(),
+        m + &one,
+        (m - &one) * (m - &one),
+        &b_pow(k) - &one,         // all-ones, k limbs
+        &b_pow(2 * k - 1) - &one, // all-ones, 2k - 1 limbs
+        &b_pow(2 * k) - &one,     // all-ones, 2k limbs: just below Barrett's bound
+        b_pow(2 * k),             // Barrett's bound
+        &mr - &one,               // just below Montgomery's bound
+        mr.clone(),               // Montgomery's bound
+        &mr + &one,
+        b_pow(3 * k) + 5u32, // beyond both, classical only
+        rng.gen_biguint_below(&(m * m).max(one.clone())),
+        random_limbs(rng, 2 * k),
+    ];
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Operands below m: 0, 1, m - 1, the all-ones pattern reduced, and random values.
+fn operands(m: &BigUint, rng: &mut StdRng) -> Vec<BigUint> {
+    let k = limbs_of(m);
+    let one = BigUint::one();
+    let mut v = vec![
+        BigUint::zero(),
+        one.clone() % m,
+        m - &one,
+        (&b_pow(k) - &one) % m,
+        rng.gen_biguint_below(m),
+        rng.gen_biguint_below(m),
+    ];
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// Run every applicable reducer on modulus `m` through `ModContext` and the raw trait.
+fn check_modulus(m: &BigUint, rng: &mut StdRng, label: &str) {
+    let k = limbs_of(m);
+    let xs = wide_args(m, rng);
+    let ops = operands(m, rng);
+    let big_a = b_pow(2 * k) + rng.gen_biguint(64); // operands >= m are reduced first
+    let big_b = m + 7u32;
+    for info in reducers_for(k) {
+        let Some(mut ctx) = context(info, m) else {
+            continue;
+        };
+        for x in &xs {
+            check_reduce(&mut ctx, x, m, label);
+        }
+        for (i, a) in ops.iter().enumerate() {
+            check_mulmod(&mut ctx, a, &ops[(i + 2) % ops.len()], m, label);
+        }
+        check_mulmod(&mut ctx, &big_a, &big_b, m, label);
+        check_mulmod(&mut ctx, &big_b, &(m - 1u32), m, label);
+        let r = reduce::build(info.name, &nat(m)).unwrap();
+        check_trait(&*r, m, &ops, &xs, label);
+    }
+}
+
+#[test]
+fn random_moduli_1_to_64_limbs_and_larger() {
+    let mut rng = StdRng::seed_from_u64(0x5eed_0001);
+    for k in (1..=64).chain([65, 100, 128]) {
+        let moduli = random_moduli(&mut rng, k);
+        // Above 64 limbs, one odd and one even shape keep the run short.
+        let moduli = if k > 64 { moduli[..2].to_vec() } else { moduli };
+        for m in &moduli {
+            check_modulus(m, &mut rng, &format!("random k={k}"));
+        }
+    }
+}
+
+#[test]
+fn structured_moduli_edge_cases() {
+    let mut rng = StdRng::seed_from_u64(0x5eed_0002);
+    let mut moduli: Vec<BigUint> = [1u64, 2, 3, 4, 5, 7, u64::MAX, u64::MAX - 1, 1 << 63]
+        .iter()
+        .map(|&v| BigUint::from(v))
+        .collect();
+    for k in [1, 2, 3, 4, 5, 7, 8, 9, 16, 31, 32, 33, 47, 48, 49, 64, 65] {
+        moduli.extend(structured_moduli(k));
+    }
+    for m in &moduli {
+        // Exactly 64k bits and 64k + 1 bits are among the structured shapes; say which.
+        let label = format!("structured {} bits", m.bits());
+        check_modulus(m, &mut rng, &label);
+    }
+}
+
+/// All x < m^2 (reduce), all a, b < m (mulmod, and mul through the trait) for every m <= 40,
+/// against native integer arithmetic.
+#[test]
+fn exhaustive_small_moduli() {
+    for m in 1u64..=40 {
+        let mb = BigUint::from(m);
+        for info in REDUCERS {
+            let Some(mut ctx) = context(info, &mb) else {
+                continue;
+            };
+            for x in 0..m * m {
+                let r = ctx.reduce(&Natural::from(x)).unwrap();
+                assert_eq!(r, Natural::from(x % m), "{} {x} mod {m}", info.name);
+            }
+            let r = reduce::build(info.name, &nat(&mb)).unwrap();
+            let mut scratch = vec![0; r.scratch_len()];
+            let repr = |v: u64, scratch: &mut [u64]| {
+                let mut o = [0u64];
+                r.to_repr(&mut o, &[v], scratch);
+                o
+            };
+            for a in 0..m {
+                let ar = repr(a, &mut scratch);
+                let mut s = [0];
+                let mut o = [0];
+                r.sqr(&mut s, &ar, &mut scratch);
+                r.from_repr(&mut o, &s, &mut scratch);
+                assert_eq!(o[0], a * a % m, "{} sqr {a} mod {m}", info.name);
+                for b in 0..m {
+                    let got = ctx.mulmod(&Natural::from(a), &Natural::from(b));
+                    assert_eq!(
+                        got,
+                        Natural::from(a * b % m),
+                        "{} {a}*{b} mod {m}",
+                        info.name
+                    );
+                    let br = repr(b, &mut scratch);
+                    let mut p = [0];
+                    r.mul(&mut p, &ar, &br, &mut scratch);
+                    r.from_repr(&mut o, &p, &mut scratch);
+                    assert_eq!(o[0], a * b % m, "{} trait {a}*{b} mod {m}", info.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn zero_modulus_and_unknown_name() {
+    for info in REDUCERS {
+        assert_eq!(
+            ModContext::new(info.name, &Natural::zero()).err(),
+            Some(Error::ZeroModulus),
+            "{}",
+            info.name
+        );
+        assert_eq!(
+            reduce::build(info.name, &Natural::zero()).err(),
+            Some(Error::ZeroModulus)
+        );
+        assert_eq!((info.build)(&[0, 0]).err(), Some(Error::ZeroModulus));
+    }
+    let e = ModContext::new("no-such-method", &Natural::from(7u64))
+        .err()
+        .unwrap();
+    assert!(matches!(e, Error::UnknownName { .. }));
+    let msg = e.to_string();
+    for info in REDUCERS {
+        assert!(
+            msg.contains(info.name),
+            "unknown-name message lacks {}",
+            info.name
+        );
+    }
+}
+
+#[test]
+fn even_moduli_rejected_by_montgomery_with_the_alternatives_named() {
+    for m in [2u64, 4, 1 << 40, u64::MAX - 1] {
+        for info in REDUCERS.iter().filter(|r| r.needs_odd) {
+            let e = ModContext::new(info.name, &Natural::from(m)).err().unwrap();
+            assert_even_error(&e, info.name);
+        }
+    }
+    // Every listed method either needs odd moduli or handles even ones correctly.
+    let m = BigUint::from(1u8) << 200u32;
+    for info in REDUCERS.iter().filter(|r| !r.needs_odd) {
+        let mut ctx = ModContext::new(info.name, &nat(&m)).unwrap();
+        let x = BigUint::from(12345u32) << 190u32;
+        assert_rem(
+            ctx.reduce(&nat(&(&x * 3u32))).unwrap().limbs(),
+            &(&x * 3u32),
+            &m,
+            &|| info.name.to_string(),
+        );
+    }
+}
+
+#[test]
+fn restriction_errors_at_the_documented_bounds() {
+    let m = (b_pow(4) - 1u32) / 3u32; // odd, 4 limbs, top limb 0x5555...
+    let k = 4;
+    let mr = &m * b_pow(k);
+    let b2k = b_pow(2 * k);
+    let too_large = |name: &str, x: &BigUint| {
+        let mut ctx = ModContext::new(name, &nat(&m)).unwrap();
+        match ctx.reduce(&nat(x)) {
+            Err(e @ Error::ArgumentTooLarge { .. }) => {
+                assert!(e.to_string().contains(name), "{e}");
+                true
+            }
+            Err(e) => panic!("{name}: {e}"),
+            Ok(r) => {
+                assert_rem(r.limbs(), x, &m, &|| name.to_string());
+                false
+            }
+        }
+    };
+    assert!(too_large("barrett", &b2k));
+    assert!(!too_large("barrett", &(&b2k - 1u32)));
+    for info in REDUCERS
+        .iter()
+        .filter(|r| r.name.starts_with("montgomery-"))
+    {
+        assert!(too_large(info.name, &mr), "{}", info.name);
+        assert!(!too_large(info.name, &(&mr - 1u32)), "{}", info.name);
+    }
+    assert!(!too_large("classical", &(b_pow(9 * k) - 1u32)));
+}
+
+#[test]
+fn auto_builds_the_repeated_workload_choice() {
+    use modred::reduce::auto::{choose, Workload};
+    let mut rng = StdRng::seed_from_u64(3);
+    for k in [1, 4, 16, 47, 48, 64] {
+        for m in random_moduli(&mut rng, k) {
+            let nm = nat(&m);
+            let built = reduce::build("auto", &nm).unwrap();
+            assert_eq!(built.name(), choose(nm.limbs(), Workload::Repeated).name);
+            assert_eq!(choose(nm.limbs(), Workload::Single).name, "classical");
+            if m.is_even() {
+                assert!(!choose(nm.limbs(), Workload::Repeated).needs_odd);
+            }
+        }
+    }
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::test_runner::FileFailurePersistence;
+
+    /// Limbs biased towards the carry edges.
+    fn limb() -> impl Strategy<Value = u64> {
+        prop_oneof![
+            1 => Just(0u64),
+            1 => Just(1u64),
+            2 => Just(u64::MAX),
+            1 => Just(u64::MAX - 1),
+            1 => Just(1u64 << 63),
+            6 => any::<u64>(),
+        ]
+    }
+
+    fn natural(max_limbs: usize) -> impl Strategy<Value = BigUint> {
+        proptest::collection::vec(limb(), 1..=max_limbs).prop_map(|v| {
+            BigUint::from_slice(
+                &v.iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        })
+    }
+
+    /// (m, a, b): a non-zero modulus and two operands of up to twice its size.
+    fn triple() -> impl Strategy<Value = (BigUint, BigUint, BigUint)> {
+        (1usize..=24).prop_flat_map(|k| {
+            (
+                natural(k).prop_map(|m| if m.is_zero() { BigUint::one() } else { m }),
+                natural(2 * k),
+                natural(2 * k),
+            )
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 64,
+            failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+                concat!(env!("CARGO_MANIFEST_DIR"), "/tests/proptest-regressions/differential.txt"),
+            ))),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn every_reducer_matches_both_oracles((m, a, b) in triple()) {
+            let k = limbs_of(&m);
+            for info in reducers_for(k) {
+                let Some(mut ctx) = context(info, &m) else { continue };
+                check_mulmod(&mut ctx, &a, &b, &m, "proptest");
+                check_reduce(&mut ctx, &(&a * &b), &m, "proptest");
+                check_reduce(&mut ctx, &a, &m, "proptest");
+            }
+        }
+
+        #[test]
+        fn trait_round_trip_and_products((m, a, b) in triple()) {
+            let k = limbs_of(&m);
+            let ops = [&a % &m, &b % &m];
+            let wides = [(&a * &b) % (&m * b_pow(k)), &a * &b];
+            for info in reducers_for(k) {
+                if context(info, &m).is_none() { continue }
+                let r = reduce::build(info.name, &nat(&m)).unwrap();
+                check_trait(&*r, &m, &ops, &wides, "proptest");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_generator_is_not_degenerate() {
+    // Guard against a generator change silently shrinking coverage.
+    let mut rng = StdRng::seed_from_u64(9);
+    let ms = random_moduli(&mut rng, 3);
+    assert!(ms.iter().any(|m| m.is_odd()) && ms.iter().any(|m| m.is_even()));
+    assert!(ms.iter().all(|m| limbs_of(m) == 3));
+    assert!(ms.iter().any(|m| m.bits() == 192));
+    assert!(ms.iter().any(|m| m.bits() == 129));
+    let _: u64 = rng.gen();
+}

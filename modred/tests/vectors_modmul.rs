@@ -1,0 +1,99 @@
+//! The public ModMul and ModSqr vectors of OpenSSL's `bnmod.txt` (`shared/vectors/`, found
+//! beside the repository as CI places it), run through every reducer that accepts each
+//! modulus. Negative A or B are first mapped to their non-negative residue mod M.
+//! A missing vector file fails the test.
+
+mod common;
+
+use common::bnmod::{self, residue, Stanza};
+use common::{assert_rem, nat, reducers_for};
+use modred::reduce::ModContext;
+use num_bigint::BigUint;
+use num_integer::Integer;
+
+const VECTORS: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/vectors/openssl-bnmod.txt"
+);
+
+fn stanzas(kind: &str) -> Vec<Stanza> {
+    bnmod::load(VECTORS)
+        .into_iter()
+        .filter(|s| s.kind() == kind)
+        .collect()
+}
+
+/// Run `f` with a context of every reducer accepting `m`; returns how many ran.
+fn for_each_reducer(m: &BigUint, mut f: impl FnMut(&mut ModContext)) -> usize {
+    let k = m.to_u64_digits().len();
+    let mut ran = 0;
+    for info in reducers_for(k) {
+        if info.needs_odd && m.is_even() {
+            continue;
+        }
+        let mut ctx = ModContext::new(info.name, &nat(m))
+            .unwrap_or_else(|e| panic!("{}: modulus rejected: {e}", info.name));
+        f(&mut ctx);
+        ran += 1;
+    }
+    ran
+}
+
+#[test]
+fn openssl_modmul_vectors() {
+    let v = stanzas("ModMul");
+    assert_eq!(v.len(), 400, "expected the 400 ModMul stanzas of bnmod.txt");
+    let mut negatives = 0;
+    for s in &v {
+        let m = s.get_nat("M");
+        let (a, b) = (residue(s.get("A"), &m), residue(s.get("B"), &m));
+        negatives += usize::from(s.get("A").sign() == num_bigint::Sign::Minus);
+        let want = s.get_nat("ModMul");
+        assert_eq!(
+            (&a * &b) % &m,
+            want,
+            "line {}: vector disagrees with num-bigint",
+            s.line
+        );
+        let ran = for_each_reducer(&m, |ctx| {
+            let got = ctx.mulmod(&nat(&a), &nat(&b));
+            let name = ctx.reducer().name();
+            assert_eq!(got, nat(&want), "line {}: {name} mulmod", s.line);
+            // The same product through reduce, where the method's bound allows it.
+            let x = &a * &b;
+            if let Ok(r) = ctx.reduce(&nat(&x)) {
+                assert_rem(r.limbs(), &x, &m, &|| {
+                    format!("line {}: {name} reduce", s.line)
+                });
+            }
+        });
+        assert!(ran >= 3, "line {}: only {ran} reducers ran", s.line);
+    }
+    assert!(negatives > 0, "the negative-operand stanzas were not seen");
+}
+
+#[test]
+fn openssl_modsqr_vectors() {
+    let v = stanzas("ModSqr");
+    assert!(!v.is_empty(), "no ModSqr stanza in bnmod.txt");
+    for s in &v {
+        let m = s.get_nat("M");
+        let a = residue(s.get("A"), &m);
+        let want = s.get_nat("ModSqr");
+        for_each_reducer(&m, |ctx| {
+            let name = ctx.reducer().name();
+            assert_eq!(
+                ctx.sqrmod(&nat(&a)),
+                nat(&want),
+                "line {}: {name} sqrmod",
+                s.line
+            );
+            assert_eq!(
+                ctx.mulmod(&nat(&a), &nat(&a)),
+                nat(&want),
+                "line {}: {name}",
+                s.line
+            );
+        });
+    }
+}

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Install what a fresh Debian/Ubuntu machine lacks to build and test modred. Idempotent and
+# quick when everything is present: apt-get runs only if a package is missing.
+set -euo pipefail
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+fi
+
+# --- System packages --------------------------------------------------------------------
+# m4: builds GMP for the `rug` dev-dependency (the GMP oracle and benchmark competitor);
+# libgmp-dev, libssl-dev, pkg-config: system GMP/OpenSSL for the comparison report.
+missing=()
+for pkg in m4 libgmp-dev libssl-dev pkg-config; do
+    if ! dpkg -s "$pkg" >/dev/null 2>&1; then
+        missing+=("$pkg")
+    fi
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    if ! command -v apt-get >/dev/null 2>&1; then
+        echo "setup.sh: missing ${missing[*]} and no apt-get; install them by hand" >&2
+        exit 1
+    fi
+    echo "setup.sh: installing ${missing[*]}"
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y "${missing[@]}"
+fi
+
+# --- Rust toolchain ---------------------------------------------------------------------
+if ! command -v cargo >/dev/null 2>&1; then
+    if [ -x "$HOME/.cargo/bin/cargo" ]; then
+        export PATH="$HOME/.cargo/bin:$PATH"
+    else
+        echo "setup.sh: installing Rust with rustup"
+        if ! command -v curl >/dev/null 2>&1; then
+            $SUDO apt-get update
+            DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y curl ca-certificates
+        fi
+        curl --proto '=https' --tlsv1.2 -sSf https://sh.rustup.rs | sh -s -- -y --profile minimal \
+            --component rustfmt,clippy
+        export PATH="$HOME/.cargo/bin:$PATH"
+    fi
+fi
+for comp in rustfmt clippy; do
+    if ! cargo "${comp/rustfmt/fmt}" --version >/dev/null 2>&1 && command -v rustup >/dev/null 2>&1; then
+        rustup component add "$comp"
+    fi
+done
+
+# --- Python package (only once python/ exists) -------------------------------------------
+# The PyO3 extension is built with maturin and tested with pytest + hypothesis.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ -d "$ROOT/python" ]; then
+    PY="${PYTHON:-python3}"
+    if ! "$PY" -c 'import maturin, pytest, hypothesis' >/dev/null 2>&1; then
+        echo "setup.sh: installing maturin, pytest, hypothesis"
+        "$PY" -m pip install --quiet maturin pytest hypothesis \
+            || "$PY" -m pip install --quiet --break-system-packages maturin pytest hypothesis
+    fi
+fi
+
+echo "setup.sh: ok"
