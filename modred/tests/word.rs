@@ -171,7 +171,11 @@ fn monty64_all_edges() {
             let am = ctx.to_monty(a);
             assert_eq!(am as u128, a as u128 * r % m as u128, "to_monty");
             assert_eq!(ctx.from_monty(am), a % m, "round trip");
-            assert_eq!(ctx.from_monty(a), redc_rug(a as u128, m), "from_monty any x");
+            assert_eq!(
+                ctx.from_monty(a),
+                redc_rug(a as u128, m),
+                "from_monty any x"
+            );
             for &b in &operands(m, &mut rng) {
                 let want = mul_u128(a, b, m);
                 assert_eq!(ctx.mul_mod(a, b), want, "mul_mod {a} {b} {m}");
@@ -185,6 +189,7 @@ fn monty64_all_edges() {
                 assert_eq!(want_redc, redc_big(t, m));
                 assert_eq!(ctx.mul(am, b), want_redc);
                 assert_eq!(ctx.redc((t >> 64) as u64, t as u64), want_redc);
+                assert_eq!(ctx.redc_sub((t >> 64) as u64, t as u64), want_redc);
             }
             assert_eq!(ctx.from_monty(ctx.sqr(am)), mul_u128(a, a, m));
         }
@@ -232,8 +237,14 @@ fn mul_monty_seed_all_moduli_above_2_63() {
             check_seed(rng.gen(), rng.gen(), m, &ctx, &mut stats);
         }
         // Products with a zero low word: the tl == 0 shortcut returns th exactly.
-        for (a, b) in [(1u64 << 32, 1u64 << 32), (1 << 40, 3 << 24), (1 << 63, 2), (0, 5)] {
-            let (tl, th) = ((a as u128 * b as u128) as u64, (a as u128 * b as u128 >> 64) as u64);
+        for (a, b) in [
+            (1u64 << 32, 1u64 << 32),
+            (1 << 40, 3 << 24),
+            (1 << 63, 2),
+            (0, 5),
+        ] {
+            let t = a as u128 * b as u128;
+            let (tl, th) = (t as u64, (t >> 64) as u64);
             assert_eq!(tl, 0);
             assert_eq!(montgomery64::mul_monty_seed(a, b, ctx.r(), ctx.k(), m), th);
             check_seed(a, b, m, &ctx, &mut stats);
@@ -258,7 +269,11 @@ fn mul_monty_seed_all_moduli_above_2_63() {
 fn mul_monty_seed_also_congruent_below_2_63() {
     let mut rng = StdRng::seed_from_u64(4);
     let mut moduli: Vec<u64> = ODD_EDGES.iter().copied().filter(|&m| m < 1 << 63).collect();
-    moduli.extend(random_moduli(&mut rng, 200).into_iter().map(|m| (m >> 1) | 1));
+    moduli.extend(
+        random_moduli(&mut rng, 200)
+            .into_iter()
+            .map(|m| (m >> 1) | 1),
+    );
     let mut stats = [0u32; 2];
     for &m in &moduli {
         let ctx = Monty64::new(m).unwrap();
@@ -289,7 +304,10 @@ fn barrett64_all_edges() {
             for &b in &operands(m, &mut rng) {
                 let want = mul_u128(a, b, m);
                 assert_eq!(ctx.mul_mod(a, b), want, "mul_mod {a} {b} {m}");
-                assert_eq!(ctx.reduce_wide(a, b), (((a as u128) << 64 | b as u128) % m as u128) as u64);
+                assert_eq!(
+                    ctx.reduce_wide(a, b),
+                    (((a as u128) << 64 | b as u128) % m as u128) as u64
+                );
                 if a < m || b < m {
                     assert_eq!(ctx.mul(a, b), want, "mul {a} {b} {m}");
                 }
@@ -315,18 +333,28 @@ fn shoup64_all_edges() {
     let mut rng = StdRng::seed_from_u64(6);
     assert_eq!(Shoup64::new(1, 0), Err(Error::ZeroModulus));
     for m in [(1 << 63) + 1, u64::MAX - 58, u64::MAX] {
-        assert!(matches!(Shoup64::new(1, m), Err(Error::ArgumentTooLarge { .. })));
+        assert!(matches!(
+            Shoup64::new(1, m),
+            Err(Error::ArgumentTooLarge { .. })
+        ));
     }
     let mut moduli: Vec<u64> = all_edges()
         .into_iter()
         .filter(|&m| m <= shoup64::SHOUP64_MAX_MODULUS)
         .collect();
-    moduli.extend(random_moduli(&mut rng, 300).into_iter().map(|m| m.min(1 << 63)));
+    moduli.extend(
+        random_moduli(&mut rng, 300)
+            .into_iter()
+            .map(|m| m.min(1 << 63)),
+    );
     for &m in &moduli {
         for &w in &operands(m, &mut rng) {
             let ctx = Shoup64::new(w, m).unwrap();
             assert_eq!(ctx.multiplier(), w % m);
-            assert_eq!(ctx.quotient() as u128, (((w % m) as u128) << 64) / m as u128);
+            assert_eq!(
+                ctx.quotient() as u128,
+                (((w % m) as u128) << 64) / m as u128
+            );
             let mut a_values = operands(m, &mut rng);
             a_values.extend((0..20).map(|_| rng.gen::<u64>()));
             for &a in &a_values {
@@ -335,7 +363,10 @@ fn shoup64_all_edges() {
                 let lazy = ctx.mul_lazy(a);
                 assert!((lazy as u128) < 2 * m as u128);
                 assert_eq!(lazy % m, want);
-                assert_eq!(shoup64::mul_shoup(a, ctx.multiplier(), ctx.quotient(), m), want);
+                assert_eq!(
+                    shoup64::mul_shoup(a, ctx.multiplier(), ctx.quotient(), m),
+                    want
+                );
             }
         }
     }
@@ -432,18 +463,37 @@ fn is_prime_known_numbers() {
     let mersenne_exponents = [2u32, 3, 5, 7, 13, 17, 19, 31, 61];
     for p in 1..=64u32 {
         let n = if p == 64 { u64::MAX } else { (1u64 << p) - 1 };
-        assert_eq!(word::is_prime(n), mersenne_exponents.contains(&p), "2^{p}-1");
+        assert_eq!(
+            word::is_prime(n),
+            mersenne_exponents.contains(&p),
+            "2^{p}-1"
+        );
         assert_eq!(word::is_prime(n), is_prime_rug(n));
     }
     // Carmichael numbers (A002997) and a large Chernick one (6k+1)(12k+1)(18k+1) < 2^64 found
     // with GMP.
     let mut carmichael = vec![
-        561u64, 1105, 1729, 2465, 2821, 6601, 8911, 41041, 825265, 321197185, 5394826801,
-        232250619601, 9746347772161,
+        561u64,
+        1105,
+        1729,
+        2465,
+        2821,
+        6601,
+        8911,
+        41041,
+        825265,
+        321197185,
+        5394826801,
+        232250619601,
+        9746347772161,
     ];
     let k = (1..240_000u64)
         .rev()
-        .find(|k| [6 * k + 1, 12 * k + 1, 18 * k + 1].iter().all(|&f| is_prime_rug(f)))
+        .find(|k| {
+            [6 * k + 1, 12 * k + 1, 18 * k + 1]
+                .iter()
+                .all(|&f| is_prime_rug(f))
+        })
         .unwrap();
     let big = (6 * k + 1) * (12 * k + 1) * (18 * k + 1);
     assert!(big > 1 << 60);
@@ -514,7 +564,8 @@ fn loop_checksums_agree() {
         assert_eq!(loops::montgomery_seed_loop(300, seed), want);
         assert_eq!(loops::barrett_loop(300, seed), want);
         // The empty loop does only the common part.
-        let pows = loops::cases(300, seed).fold(0u64, |s, c| s.wrapping_add(pow_rug(c.b, c.e, c.m)));
+        let pows =
+            loops::cases(300, seed).fold(0u64, |s, c| s.wrapping_add(pow_rug(c.b, c.e, c.m)));
         assert_eq!(loops::empty_loop(300, seed).wrapping_add(pows), want);
         for c in loops::cases(300, seed) {
             assert!(c.m > 1 << 63 && c.m & 1 == 1);

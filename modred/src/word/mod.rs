@@ -28,21 +28,43 @@ pub use montgomery64::Monty64;
 pub use prime::is_prime;
 pub use shoup64::Shoup64;
 
-/// Left-to-right binary exponentiation `base^e` in whatever representation `mul` works in,
-/// `one` being the representation of 1. Variable time in `e` (branches on its bits, loop
-/// length = bit length of `e`); constant-time in `base` if `mul` is.
+/// Right-to-left binary exponentiation `base^e` in whatever representation `mul` works in,
+/// `one` being the representation of 1: the squarings of `base` and the products into the
+/// accumulator form two independent dependency chains, so their latencies overlap (a
+/// left-to-right ladder chains every operation). Multiplies only for the 1 bits of `e`
+/// (a data-dependent branch): variable time in `e`, constant-time in `base` if `mul` is.
 #[inline(always)]
 pub(crate) fn pow_binary(mul: impl Fn(u64, u64) -> u64, one: u64, base: u64, e: u64) -> u64 {
-    if e == 0 {
-        return one;
-    }
-    let mut acc = base;
-    let top = 63 - e.leading_zeros();
-    for i in (0..top).rev() {
-        acc = mul(acc, acc);
-        if (e >> i) & 1 == 1 {
-            acc = mul(acc, base);
+    let (mut acc, mut sq, mut e) = (one, base, e);
+    while e != 0 {
+        if e & 1 == 1 {
+            acc = mul(acc, sq);
         }
+        e >>= 1;
+        if e != 0 {
+            sq = mul(sq, sq);
+        }
+    }
+    acc
+}
+
+/// Like [`pow_binary`] but always multiplies and keeps the product by mask, so the only
+/// data-dependent control flow is the loop length (the bit length of `e`; pass `bits = 64` to
+/// make it fixed). Constant-time in `base` and in the bits of `e` if `mul` is.
+#[inline(always)]
+pub(crate) fn pow_binary_masked(
+    mul: impl Fn(u64, u64) -> u64,
+    one: u64,
+    base: u64,
+    e: u64,
+    bits: u32,
+) -> u64 {
+    let (mut acc, mut sq) = (one, base);
+    for i in 0..bits {
+        let prod = mul(acc, sq);
+        let take = crate::limb::mask_if((e >> i) & 1);
+        acc = (prod & take) | (acc & !take);
+        sq = mul(sq, sq);
     }
     acc
 }
