@@ -19,6 +19,7 @@ pub mod limb;
 pub mod natural;
 pub mod reduce;
 pub mod tuning;
+pub mod word;
 
 pub use error::{Error, Result};
 pub use limb::Limb;

@@ -1,0 +1,57 @@
+//! The user-facing single-word operations: `pow_mod`, `mul_mod`, `inv_mod` for any modulus
+//! `1 <= m < 2^64`. Each returns `Err(ZeroModulus)` for m = 0 and never panics.
+
+use super::barrett64::Barrett64;
+use super::divq::mul_divq;
+use super::montgomery64::Monty64;
+use crate::error::{Error, Result};
+use crate::limb::Limb;
+
+/// `b^e mod m`, output `< m` (0 for m = 1; `0^0 = 1`). Odd m: [`Monty64`] (seed 003's winner);
+/// even m: [`Barrett64`]. Variable time in `e`.
+pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
+    if m == 0 {
+        return Err(Error::ZeroModulus);
+    }
+    if m == 1 {
+        return Ok(0);
+    }
+    if m & 1 == 1 {
+        Ok(Monty64::new(m)?.pow_mod(b, e))
+    } else {
+        Ok(Barrett64::new(m)?.pow(b, e))
+    }
+}
+
+/// `a b mod m` for any `a, b < 2^64`, output `< m`: one 128/64 hardware division (for a single
+/// product nothing beats it; precomputing a context costs a division already). Variable time.
+pub fn mul_mod(a: Limb, b: Limb, m: Limb) -> Result<Limb> {
+    if m == 0 {
+        return Err(Error::ZeroModulus);
+    }
+    Ok(mul_divq(a, b, m))
+}
+
+/// `a^{-1} mod m` by the extended Euclidean algorithm, output `< m` (0 for m = 1, where every
+/// residue is the inverse of every other). `Err(NotInvertible)` when gcd(a, m) != 1.
+/// Variable time.
+pub fn inv_mod(a: Limb, m: Limb) -> Result<Limb> {
+    if m == 0 {
+        return Err(Error::ZeroModulus);
+    }
+    if m == 1 {
+        return Ok(0);
+    }
+    // Invariant: r0 = s0 a (mod m), r1 = s1 a (mod m), |s0|, |s1| <= m, so i128 never overflows.
+    let (mut r0, mut r1) = (m, a % m);
+    let (mut s0, mut s1): (i128, i128) = (0, 1);
+    while r1 != 0 {
+        let q = r0 / r1;
+        (r0, r1) = (r1, r0 - q * r1);
+        (s0, s1) = (s1, s0 - q as i128 * s1);
+    }
+    if r0 != 1 {
+        return Err(Error::NotInvertible);
+    }
+    Ok(s0.rem_euclid(m as i128) as Limb)
+}

@@ -1,0 +1,88 @@
+//! `a*b mod m` by one 128-by-64 division: seed 003's baseline `mul_asm` (`mulq` then `divq`).
+//!
+//! Reference: seed 003 (`003_79d93daf821879d9.txt`), the `divq` row of its table and the
+//! `mul_asm` used by `mod_to_monty` / `monty_to_mod`.
+//!
+//! The x86_64 `div r64` instruction divides rdx:rax by its operand and faults (#DE) unless
+//! rdx < m. Both kernels here establish that precondition themselves: the product's high word
+//! `hi` is reduced modulo m first whenever `hi >= m` (never happens when `a < m` or `b < m`, since
+//! then `hi < min(a, b) < m`). So every `a, b < 2^64` and `m >= 1` are accepted.
+//!
+//! Timing: variable time (hardware division latency depends on the operands on most CPUs, and
+//! the high-word reduction is a data-dependent branch).
+
+use crate::limb::{div_wide, mul_wide, Limb};
+
+/// `a * b mod m` through the portable u128 remainder ([`div_wide`]). Output `< m`.
+/// Panics if `m == 0`. Variable time.
+#[inline]
+pub fn mul_divq_u128(a: Limb, b: Limb, m: Limb) -> Limb {
+    assert!(m != 0, "mul_divq_u128: zero modulus");
+    let (lo, hi) = mul_wide(a, b);
+    let hi = if hi >= m { div_wide(0, hi, m).1 } else { hi };
+    div_wide(hi, lo, m).1
+}
+
+/// One `div r64`: remainder of `(hi, lo)` by `m`. Safety contract (checked by the callers):
+/// `m != 0` and `hi < m`, so the quotient fits 64 bits and the instruction cannot fault.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn div_asm(hi: Limb, lo: Limb, m: Limb) -> Limb {
+    debug_assert!(m != 0 && hi < m);
+    crate::count::div();
+    let rem: Limb;
+    // SAFETY: `div` only faults on a zero divisor or a quotient overflow (hi >= m); the caller
+    // guarantees m != 0 and hi < m. The instruction touches no memory and no stack.
+    unsafe {
+        core::arch::asm!(
+            "div {m}",
+            m = in(reg) m,
+            inout("rax") lo => _,
+            inout("rdx") hi => rem,
+            options(pure, nomem, nostack),
+        );
+    }
+    rem
+}
+
+/// `a * b mod m` with the x86_64 `div` instruction in inline assembly, as seed 003's
+/// `mul_asm`. Output `< m`. Panics if `m == 0`. Variable time.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub fn mul_divq_asm(a: Limb, b: Limb, m: Limb) -> Limb {
+    assert!(m != 0, "mul_divq_asm: zero modulus");
+    let (lo, hi) = mul_wide(a, b);
+    // hi < m now guaranteed: reduce the high word with a first division (0:hi) if needed.
+    let hi = if hi >= m { div_asm(0, hi, m) } else { hi };
+    div_asm(hi, lo, m)
+}
+
+/// `a * b mod m` by hardware division: [`mul_divq_asm`] on x86_64, [`mul_divq_u128`]
+/// elsewhere. Output `< m`. Panics if `m == 0`. Variable time.
+#[inline]
+pub fn mul_divq(a: Limb, b: Limb, m: Limb) -> Limb {
+    #[cfg(target_arch = "x86_64")]
+    {
+        mul_divq_asm(a, b, m)
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        mul_divq_u128(a, b, m)
+    }
+}
+
+/// `b^e mod m` by binary exponentiation over [`mul_divq_u128`]. Output `< m` (0 for m = 1).
+/// Panics if `m == 0`. Variable time.
+pub fn pow_divq_u128(b: Limb, e: u64, m: Limb) -> Limb {
+    assert!(m != 0, "pow_divq_u128: zero modulus");
+    let base = b % m;
+    super::pow_binary(|x, y| mul_divq_u128(x, y, m), 1 % m, base, e)
+}
+
+/// `b^e mod m` by binary exponentiation over [`mul_divq`] (the `div` instruction on x86_64).
+/// Output `< m` (0 for m = 1). Panics if `m == 0`. Variable time.
+pub fn pow_divq(b: Limb, e: u64, m: Limb) -> Limb {
+    assert!(m != 0, "pow_divq: zero modulus");
+    let base = b % m;
+    super::pow_binary(|x, y| mul_divq(x, y, m), 1 % m, base, e)
+}

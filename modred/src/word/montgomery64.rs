@@ -1,0 +1,257 @@
+//! Single-word Montgomery multiplication, after seed 003 (`003_79d93daf821879d9.txt`).
+//!
+//! With R = 2^64 and an odd modulus m, the Montgomery form of x is x' = x R mod m and the
+//! product of two forms is REDC(a' b') = a' b' R^{-1} mod m, computed with multiplications and
+//! a shift instead of a division: for t = a' b', u = t k mod R with k = -m^{-1} mod R makes
+//! t + u m divisible by R (seed 003, "The great Montgomery trick").
+//!
+//! Two versions live here:
+//! - the seed's own routines, kept faithful for the benchmark: [`mul_monty_seed`],
+//!   [`mod_to_monty_seed`], [`monty_to_mod_seed`], [`Monty64::pow_seed`];
+//! - [`Monty64`], the general REDC with one final conditional subtraction for every odd modulus
+//!   1 <= m < 2^64, whose values are always fully reduced (< m).
+
+use super::divq::mul_divq;
+use crate::error::{Error, Result};
+use crate::limb::{adc, mask_if, mul_lo, mul_wide, neg_inv_newton, sbb, Limb};
+
+/// Seed 003's `mul_monty`, line for line: with `th 2^64 + tl = a b`, returns `th` if `tl == 0`,
+/// else `p = vh + th + 1` (vh = high word of `u m`, u = tl k mod 2^64), plus `r` when that sum
+/// wrapped (`p < th`).
+///
+/// Parameters: `r` = 2^64 mod m (the seed's `R`), `k` = -m^{-1} mod 2^64, `m` odd.
+///
+/// What it returns (proved in the comments below and tested in `tests/word.rs`):
+/// - for any odd m and any `a, b < 2^64`: a value `< 2^64` congruent to `a b 2^{-64}` mod m
+///   (the seed's doc comment says "mod 2^64", a typo for "mod m");
+/// - the output is NOT fully reduced: it can lie in `[m, 2^64)`. For m > 2^63 (the seed's
+///   setting) that means `< 2m`, so one conditional subtraction ([`monty_to_mod_seed`]'s
+///   `if a >= m { a -= m }`) reduces it; for `a, b < m` the output is `< 2m` for every odd m.
+///
+/// The `tl == 0` shortcut is exact, and needed: if tl = 0 then t = th 2^64 is already divisible
+/// by 2^64 and u = 0; otherwise (tl != 0) u m = -tl mod 2^64, so tl + vl = 2^64 exactly and the
+/// low-word carry is 1, which is the `+ 1`; without the shortcut tl = 0 would add a spurious 1.
+///
+/// The overflow test `p < th` is exact: vh <= m - 1 <= 2^64 - 2, so th + vh + 1 wraps iff the
+/// wrapped sum is below th. When it wraps the true value T = th + vh + 1 is in
+/// `[2^64, 2^64 + m)`, and `p + r = T - 2^64 + (2^64 mod m)` is congruent to T and `< 2^64`
+/// (for m > 2^63, r = 2^64 - m and p + r = T - m; for m < 2^63, p + r < 2m < 2^64).
+///
+/// Timing: the two branches depend on data (tl == 0 and the wrap), so variable time.
+#[inline]
+pub fn mul_monty_seed(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Limb {
+    debug_assert!(m & 1 == 1);
+    let (tl, th) = mul_wide(a, b);
+    if tl == 0 {
+        return th;
+    }
+    let u = mul_lo(tl, k);
+    let (_vl, vh) = mul_wide(u, m);
+    let p = vh.wrapping_add(th).wrapping_add(1);
+    if p < th {
+        p.wrapping_add(r)
+    } else {
+        p
+    }
+}
+
+/// Seed 003's `mod_to_monty`: `a 2^64 mod m` as the divq product `a r mod m`, `r` = 2^64 mod m.
+/// Output `< m`, any `a`. Variable time (hardware division).
+#[inline]
+pub fn mod_to_monty_seed(a: Limb, r: Limb, m: Limb) -> Limb {
+    mul_divq(a, r, m)
+}
+
+/// Seed 003's `monty_to_mod`: `a 2^{-64} mod m` as `if a >= m { a -= m }` then the divq product
+/// with `r_inv` = 2^{-64} mod m. Output `< m` for every odd m and every `a < 2^64`: the seed
+/// requires m > 2^63 so that one subtraction brings [`mul_monty_seed`]'s output below m, but the
+/// divq product reduces fully anyway (its high word is `< r_inv < m`), so the subtraction is
+/// not needed for correctness. Variable time.
+#[inline]
+pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
+    let a = if a >= m { a - m } else { a };
+    mul_divq(a, r_inv, m)
+}
+
+/// A single-word Montgomery context for an odd modulus `1 <= m < 2^64`: R = 2^64, k = -m^{-1}
+/// mod R (Newton, [`neg_inv_newton`]), R mod m, R^2 mod m, R^{-1} mod m.
+///
+/// All values "in Montgomery form" are fully reduced (`< m`). [`Self::redc`] is the textbook
+/// (t + u m) / R with one final conditional subtraction; [`Self::mul`] uses the equivalent,
+/// shorter [`Self::redc_sub`] (measured faster in `benches/word.rs`). [`Self::redc`], [`Self::mul`],
+/// [`Self::sqr`], [`Self::to_monty`], [`Self::from_monty`] and [`Self::pow_ct`] are
+/// constant-time (branch-free; the final subtraction is a mask select). [`Self::pow`] is
+/// variable time in the exponent only. The constructor uses hardware division (variable time in
+/// m, which is public).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Monty64 {
+    m: Limb,
+    k: Limb,
+    /// m^{-1} mod 2^64 = -k, for [`Self::redc_sub`].
+    m_inv: Limb,
+    r: Limb,
+    r2: Limb,
+    r_inv: Limb,
+}
+
+impl Monty64 {
+    /// Context for odd `m`. `Err(ZeroModulus)` for 0, `Err(EvenModulus)` for even m.
+    pub fn new(m: Limb) -> Result<Self> {
+        if m == 0 {
+            return Err(Error::ZeroModulus);
+        }
+        if m & 1 == 0 {
+            return Err(Error::EvenModulus {
+                reducer: "montgomery64",
+                accepting: "barrett64, divq (word::pow_mod picks barrett64 itself)".into(),
+            });
+        }
+        let k = neg_inv_newton(m);
+        // 2^64 mod m = (2^64 - m) mod m; for m = 1 this is 0.
+        let r = m.wrapping_neg() % m;
+        let r2 = crate::limb::div_wide(r, 0, m).1;
+        let mut ctx = Monty64 {
+            m,
+            k,
+            m_inv: k.wrapping_neg(),
+            r,
+            r2,
+            r_inv: 0,
+        };
+        ctx.r_inv = ctx.from_monty(1);
+        Ok(ctx)
+    }
+
+    /// The modulus m.
+    pub fn modulus(&self) -> Limb {
+        self.m
+    }
+    /// k = -m^{-1} mod 2^64.
+    pub fn k(&self) -> Limb {
+        self.k
+    }
+    /// R mod m = 2^64 mod m, the Montgomery form of 1 (the seed's `R`).
+    pub fn r(&self) -> Limb {
+        self.r
+    }
+    /// R^2 mod m.
+    pub fn r2(&self) -> Limb {
+        self.r2
+    }
+    /// R^{-1} mod m = 2^{-64} mod m (the seed's `r`).
+    pub fn r_inv(&self) -> Limb {
+        self.r_inv
+    }
+    /// The Montgomery form of 1.
+    pub fn one(&self) -> Limb {
+        self.r
+    }
+
+    /// REDC of the two-word `t = hi 2^64 + lo`: `t R^{-1} mod m`, output `< m`.
+    /// Precondition `hi < m` (so t < m R; true for any product `a b` with `a < m` or `b < m`).
+    /// Constant-time.
+    #[inline(always)]
+    pub fn redc(&self, hi: Limb, lo: Limb) -> Limb {
+        debug_assert!(hi < self.m);
+        let u = mul_lo(lo, self.k);
+        let (vl, vh) = mul_wide(u, self.m);
+        // lo + vl = 0 mod 2^64 by the choice of k; c0 is its carry.
+        let (_zero, c0) = adc(lo, vl, 0);
+        debug_assert_eq!(_zero, 0);
+        // s + c1 2^64 = (t + u m) / R < (m R + R m) / R = 2m: one subtraction at most.
+        let (s, c1) = adc(hi, vh, c0);
+        let (d, borrow) = sbb(s, self.m, 0);
+        // Keep s iff the 65-bit value s + c1 2^64 is below m, i.e. c1 = 0 and the subtraction
+        // borrowed (c1 = 1 forces borrow = 1 since the value is < 2m).
+        let keep = mask_if(borrow & (c1 ^ 1));
+        let out = (s & keep) | (d & !keep);
+        debug_assert!(out < self.m);
+        out
+    }
+
+    /// REDC by subtraction, the same value as [`Self::redc`]: with u = lo m^{-1} mod R (= -lo k),
+    /// t - u m is divisible by R exactly (no carry out of the low word), and
+    /// (t - u m) / R = hi - high(u m) lies in (-m, m) since both terms are < m; add m back
+    /// if the subtraction borrowed. One addition shorter than the t + u m form.
+    /// Precondition `hi < m`. Output `< m`. Constant-time.
+    #[inline(always)]
+    pub fn redc_sub(&self, hi: Limb, lo: Limb) -> Limb {
+        debug_assert!(hi < self.m);
+        let u = mul_lo(lo, self.m_inv);
+        let (_, vh) = mul_wide(u, self.m);
+        let (d, borrow) = sbb(hi, vh, 0);
+        let out = d.wrapping_add(self.m & mask_if(borrow));
+        debug_assert!(out < self.m);
+        out
+    }
+
+    /// `a b R^{-1} mod m` (the Montgomery product), output `< m`. Precondition `a < m` or
+    /// `b < m` (then the product's high word is below m). Constant-time.
+    #[inline(always)]
+    pub fn mul(&self, a: Limb, b: Limb) -> Limb {
+        let (lo, hi) = mul_wide(a, b);
+        self.redc_sub(hi, lo)
+    }
+
+    /// `a^2 R^{-1} mod m`, output `< m`. Precondition `a < m`. Constant-time.
+    #[inline(always)]
+    pub fn sqr(&self, a: Limb) -> Limb {
+        self.mul(a, a)
+    }
+
+    /// Montgomery form `a R mod m` of any `a < 2^64`, as REDC(a R^2). Output `< m`.
+    /// Constant-time.
+    #[inline(always)]
+    pub fn to_monty(&self, a: Limb) -> Limb {
+        self.mul(a, self.r2)
+    }
+
+    /// `x R^{-1} mod m` for any `x < 2^64`: back from Montgomery form when `x` is one.
+    /// Output `< m`. Constant-time.
+    #[inline(always)]
+    pub fn from_monty(&self, x: Limb) -> Limb {
+        self.redc(0, x)
+    }
+
+    /// `x^e` in Montgomery form (`x < m` in Montgomery form, result `< m` in Montgomery form)
+    /// by left-to-right binary exponentiation. Variable time in `e` (bit length and bits), not
+    /// in `x`.
+    #[inline]
+    pub fn pow(&self, x: Limb, e: u64) -> Limb {
+        debug_assert!(x < self.m);
+        super::pow_binary(|a, b| self.mul(a, b), self.r, x, e)
+    }
+
+    /// Like [`Self::pow`] but constant-time in `e` too: 64 squarings and 64 multiplications
+    /// whatever `e` is, each product kept or dropped by mask.
+    pub fn pow_ct(&self, x: Limb, e: u64) -> Limb {
+        debug_assert!(x < self.m);
+        super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, 64)
+    }
+
+    /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow`], convert out. Output `< m`.
+    /// Variable time in `e`.
+    #[inline]
+    pub fn pow_mod(&self, b: Limb, e: u64) -> Limb {
+        self.from_monty(self.pow(self.to_monty(b), e))
+    }
+
+    /// `a b mod m` for any `a, b < 2^64`, as REDC(REDC(a R^2) b) = REDC(a R mod m, b): the
+    /// first product's high word is below R^2 mod m < m, the second's below a R mod m < m.
+    /// Output `< m`. Constant-time.
+    #[inline]
+    pub fn mul_mod(&self, a: Limb, b: Limb) -> Limb {
+        self.mul(self.to_monty(a), b)
+    }
+
+    /// `b^e mod m` the way seed 003 does it: [`mod_to_monty_seed`], binary exponentiation over
+    /// [`mul_monty_seed`] (whose intermediate values may exceed m), [`monty_to_mod_seed`].
+    /// Output `< m`. Correct for every odd m (tested), although the seed states m > 2^63.
+    /// Variable time.
+    pub fn pow_seed(&self, b: Limb, e: u64) -> Limb {
+        let (r, k, m) = (self.r, self.k, self.m);
+        let x = mod_to_monty_seed(b, r, m);
+        let acc = super::pow_binary(|a, c| mul_monty_seed(a, c, r, k, m), r, x, e);
+        monty_to_mod_seed(acc, self.r_inv, m)
+    }
+}
