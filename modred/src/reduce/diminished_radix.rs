@@ -24,7 +24,7 @@ use crate::arith::{
     normalized_len, shl, shr_in_place, sub_mod_final,
 };
 use crate::error::{Error, Result};
-use crate::limb::Limb;
+use crate::limb::{adc, mac, mul_wide, Limb};
 
 /// How the folding is organized (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,9 +184,64 @@ impl DiminishedRadix {
         }
     }
 
+    /// Fast path for a one-limb c' and k >= 2 (2^255-19, secp256k1, Mersenne primes): `z`
+    /// (2k + 1 limbs, the shifted argument) is folded in one pass z[0..k] + z[k..2k] c', the
+    /// two-limb spill (z_2k c' + carry) folded once more at position 0, and the rare last carry
+    /// (< 2^64 c'^2 / b^k) added as carry * c'. 2k + 2 multiplications instead of
+    /// montgomery's k^2 + k. Leaves z[0..k] < b^k.
+    fn fold_one_limb(&self, z: &mut [Limb]) {
+        let k = self.m.len();
+        let c = self.form.c_norm[0];
+        let mut carry = 0;
+        for j in 0..k {
+            (z[j], carry) = mac(z[k + j], c, z[j], carry);
+        }
+        // Spill at position k: t0 + t1 b = z_2k c' + carry, t1 <= c'.
+        let (t0, t1) = mac(z[2 * k], c, carry, 0);
+        // (t0 + t1 b) c' = u0 + u1 b + u2 b^2 with u2 < c'.
+        let (u0, h0) = mul_wide(t0, c);
+        let (l1, u2) = mac(t1, c, h0, 0);
+        let (s0, c0) = adc(z[0], u0, 0);
+        z[0] = s0;
+        let (s1, c1) = adc(z[1], l1, c0);
+        z[1] = s1;
+        let mut top = if k > 2 {
+            let (s2, c2) = adc(z[2], u2, c1);
+            z[2] = s2;
+            add_1_in_place(&mut z[3..k], c2)
+        } else {
+            // k == 2: u2 b^2 = u2 b^k is one more spill, u2 < c'.
+            u2 + c1
+        };
+        // top b^k ≡ top c'; top <= c' < b, so top c' < b^2 and the loop ends in <= 2 steps.
+        while top != 0 {
+            let (lo, hi) = mul_wide(top, c);
+            let (s0, c0) = adc(z[0], lo, 0);
+            z[0] = s0;
+            let (s1, c1) = adc(z[1], hi, c0);
+            z[1] = s1;
+            top = add_1_in_place(&mut z[2..k], c1);
+        }
+    }
+
     /// `out = x mod m` for `x` of at most 2k limbs; `s` is scratch of 3k + 2 + d limbs.
     pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], s: &mut [Limb]) {
         let k = self.m.len();
+        if k >= 2 && self.form.c_norm.len() == 1 && x.len() == 2 * k {
+            let z = &mut s[..2 * k + 1];
+            if self.form.shift == 0 {
+                z[..2 * k].copy_from_slice(x);
+                z[2 * k] = 0;
+            } else {
+                z[2 * k] = shl(&mut z[..2 * k], x, self.form.shift);
+            }
+            self.fold_one_limb(z);
+            sub_mod_final(out, &z[..k], 0, &self.mn);
+            if self.form.shift != 0 {
+                shr_in_place(out, self.form.shift);
+            }
+            return;
+        }
         let (z, p) = s.split_at_mut(x.len() + 1);
         z[x.len()] = shl(&mut z[..x.len()], x, self.form.shift);
         match self.form.mode {
