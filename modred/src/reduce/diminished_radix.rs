@@ -184,63 +184,79 @@ impl DiminishedRadix {
         }
     }
 
-    /// Fast path for a one-limb c' and k >= 2 (2^255-19, secp256k1, Mersenne primes): `z`
-    /// (2k + 1 limbs, the shifted argument) is folded in one pass z[0..k] + z[k..2k] c', the
-    /// two-limb spill (z_2k c' + carry) folded once more at position 0, and the rare last carry
-    /// (< 2^64 c'^2 / b^k) added as carry * c'. 2k + 2 multiplications instead of
-    /// montgomery's k^2 + k. Leaves z[0..k] < b^k.
-    fn fold_one_limb(&self, z: &mut [Limb]) {
+    /// Fast path for a one-limb c' and k >= 2 (2^255-19, secp256k1, the Mersenne primes),
+    /// folding at bit e directly (no normalizing shifts), in place on the 2k-limb `x`:
+    /// 1. z = (x mod 2^e) + (x >> e) c in one pass (the k + 1 digits of x >> e are assembled
+    ///    from two limbs each); the spill above b^k is at most 2^(65+sh);
+    /// 2. while z >= 2^e: z = (z mod 2^e) + (z >> e) c (the part above e is below 2^128 and
+    ///    shrinks by a factor of at least 2^e / c each time: one or two passes);
+    /// 3. z < 2^e = m + c <= 2m: one constant-time conditional subtraction of m.
+    ///
+    /// 2k + O(1) multiplications instead of Montgomery's k^2 + k.
+    fn reduce_one_limb(&self, out: &mut [Limb], x: &mut [Limb]) {
         let k = self.m.len();
-        let c = self.form.c_norm[0];
-        let mut carry = 0;
-        for j in 0..k {
-            (z[j], carry) = mac(z[k + j], c, z[j], carry);
-        }
-        // Spill at position k: t0 + t1 b = z_2k c' + carry, t1 <= c'.
-        let (t0, t1) = mac(z[2 * k], c, carry, 0);
-        // (t0 + t1 b) c' = u0 + u1 b + u2 b^2 with u2 < c'.
-        let (u0, h0) = mul_wide(t0, c);
-        let (l1, u2) = mac(t1, c, h0, 0);
-        let (s0, c0) = adc(z[0], u0, 0);
-        z[0] = s0;
-        let (s1, c1) = adc(z[1], l1, c0);
-        z[1] = s1;
-        let mut top = if k > 2 {
-            let (s2, c2) = adc(z[2], u2, c1);
-            z[2] = s2;
-            add_1_in_place(&mut z[3..k], c2)
-        } else {
-            // k == 2: u2 b^2 = u2 b^k is one more spill, u2 < c'.
-            u2 + c1
+        let sh = self.form.shift;
+        let r = 64 - sh; // bits of m's top limb
+        let mask = if r == 64 { Limb::MAX } else { (1 << r) - 1 };
+        let above = |l: Limb| if r == 64 { 0 } else { l >> r };
+        let c = self.form.c[0];
+        // Digit j of x >> e: bits e + 64 j ..; x[k-1+j] is read before x[j] is written.
+        let hi = |x: &[Limb], j: usize| -> Limb {
+            let upper = if j < k { x[k + j] } else { 0 };
+            if sh == 0 {
+                upper
+            } else {
+                (x[k - 1 + j] >> r) | (upper << sh)
+            }
         };
-        // top b^k ≡ top c'; top <= c' < b, so top c' < b^2 and the loop ends in <= 2 steps.
-        while top != 0 {
-            let (lo, hi) = mul_wide(top, c);
-            let (s0, c0) = adc(z[0], lo, 0);
-            z[0] = s0;
-            let (s1, c1) = adc(z[1], hi, c0);
-            z[1] = s1;
-            top = add_1_in_place(&mut z[2..k], c1);
+        let mut carry = 0;
+        let top_digit = hi(x, k);
+        for j in 0..k {
+            let h = hi(x, j);
+            let lo = if j == k - 1 { x[j] & mask } else { x[j] };
+            (x[j], carry) = mac(h, c, lo, carry);
         }
+        // Spill at b^k = 2^(e+sh): hi_k c + carry < 2^sh c + b; shifted to bit e it is
+        // < 2^(65+sh) <= 2^128.
+        let (t0, t1) = mac(top_digit, c, carry, 0);
+        let mut top: u128 = ((u128::from(t1) << 64) | u128::from(t0)) << sh;
+        loop {
+            top += u128::from(above(x[k - 1]));
+            x[k - 1] &= mask;
+            if top == 0 {
+                break;
+            }
+            // v = top c (three limbs), added at position 0.
+            let (v0, h0) = mul_wide(top as Limb, c);
+            let (v1, v2) = mac((top >> 64) as Limb, c, h0, 0);
+            let v = [v0, v1, v2];
+            let mut cy = 0;
+            let mut spill: Limb = 0;
+            for (j, &vj) in v.iter().enumerate() {
+                if j < k {
+                    (x[j], cy) = adc(x[j], vj, cy);
+                } else {
+                    spill += vj; // position >= k: only j = k = 2, v2 < c
+                }
+            }
+            let cy = add_1_in_place(&mut x[3.min(k)..k], cy);
+            spill += cy;
+            top = u128::from(spill) << sh;
+        }
+        sub_mod_final(out, &x[..k], 0, &self.m);
+    }
+
+    fn one_limb_fast(&self) -> bool {
+        self.m.len() >= 2 && self.form.c_norm.len() == 1
     }
 
     /// `out = x mod m` for `x` of at most 2k limbs; `s` is scratch of 3k + 2 + d limbs.
     pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], s: &mut [Limb]) {
         let k = self.m.len();
-        if k >= 2 && self.form.c_norm.len() == 1 && x.len() == 2 * k {
-            let z = &mut s[..2 * k + 1];
-            if self.form.shift == 0 {
-                z[..2 * k].copy_from_slice(x);
-                z[2 * k] = 0;
-            } else {
-                z[2 * k] = shl(&mut z[..2 * k], x, self.form.shift);
-            }
-            self.fold_one_limb(z);
-            sub_mod_final(out, &z[..k], 0, &self.mn);
-            if self.form.shift != 0 {
-                shr_in_place(out, self.form.shift);
-            }
-            return;
+        if self.one_limb_fast() && x.len() == 2 * k {
+            let z = &mut s[..2 * k];
+            z.copy_from_slice(x);
+            return self.reduce_one_limb(out, z);
         }
         let (z, p) = s.split_at_mut(x.len() + 1);
         z[x.len()] = shl(&mut z[..x.len()], x, self.form.shift);
@@ -280,15 +296,24 @@ impl Reducer for DiminishedRadix {
         let k = self.m.len();
         let (t, rest) = scratch.split_at_mut(2 * k);
         arith::mul_karatsuba(t, a, b, rest);
+        if self.one_limb_fast() {
+            return self.reduce_one_limb(out, t);
+        }
         self.reduce_into(out, t, rest);
     }
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
         let (t, rest) = scratch.split_at_mut(2 * k);
         arith::sqr_karatsuba(t, a, rest);
+        if self.one_limb_fast() {
+            return self.reduce_one_limb(out, t);
+        }
         self.reduce_into(out, t, rest);
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        if self.one_limb_fast() {
+            return self.reduce_one_limb(out, x);
+        }
         self.reduce_into(out, x, scratch);
     }
 }
