@@ -18,6 +18,8 @@ pub mod error;
 pub mod limb;
 pub mod natural;
 pub mod reduce;
+#[path = "exp/table_window.rs"]
+pub mod table_window;
 pub mod tuning;
 pub mod word;
 

@@ -18,3 +18,16 @@ pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 /// SOS on ADX rows, interleaved): 4 limbs 33 vs 50; 8 limbs mul 119 vs 117, sqr 118 vs 130;
 /// 16 limbs 459 vs 355.
 pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
+
+/// δ of the Lim–Hwang–Lee L1/L2 reducers (seed 001 section 3.1): n' = b^(k+δ) mod m. The paper
+/// uses δ = 2 ("in most cases it suffices to choose δ = 2 ~ 4"); with 64-bit limbs a final
+/// carry then has probability about 2^-64 per digit.
+pub const LHL_DELTA: usize = 2;
+
+/// `auto` picks `diminished-radix` for moduli 2^e - c whose normalized c has at most this many
+/// limbs (block folding). Measured with `cargo bench -p modred --bench lhl -- dr` on AMD EPYC
+/// (Zen 3): on 2^255-19 and secp256k1 (c one limb) diminished-radix beats montgomery-cios by
+/// well over 2x for a 2k-limb reduction (see benches/lhl.rs); for c of k-1 limbs (RFC 3526
+/// MODP primes, digit folding) it is about as fast as montgomery-cios, so auto keeps Montgomery
+/// there.
+pub const DR_AUTO_MAX_C_LIMBS: usize = 2;

@@ -28,7 +28,11 @@ fn smoke_all_reducers() {
                     if info.name == "montgomery-bitserial" && limbs > 17 {
                         continue;
                     }
-                    let mut ctx = ModContext::new(info.name, &mn).unwrap();
+                    let mut ctx = match ModContext::new(info.name, &mn) {
+                        // Special-form methods (diminished-radix) refuse other moduli.
+                        Err(modred::Error::UnsupportedModulus { .. }) => continue,
+                        r => r.unwrap(),
+                    };
                     let r = ctx.reduce(&Natural::from(&x)).unwrap();
                     assert_eq!(
                         r.to_biguint(),

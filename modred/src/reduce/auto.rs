@@ -1,9 +1,11 @@
 //! `auto`: picks the fastest correct method for the modulus and the workload, by the measured
 //! thresholds in [`crate::tuning`].
 
+use super::diminished_radix::{self, DrMode};
 use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo};
 use crate::error::Result;
 use crate::limb::Limb;
+use crate::tuning::DR_AUTO_MAX_C_LIMBS;
 
 /// How a context will be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -18,8 +20,11 @@ pub enum Workload {
 /// The method `auto` stands for, for modulus `m` (trimmed, non-zero) and `workload`.
 pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
     let odd = m.first().is_some_and(|&l| l & 1 == 1);
+    let short_dr = diminished_radix::detect(m)
+        .is_some_and(|f| f.mode == DrMode::Block && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS);
     match workload {
         Workload::Single => &classical::INFO,
+        Workload::Repeated if short_dr => &diminished_radix::INFO,
         Workload::Repeated if !odd => &barrett::INFO,
         Workload::Repeated => &montgomery::fast::INFO,
     }

@@ -15,7 +15,13 @@
 pub mod auto;
 pub mod barrett;
 pub mod classical;
+pub mod diminished_radix;
+pub mod lhl_l1;
+pub mod lhl_l2;
 pub mod montgomery;
+pub mod table_add;
+pub mod table_constant;
+pub mod table_residue;
 
 use crate::arith;
 use crate::error::{Error, Result};
@@ -116,6 +122,14 @@ pub static REDUCERS: &[ReducerInfo] = &[
     montgomery::fips::INFO,
     montgomery::cihs::INFO,
     montgomery::bitserial::INFO,
+    table_residue::INFO,
+    table_constant::INFO,
+    lhl_l1::INFO,
+    lhl_l2::INFO,
+    table_add::INFO_16X16,
+    table_add::INFO_8X256,
+    table_add::INFO_6X2048,
+    diminished_radix::INFO,
 ];
 
 /// Names of the methods that accept even moduli (for error messages).

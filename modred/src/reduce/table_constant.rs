@@ -1,0 +1,181 @@
+//! `table-constant`: Kawamura's constant-multiplication table (seed 001 section 2.4, after
+//! Kawamura–Takabayashi–Shimbo).
+//!
+//! For a fixed c < m, precompute c[j] = c b^j mod m for 0 <= j < k. Then for any k-limb x,
+//! c x = sum_j x_j c[j] (mod m): the sum is below k b^(k+1) (k + 2 limbs, the paper's "k + 1
+//! digits plus log2 k bits"), finished by the classical algorithm. k^2 multiplications and two
+//! classical quotient steps; no separate reduction of a 2k-limb product.
+//!
+//! [`FixedMultiplier`] is the reusable context (the window exponentiation keeps one per
+//! precomputed power). The reducer `table-constant` exists so the generic suites exercise the
+//! same code: its `mul(a, b)` builds the table of `a` in scratch (k - 1 one-digit shifts, each
+//! reduced classically) and then multiplies — correct but slower than any other method for
+//! one-off products. Its `reduce_wide` uses the table of c = b^k mod m: x = x_lo + c x_hi.
+
+use super::classical::Classical;
+use super::{check_modulus, Reducer, ReducerInfo};
+use crate::arith::{self, add_1_in_place, addmul_1};
+use crate::error::Result;
+use crate::limb::Limb;
+
+/// `acc = sum_j x_j table[j]` (rows of k limbs, `x.len() <= rows`), `acc` k + 2 limbs.
+fn accumulate(acc: &mut [Limb], table: &[Limb], x: &[Limb], k: usize) {
+    debug_assert!(acc.len() == k + 2 && table.len() >= x.len() * k);
+    acc.fill(0);
+    for (j, &xj) in x.iter().enumerate() {
+        let c = addmul_1(&mut acc[..k], &table[j * k..(j + 1) * k], xj);
+        // Each term < b^(k+1); k terms < k b^(k+1) < b^(k+2): no carry out.
+        let top = add_1_in_place(&mut acc[k..], c);
+        debug_assert_eq!(top, 0);
+    }
+}
+
+/// Fill `table` (k rows) with c b^j mod m from `c < m`; `u` has k + 2 limbs.
+fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, u: &mut [Limb]) {
+    let k = c.len();
+    table[..k].copy_from_slice(c);
+    for j in 1..k {
+        let (prev, next) = table[(j - 1) * k..(j + 1) * k].split_at_mut(k);
+        // prev * b as k + 1 limbs, reduced classically (one quotient digit).
+        let (shifted, u) = u.split_at_mut(k + 1);
+        shifted[0] = 0;
+        shifted[1..].copy_from_slice(prev);
+        classical.rem_into(next, shifted, u);
+    }
+}
+
+/// Fixed multiplier c mod m: `c[j] = c b^j mod m`, k rows of k limbs (k^2 limbs).
+#[derive(Debug, Clone)]
+pub struct FixedMultiplier {
+    m: Vec<Limb>,
+    table: Vec<Limb>,
+    classical: Classical,
+}
+
+impl FixedMultiplier {
+    /// Table for `c` (any size; reduced mod m first) and modulus `m` (non-zero).
+    pub fn new(c: &[Limb], m: &[Limb]) -> Result<Self> {
+        let m = check_modulus(INFO.name, false, m)?;
+        let classical = Classical::new(m)?;
+        Ok(Self::with_classical(c, classical))
+    }
+
+    fn with_classical(c: &[Limb], classical: Classical) -> Self {
+        let m = classical.modulus().to_vec();
+        let k = m.len();
+        let mut c = arith::rem_vartime(c, &m);
+        c.resize(k, 0);
+        let mut table = vec![0; k * k];
+        let mut u = vec![0; 2 * k + 3];
+        build_rows(&mut table, &c, &classical, &mut u);
+        Self {
+            m,
+            table,
+            classical,
+        }
+    }
+
+    /// Scratch limbs [`Self::mul_into`] needs.
+    pub fn scratch_len(&self) -> usize {
+        2 * self.m.len() + 5
+    }
+
+    /// `out = c x mod m` for any `x` of at most k limbs (not necessarily < m). Output < m.
+    /// Variable time (the classical tail).
+    pub fn mul_into(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (acc, u) = scratch.split_at_mut(k + 2);
+        accumulate(acc, &self.table, x, k);
+        self.classical.rem_into(out, acc, u);
+    }
+
+    /// `c x mod m` on [`crate::Natural`]-free limbs, allocating (convenience).
+    pub fn mul(&self, x: &[Limb]) -> Vec<Limb> {
+        let mut out = vec![0; self.m.len()];
+        let mut s = vec![0; self.scratch_len()];
+        self.mul_into(&mut out, &x[..x.len().min(self.m.len())], &mut s);
+        out
+    }
+
+    /// The table's memory, in limbs (k^2).
+    pub fn table_limbs(&self) -> usize {
+        self.table.len()
+    }
+}
+
+/// The `table-constant` reducer (see the module docs).
+#[derive(Debug, Clone)]
+pub struct TableConstant {
+    /// Multiplier by b^k mod m, for `reduce_wide`.
+    bk: FixedMultiplier,
+}
+
+impl TableConstant {
+    /// Context for any non-zero modulus.
+    pub fn new(m: &[Limb]) -> Result<Self> {
+        let m = check_modulus(INFO.name, false, m)?;
+        let k = m.len();
+        let mut bk = vec![0; k + 1];
+        bk[k] = 1;
+        Ok(Self {
+            bk: FixedMultiplier::with_classical(&bk, Classical::new(m)?),
+        })
+    }
+}
+
+impl Reducer for TableConstant {
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+    fn modulus(&self) -> &[Limb] {
+        &self.bk.m
+    }
+    fn scratch_len(&self) -> usize {
+        let k = self.bk.m.len();
+        // table k^2 + accumulator k + 2 + classical 2k + 3
+        k * k + 3 * k + 5
+    }
+    fn one(&self) -> &[Limb] {
+        self.bk.classical.one()
+    }
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    /// Builds the table of `a` in scratch, then accumulates rows by the digits of `b`.
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let k = self.bk.m.len();
+        let (table, rest) = scratch.split_at_mut(k * k);
+        build_rows(table, a, &self.bk.classical, rest);
+        let (acc, u) = rest.split_at_mut(k + 2);
+        accumulate(acc, table, b, k);
+        self.bk.classical.rem_into(out, acc, u);
+    }
+    /// x = x_lo + (b^k mod m) x_hi by the table of b^k mod m, then the classical tail on
+    /// k + 2 limbs (x_lo folded into the accumulator).
+    fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        let k = self.bk.m.len();
+        let (acc, u) = scratch.split_at_mut(k + 2);
+        accumulate(acc, &self.bk.table, &x[k..2 * k], k);
+        let c = arith::add_n_in_place(&mut acc[..k], &x[..k]);
+        let top = add_1_in_place(&mut acc[k..], c);
+        debug_assert_eq!(top, 0);
+        self.bk.classical.rem_into(out, acc, u);
+    }
+}
+
+fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+    Ok(Box::new(TableConstant::new(m)?))
+}
+
+/// Listing of `table-constant`.
+pub const INFO: ReducerInfo = ReducerInfo {
+    name: "table-constant",
+    needs_odd: false,
+    restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
+    summary: "Kawamura constant-multiplication table c[j] = c b^j mod m, k^2 limbs per constant; mul builds the table per call (slow one-off); seed 001 sec. 2.4",
+    build,
+};
+

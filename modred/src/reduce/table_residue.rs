@@ -1,0 +1,125 @@
+//! `table-residue`: Tanaka–Okamoto's residue table (seed 001 section 2.4).
+//!
+//! Precalculation: n[j] = b^(k+j) mod m for 0 < j < k (k - 1 values of k limbs). A 2k-limb
+//! z is reduced as z' = z[0..=k] + sum_{j=1}^{k-1} z_{k+j} n[j], which is below
+//! b^(k+1) + (k - 1) b^(k+1) = k b^(k+1), i.e. at most k + 2 limbs (the paper's "k + 1 digits
+//! plus log2 k bits"); the classical algorithm then reduces those k + 2 limbs (two quotient
+//! digits). About k^2 - k multiplications plus two classical quotient steps.
+
+use super::classical::Classical;
+use super::{check_modulus, Reducer, ReducerInfo};
+use crate::arith::{self, add_1_in_place, addmul_1, karatsuba_scratch_len};
+use crate::error::Result;
+use crate::limb::Limb;
+
+/// Residue-table context: the modulus, n[1..k] and a classical context for the last digits.
+#[derive(Debug, Clone)]
+pub struct TableResidue {
+    m: Vec<Limb>,
+    /// n[j] = b^(k+j) mod m for j = 1..k, row j-1 at `[(j-1) k .. j k]`.
+    table: Vec<Limb>,
+    classical: Classical,
+}
+
+impl TableResidue {
+    /// Context for any non-zero modulus (k - 1 table rows of k limbs).
+    pub fn new(m: &[Limb]) -> Result<Self> {
+        let m = check_modulus(INFO.name, false, m)?;
+        let k = m.len();
+        let mut table = Vec::with_capacity(k * k.saturating_sub(1));
+        let mut pow = vec![0; 2 * k];
+        for j in 1..k {
+            pow.fill(0);
+            pow[k + j] = 1;
+            let mut r = arith::rem_vartime(&pow, m);
+            r.resize(k, 0);
+            table.extend_from_slice(&r);
+        }
+        Ok(Self {
+            m: m.to_vec(),
+            table,
+            classical: Classical::new(m)?,
+        })
+    }
+
+    /// Row n[j] = b^(k+j) mod m, 0 < j < k.
+    pub fn row(&self, j: usize) -> &[Limb] {
+        let k = self.m.len();
+        &self.table[(j - 1) * k..j * k]
+    }
+
+    /// `acc = z[0..=k] + sum_{j=1}^{k-1} z[k+j] n[j]` for a 2k-limb `z`; `acc` has k + 2 limbs
+    /// and the sum fits (it is < k b^(k+1)). k(k - 1) multiplications, constant time.
+    pub fn fold_into(&self, acc: &mut [Limb], z: &[Limb]) {
+        let k = self.m.len();
+        debug_assert!(z.len() == 2 * k && acc.len() == k + 2);
+        acc[..=k].copy_from_slice(&z[..=k]);
+        acc[k + 1] = 0;
+        for j in 1..k {
+            let c = addmul_1(&mut acc[..k], self.row(j), z[k + j]);
+            // acc[k..k+2] < k b + ... never overflows k + 2 limbs (bound above).
+            let top = add_1_in_place(&mut acc[k..], c);
+            debug_assert_eq!(top, 0);
+        }
+    }
+
+    /// `out = z mod m` for a 2k-limb `z`. `scratch` needs `2k + 3` limbs. Variable time (the
+    /// classical tail).
+    pub fn reduce_into(&self, out: &mut [Limb], z: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (acc, u) = scratch.split_at_mut(k + 2);
+        self.fold_into(acc, z);
+        self.classical.rem_into(out, acc, u);
+    }
+}
+
+impl Reducer for TableResidue {
+    fn name(&self) -> &'static str {
+        INFO.name
+    }
+    fn modulus(&self) -> &[Limb] {
+        &self.m
+    }
+    fn scratch_len(&self) -> usize {
+        let k = self.m.len();
+        // product 2k + accumulator (k + 2) + classical (k + 3) + Karatsuba
+        4 * k + 5 + karatsuba_scratch_len(k)
+    }
+    fn one(&self) -> &[Limb] {
+        self.classical.one()
+    }
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        arith::mul_karatsuba(t, a, b, rest);
+        self.reduce_into(out, t, rest);
+    }
+    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        let k = self.m.len();
+        let (t, rest) = scratch.split_at_mut(2 * k);
+        arith::sqr_karatsuba(t, a, rest);
+        self.reduce_into(out, t, rest);
+    }
+    fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        self.reduce_into(out, x, scratch);
+    }
+}
+
+fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+    Ok(Box::new(TableResidue::new(m)?))
+}
+
+/// Listing of `table-residue`.
+pub const INFO: ReducerInfo = ReducerInfo {
+    name: "table-residue",
+    needs_odd: false,
+    restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
+    summary: "Tanaka-Okamoto residue table n[j] = b^(k+j) mod m, (k-1)k limbs, classical tail; seed 001 sec. 2.4",
+    build,
+};
