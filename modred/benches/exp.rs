@@ -27,7 +27,11 @@ fn bn_of(x: &BigUint) -> BigNum {
 fn operands(bits: u64, odd: bool, seed: u64) -> (BigUint, BigUint, BigUint) {
     let mut rng = StdRng::seed_from_u64(seed);
     let mut m = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1));
-    m = if odd { m | BigUint::one() } else { (m >> 1u32) << 1u32 };
+    m = if odd {
+        m | BigUint::one()
+    } else {
+        (m >> 1u32) << 1u32
+    };
     let b = rng.gen_biguint_below(&m);
     let e = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1));
     (b, e, m)
@@ -58,11 +62,16 @@ fn methods_vs_libraries(c: &mut Criterion) {
             ("binary-rl", Method::BinaryRl),
         ] {
             g.bench_function(name, |x| {
-                x.iter(|| md.pow(black_box(&bn), black_box(&en), &opts(method)).unwrap())
+                x.iter(|| {
+                    md.pow(black_box(&bn), black_box(&en), &opts(method))
+                        .unwrap()
+                })
             });
         }
         assert_eq!(md.pow_ct(&bn, &en).unwrap(), want);
-        g.bench_function("ct", |x| x.iter(|| md.pow_ct(black_box(&bn), black_box(&en)).unwrap()));
+        g.bench_function("ct", |x| {
+            x.iter(|| md.pow_ct(black_box(&bn), black_box(&en)).unwrap())
+        });
         let (bg, eg, mg) = (rug_of(&b), rug_of(&e), rug_of(&m));
         g.bench_function("gmp-powm", |x| {
             x.iter(|| Integer::from(black_box(&bg).pow_mod_ref(&eg, &mg).unwrap()))
@@ -165,5 +174,11 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, methods_vs_libraries, even_vs_odd, fixed_base, batch);
+criterion_group!(
+    benches,
+    methods_vs_libraries,
+    even_vs_odd,
+    fixed_base,
+    batch
+);
 criterion_main!(benches);
