@@ -5,7 +5,7 @@
 //! and any faster kernel implementing the trait — plugs in:
 //! [`binary`] (left-to-right, seed 002 ModExp), [`binary_rl`], [`window`] (m-ary, seed 000
 //! section 5), [`sliding`], [`ct`] (constant time), [`fixed_base`] (seed 004, multi-threaded),
-//! [`comb`] (Lim–Lee), [`even`] (even moduli by CRT), [`batch`] (rayon), [`inverse`].
+//! [`comb`] (Lim–Lee), [`even`] (even moduli by CRT), [`batch`] (rayon), [`inverse`](mod@inverse).
 //!
 //! The public entry points follow Python's `pow(b, e, m)` for naturals: m = 0 is an error,
 //! m = 1 gives 0, e = 0 gives 1 mod m, any base (0, >= m) works, and a negative exponent
