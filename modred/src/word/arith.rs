@@ -8,7 +8,7 @@ use crate::error::{Error, Result};
 use crate::limb::Limb;
 
 /// `b^e mod m`, output `< m` (0 for m = 1; `0^0 = 1`). Odd m: [`Monty64`] (seed 003's winner);
-/// even m: [`Barrett64`]. Variable time in `e`.
+/// even m: [`Barrett64`]. Variable time only in the bit length of `e`.
 pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);

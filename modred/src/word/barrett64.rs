@@ -7,7 +7,8 @@
 //! Works for every modulus 1 <= m < 2^64, odd or even. The quotient estimate costs one
 //! 64x64->128 multiplication plus one low multiplication; two corrections, done with masks, make
 //! the remainder exact. All kernels are branch-free (constant-time in the operands; the
-//! modulus and its shift are public); [`Barrett64::pow`] is variable time in the exponent.
+//! modulus and its shift are public); [`Barrett64::pow`] is variable time only in the bit
+//! length of the exponent.
 
 use crate::error::{Error, Result};
 use crate::limb::{adc, div_wide, mask_if, mul_lo, mul_wide, Limb};
@@ -123,12 +124,14 @@ impl Barrett64 {
         self.rem_norm(hi, lo)
     }
 
-    /// `b^e mod m` for any `b < 2^64` by left-to-right binary exponentiation in the shifted
-    /// representation. Output `< m` (0 for m = 1). Variable time in `e` only.
+    /// `b^e mod m` for any `b < 2^64` by right-to-left binary exponentiation with masked
+    /// products, in the shifted representation. Output `< m` (0 for m = 1). Variable time only
+    /// in the bit length of `e`.
     #[inline]
     pub fn pow(&self, b: Limb, e: u64) -> Limb {
         let base = self.reduce(b) << self.s;
         let one = (1 % self.m) << self.s;
-        super::pow_binary(|x, y| self.mul_shifted(x, y), one, base, e) >> self.s
+        let bits = 64 - e.leading_zeros();
+        super::pow_binary_masked(|x, y| self.mul_shifted(x, y), one, base, e, bits) >> self.s
     }
 }

@@ -81,7 +81,7 @@ pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
 /// shorter [`Self::redc_sub`] (measured faster in `benches/word.rs`). [`Self::redc`], [`Self::mul`],
 /// [`Self::sqr`], [`Self::to_monty`], [`Self::from_monty`] and [`Self::pow_ct`] are
 /// constant-time (branch-free; the final subtraction is a mask select). [`Self::pow`] is
-/// variable time in the exponent only. The constructor uses hardware division (variable time in
+/// variable time only in the exponent's bit length. The constructor uses hardware division (variable time in
 /// m, which is public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Monty64 {
@@ -214,12 +214,14 @@ impl Monty64 {
     }
 
     /// `x^e` in Montgomery form (`x < m` in Montgomery form, result `< m` in Montgomery form)
-    /// by left-to-right binary exponentiation. Variable time in `e` (bit length and bits), not
-    /// in `x`.
+    /// by right-to-left binary exponentiation with masked products (no branch on the bits of
+    /// `e`, so no mispredictions; the squaring and product chains overlap). Variable time only
+    /// in the bit length of `e`.
     #[inline]
     pub fn pow(&self, x: Limb, e: u64) -> Limb {
         debug_assert!(x < self.m);
-        super::pow_binary(|a, b| self.mul(a, b), self.r, x, e)
+        let bits = 64 - e.leading_zeros();
+        super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, bits)
     }
 
     /// Like [`Self::pow`] but constant-time in `e` too: 64 squarings and 64 multiplications
@@ -230,7 +232,7 @@ impl Monty64 {
     }
 
     /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow`], convert out. Output `< m`.
-    /// Variable time in `e`.
+    /// Variable time only in the bit length of `e`.
     #[inline]
     pub fn pow_mod(&self, b: Limb, e: u64) -> Limb {
         self.from_monty(self.pow(self.to_monty(b), e))
