@@ -16,10 +16,17 @@ pub struct Header {
     pub quick: bool,
     pub protocol: String,
     pub wall_seconds: f64,
+    /// Wall time per section, in run order.
+    pub section_seconds: Vec<(String, f64)>,
 }
 
 impl Header {
-    pub fn collect(proto: &Protocol, quick: bool, wall: Duration) -> Self {
+    pub fn collect(
+        proto: &Protocol,
+        quick: bool,
+        wall: Duration,
+        section_seconds: Vec<(String, f64)>,
+    ) -> Self {
         Self {
             cpu: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -40,6 +47,7 @@ impl Header {
             quick,
             protocol: proto.describe(),
             wall_seconds: wall.as_secs_f64(),
+            section_seconds,
         }
     }
 }

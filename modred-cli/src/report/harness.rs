@@ -17,13 +17,52 @@ use modred::Natural;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-/// How many rounds and how long each sample is.
+/// Which clock a sample is read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Clock {
+    /// CPU time of the measuring thread (`CLOCK_THREAD_CPUTIME_ID`): time slices lost to
+    /// other processes on a shared machine are not counted. Multithreaded competitors are
+    /// always read from the wall clock.
+    Cpu,
+    /// Wall-clock time (`Instant`).
+    Wall,
+}
+
+impl Clock {
+    /// Seconds on this clock since an arbitrary origin.
+    pub fn now(self, t0: Instant) -> f64 {
+        match self {
+            Clock::Wall => t0.elapsed().as_secs_f64(),
+            Clock::Cpu => thread_cpu_seconds().unwrap_or_else(|| t0.elapsed().as_secs_f64()),
+        }
+    }
+}
+
+/// CPU time of the calling thread, where the platform has it.
+#[cfg(unix)]
+fn thread_cpu_seconds() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    (rc == 0).then_some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+}
+
+#[cfg(not(unix))]
+fn thread_cpu_seconds() -> Option<f64> {
+    None
+}
+
+/// How many rounds, how long each sample is, and which clock.
 #[derive(Clone, Copy, Debug)]
 pub struct Protocol {
     /// Interleaved rounds (samples per cell).
     pub rounds: usize,
     /// Minimum duration of one sample (iterations are batched up to it).
     pub target_sample: Duration,
+    pub clock: Clock,
 }
 
 impl Protocol {
@@ -33,10 +72,16 @@ impl Protocol {
             "cross-check of every result against an independent oracle (GMP via rug) before timing \
              (a mismatch is reported as WRONG and never timed); warm-up and calibration so each \
              sample batches calls up to >= {:.1} ms; {} interleaved rounds (A B C A B C ...); \
-             per cell the median and min-max of the per-call time in microseconds; ratios are \
-             median / median of the table's reference column",
+             per cell the median and min-max of the per-call time in microseconds, read from {}; \
+             ratios are median / median of the table's reference column",
             self.target_sample.as_secs_f64() * 1e3,
-            self.rounds
+            self.rounds,
+            match self.clock {
+                Clock::Cpu => "the measuring thread's CPU clock (CLOCK_THREAD_CPUTIME_ID, so \
+                               time slices taken by other processes do not count; \
+                               multithreaded competitors use the wall clock)",
+                Clock::Wall => "the wall clock",
+            }
         )
     }
 }
@@ -53,6 +98,8 @@ pub struct Competitor<'a> {
     /// Expected result when it differs from the row's (e.g. a product column next to
     /// reductions, or a Montgomery product a b R^-1).
     pub expected: Option<Natural>,
+    /// Runs several threads: always timed on the wall clock.
+    pub multithreaded: bool,
 }
 
 impl<'a> Competitor<'a> {
@@ -62,7 +109,15 @@ impl<'a> Competitor<'a> {
             name: name.into(),
             op: Ok(Box::new(f)),
             expected: None,
+            multithreaded: false,
         }
+    }
+
+    /// Mark as multithreaded (timed on the wall clock whatever the protocol's clock).
+    #[cfg_attr(not(feature = "pending"), allow(dead_code))]
+    pub fn multithreaded(mut self) -> Self {
+        self.multithreaded = true;
+        self
     }
 
     /// Override the expected result of this competitor.
@@ -77,6 +132,7 @@ impl<'a> Competitor<'a> {
             name: name.into(),
             op: Err(reason.into()),
             expected: None,
+            multithreaded: false,
         }
     }
 }
@@ -91,21 +147,22 @@ fn short(n: &Natural) -> String {
     }
 }
 
-/// Time `iters` calls; seconds per call.
-fn sample(f: &mut RunFn<'_>, iters: u64) -> f64 {
-    let t = Instant::now();
+/// Time `iters` calls on `clock`; seconds per call.
+fn sample(f: &mut RunFn<'_>, iters: u64, clock: Clock) -> f64 {
+    let t0 = Instant::now();
+    let start = clock.now(t0);
     for _ in 0..iters {
         black_box(f(false));
     }
-    t.elapsed().as_secs_f64() / iters as f64
+    (clock.now(t0) - start).max(0.0) / iters as f64
 }
 
 /// Iterations per sample so that one sample lasts at least `target` (also the warm-up).
-fn calibrate(f: &mut RunFn<'_>, target: Duration) -> u64 {
+fn calibrate(f: &mut RunFn<'_>, target: Duration, clock: Clock) -> u64 {
     let target = target.as_secs_f64();
     let mut iters = 1u64;
     loop {
-        let per_call = sample(f, iters);
+        let per_call = sample(f, iters, clock);
         let total = per_call * iters as f64;
         if total >= target || iters >= 1 << 30 {
             return iters;
@@ -166,11 +223,19 @@ pub fn measure(
             },
         }
     }
+    let clock_of = |c: &Competitor<'_>| {
+        if c.multithreaded {
+            Clock::Wall
+        } else {
+            proto.clock
+        }
+    };
     // 2. Calibrate the correct ones.
     for (i, c) in competitors.iter_mut().enumerate() {
+        let clock = clock_of(c);
         if cells[i].is_none() {
             if let Ok(f) = &mut c.op {
-                iters[i] = calibrate(f, proto.target_sample);
+                iters[i] = calibrate(f, proto.target_sample, clock);
             }
         }
     }
@@ -178,9 +243,10 @@ pub fn measure(
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(proto.rounds); n];
     for _ in 0..proto.rounds.max(1) {
         for (i, c) in competitors.iter_mut().enumerate() {
+            let clock = clock_of(c);
             if cells[i].is_none() {
                 if let Ok(f) = &mut c.op {
-                    samples[i].push(sample(f, iters[i]));
+                    samples[i].push(sample(f, iters[i], clock));
                 }
             }
         }
@@ -237,6 +303,7 @@ mod tests {
         Protocol {
             rounds: 3,
             target_sample: Duration::from_micros(50),
+            clock: Clock::Cpu,
         }
     }
 
@@ -294,5 +361,37 @@ mod tests {
             }
             ref other => panic!("{other:?}"),
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn cpu_clock_ignores_waiting_and_multithreaded_uses_wall() {
+        let proto = Protocol {
+            rounds: 3,
+            target_sample: Duration::from_micros(500),
+            clock: Clock::Cpu,
+        };
+        let sleeper = || {
+            std::thread::sleep(Duration::from_millis(2));
+            None
+        };
+        let wrap = |f: fn() -> Option<Natural>| {
+            move |want: bool| {
+                let r = f();
+                want.then(Natural::zero).or(r)
+            }
+        };
+        let mut comps = vec![
+            Competitor::new("cpu", wrap(sleeper)),
+            Competitor::new("wall", wrap(sleeper)).multithreaded(),
+        ];
+        let cells = measure(&proto, &Natural::zero(), &mut comps, None);
+        let cpu = cells[0].value().unwrap();
+        let wall = cells[1].value().unwrap();
+        assert!(wall >= 2000.0, "wall clock must see the sleep: {wall} µs");
+        assert!(
+            cpu < 1000.0,
+            "thread CPU time must not count the sleep: {cpu} µs"
+        );
     }
 }

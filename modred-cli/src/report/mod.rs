@@ -57,6 +57,10 @@ pub struct ReportArgs {
     /// Minimum sample duration in milliseconds (default 1).
     #[arg(long)]
     pub sample_ms: Option<f64>,
+    /// Clock the samples are read from: the measuring thread's CPU time (robust on a shared
+    /// machine) or the wall clock.
+    #[arg(long, value_enum, default_value_t = harness::Clock::Cpu)]
+    pub clock: harness::Clock,
     /// Do not build the counting binary (`cargo run --features count`) for the count tables
     /// when this binary has no counters; their cells then say n/a.
     #[arg(long)]
@@ -73,6 +77,7 @@ impl Default for ReportArgs {
             format: Format::Md,
             rounds: None,
             sample_ms: None,
+            clock: harness::Clock::Cpu,
             no_count_child: false,
         }
     }
@@ -128,6 +133,7 @@ pub fn build(args: &ReportArgs) -> Result<Report, String> {
     let proto = Protocol {
         rounds: args.rounds.unwrap_or(if args.quick { 5 } else { 11 }),
         target_sample: Duration::from_secs_f64(args.sample_ms.unwrap_or(1.0) / 1e3),
+        clock: args.clock,
     };
     if let Some(s) = &args.sizes {
         if let Some(bad) = s.iter().find(|&&b| !(64..=16384).contains(&b)) {
@@ -159,13 +165,16 @@ pub fn build(args: &ReportArgs) -> Result<Report, String> {
     };
     let started = Instant::now();
     let mut tables = Vec::new();
+    let mut section_seconds = Vec::new();
     for s in &selected {
         ctx.step(s.id);
+        let t0 = Instant::now();
         tables.extend((s.run)(&mut ctx));
+        section_seconds.push((s.id.to_string(), t0.elapsed().as_secs_f64()));
         ctx.progress.inc(1);
     }
     ctx.progress.finish_and_clear();
-    let header = env::Header::collect(&proto, args.quick, started.elapsed());
+    let header = env::Header::collect(&proto, args.quick, started.elapsed(), section_seconds);
     Ok(Report { header, tables })
 }
 

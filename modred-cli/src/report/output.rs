@@ -21,6 +21,12 @@ pub fn markdown(r: &Report) -> String {
         h.wall_seconds
     );
     let _ = writeln!(s, "- **Protocol**: {}.", h.protocol);
+    let per: Vec<String> = h
+        .section_seconds
+        .iter()
+        .map(|(id, t)| format!("{id} {t:.1}"))
+        .collect();
+    let _ = writeln!(s, "- **Section wall times (s)**: {}.", per.join(", "));
     let _ = writeln!(
         s,
         "- **Cells**: `median [min–max] ×ratio`; `WRONG (...)` = result disagreed with the \

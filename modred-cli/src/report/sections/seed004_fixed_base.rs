@@ -112,7 +112,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
             pow_competitor("modred pow (auto)", Method::Auto, None, &b, &e, &m),
             fixed_base_with_setup("modred fixed-base incl. precomputation", &b, &e, &m),
             fixed_base_precomputed("modred fixed-base precomputed", &b, &e, &m),
-            pow_competitor(&mt, Method::FixedBase, Some(threads), &b, &e, &m),
+            pow_competitor(&mt, Method::FixedBase, Some(threads), &b, &e, &m).multithreaded(),
             gmp_powm("GMP mpz_powm", &b, &e, &m, false),
             ossl_mod_exp("OpenSSL BN_mod_exp_mont", &b, &e, &m, false),
         ];
