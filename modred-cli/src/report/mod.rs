@@ -51,7 +51,7 @@ pub struct ReportArgs {
     /// What to print on stdout.
     #[arg(long, value_enum, default_value_t = Format::Md)]
     pub format: Format,
-    /// Interleaved rounds per cell (default 5 with --quick, 11 otherwise).
+    /// Interleaved rounds per cell (default 7 with --quick, 21 otherwise).
     #[arg(long)]
     pub rounds: Option<usize>,
     /// Minimum sample duration in milliseconds (default 1).
@@ -131,7 +131,7 @@ pub struct Report {
 pub fn build(args: &ReportArgs) -> Result<Report, String> {
     let selected = sections::select(&args.only)?;
     let proto = Protocol {
-        rounds: args.rounds.unwrap_or(if args.quick { 5 } else { 11 }),
+        rounds: args.rounds.unwrap_or(if args.quick { 7 } else { 21 }),
         target_sample: Duration::from_secs_f64(args.sample_ms.unwrap_or(1.0) / 1e3),
         clock: args.clock,
     };

@@ -1,6 +1,6 @@
 //! SVG line plots of a table: one series per column, one point per row with an x value.
-//! Axes switch to log10 when the data span more than a decade (ticks are labelled with the
-//! real values).
+//! The y axis switches to log10 when the data span more than a decade, the x axis is log2 when
+//! the table asks for it (sizes doubling); ticks are labelled with the real values.
 
 use super::table::{fmt_num, PlotSpec, Table};
 use plotters::prelude::*;
@@ -53,7 +53,7 @@ pub fn svg(t: &Table, spec: &PlotSpec, path: &Path) -> Result<(), String> {
         .fold((f64::MAX, f64::MIN), |(a, b), &(_, y)| (a.min(y), b.max(y)));
     let log_y = ymax / ymin > 10.0;
     let log_x = spec.log_x && all.iter().all(|&(x, _)| x > 0.0);
-    let tx = |x: f64| if log_x { x.log10() } else { x };
+    let tx = |x: f64| if log_x { x.log2() } else { x };
     let ty = |y: f64| if log_y { y.log10() } else { y };
     let (xmin, xmax) = all
         .iter()
@@ -72,7 +72,18 @@ pub fn svg(t: &Table, spec: &PlotSpec, path: &Path) -> Result<(), String> {
         .y_label_area_size(70)
         .build_cartesian_2d((x0 - xpad)..(x1 + xpad), y0..y1)
         .map_err(|e| err(&e))?;
-    let xf = |v: &f64| fmt_num(if log_x { 10f64.powf(*v) } else { *v });
+    let xf = |v: &f64| fmt_num(if log_x { 2f64.powf(*v) } else { *v });
+    // On log axes, one tick per power (of 2 for x, of 10 for y) when that gives enough ticks.
+    let x_ticks = if log_x && x1 - x0 >= 2.0 {
+        (x1 - x0).round() as usize + 1
+    } else {
+        10
+    };
+    let y_ticks = if log_y && y1 - y0 >= 2.5 {
+        (y1 - y0).ceil() as usize + 1
+    } else {
+        10
+    };
     let yf = |v: &f64| fmt_num(if log_y { 10f64.powf(*v) } else { *v });
     chart
         .configure_mesh()
@@ -86,6 +97,8 @@ pub fn svg(t: &Table, spec: &PlotSpec, path: &Path) -> Result<(), String> {
             spec.y_label,
             if log_y { " (log scale)" } else { "" }
         ))
+        .x_labels(x_ticks)
+        .y_labels(y_ticks)
         .x_label_formatter(&xf)
         .y_label_formatter(&yf)
         .draw()

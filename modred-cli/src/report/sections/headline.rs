@@ -62,7 +62,7 @@ fn modred_columns<'a>(_: &Natural, _: &Natural, _: &Natural) -> [Competitor<'a>;
 pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let sizes = ctx.sizes(
         &[256, 1024, 2048, 4096],
-        &[256, 512, 1024, 2048, 3072, 4096],
+        &[256, 512, 768, 1024, 1536, 2048, 3072, 4096],
     );
     let mut t = Table::new(
         "headline",

@@ -108,54 +108,61 @@ pub fn competitor<'a>(
 /// The same m-ary loop with the classical reduction on *trimmed* operands: products of short
 /// table entries are short and Algorithm D then runs fewer steps, the effect seed 000 Fig. 3
 /// shows for small bases. (The `Reducer` trait works on full k-limb values, so this variant
-/// calls `arith::mul` and `Classical::rem_into` directly; it allocates the product.)
+/// calls `arith::mul` on the trimmed operands and `Classical::rem_into` on the product's own
+/// length. No allocation below the Karatsuba threshold.)
 pub fn classical_trimmed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural) -> Competitor<'a> {
     let c = match Classical::new(m.limbs()) {
         Ok(c) => c,
         Err(err) => return Competitor::na(label, err.to_string()),
     };
     let k = m.len();
-    let base = b % m;
-    let m_is_one = m.is_one();
+    let base = (b % m).to_padded(k);
+    let one = &Natural::one() % m;
+    let one = one.to_padded(k);
     let e = e.limbs().to_vec();
     let mut u: Vec<Limb> = vec![0; 2 * k + 1];
     let mut prod: Vec<Limb> = vec![0; 2 * k];
-    let mut table: Vec<Vec<Limb>> = vec![Vec::new(); 16];
-    let mut mulmod = move |out: &mut Vec<Limb>, a: &[Limb], b: &[Limb], u: &mut [Limb]| {
+    let mut table: Vec<Limb> = vec![0; 16 * k];
+    let mut acc: Vec<Limb> = vec![0; k];
+    let mut tmp: Vec<Limb> = vec![0; k];
+    // out = a b mod m on the trimmed operands.
+    let mut mulmod = move |out: &mut [Limb], a: &[Limb], b: &[Limb], u: &mut [Limb]| {
         let (a, b) = (arith::trim(a), arith::trim(b));
         if a.is_empty() || b.is_empty() {
-            out.clear();
+            out.fill(0);
             return;
         }
         let p = &mut prod[..a.len() + b.len()];
         arith::mul(p, a, b);
-        let mut r = vec![0; k];
-        c.rem_into(&mut r, p, u);
-        r.truncate(arith::normalized_len(&r));
-        *out = r;
+        c.rem_into(out, p, u);
     };
     Competitor::new(label, move |check| {
         let nd = arith::bit_len(&e).div_ceil(4);
-        let mut acc: Vec<Limb>;
         if nd == 0 {
-            acc = if m_is_one { vec![] } else { vec![1] };
+            acc.copy_from_slice(&one);
         } else {
-            table[0] = vec![1];
-            table[1] = base.limbs().to_vec();
+            table[..k].copy_from_slice(&one);
+            table[k..2 * k].copy_from_slice(&base);
             for j in 2..16 {
-                let (done, rest) = table.split_at_mut(j);
-                mulmod(&mut rest[0], &done[j - 1], &done[1], &mut u);
+                let (done, rest) = table.split_at_mut(j * k);
+                mulmod(
+                    &mut rest[..k],
+                    &done[(j - 1) * k..],
+                    &done[k..2 * k],
+                    &mut u,
+                );
             }
-            acc = table[digit(&e, nd - 1)].clone();
+            let top = digit(&e, nd - 1);
+            acc.copy_from_slice(&table[top * k..(top + 1) * k]);
             for i in (0..nd - 1).rev() {
                 for _ in 0..4 {
-                    let a = acc.clone();
-                    mulmod(&mut acc, &a, &a, &mut u);
+                    mulmod(&mut tmp, &acc, &acc, &mut u);
+                    core::mem::swap(&mut acc, &mut tmp);
                 }
                 let d = digit(&e, i);
                 if d != 0 {
-                    let a = acc.clone();
-                    mulmod(&mut acc, &a, &table[d], &mut u);
+                    mulmod(&mut tmp, &acc, &table[d * k..(d + 1) * k], &mut u);
+                    core::mem::swap(&mut acc, &mut tmp);
                 }
             }
         }

@@ -9,7 +9,7 @@ use crate::report::Ctx;
 
 pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let bits = 512;
-    let step = if ctx.quick { 128 } else { 64 };
+    let step = if ctx.quick { 128 } else { 32 };
     let mut t = Table::new(
         "seed000-fig1",
         "reduction time vs argument length, 512-bit modulus",

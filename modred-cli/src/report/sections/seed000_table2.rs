@@ -28,7 +28,7 @@ fn modred_mul<'a>(a: &Natural, b: &Natural, k: usize) -> Competitor<'a> {
 pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let sizes = ctx.sizes(
         &[128, 256, 512, 1024, 2048],
-        &[128, 256, 512, 768, 1024, 2048, 4096],
+        &[128, 256, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192],
     );
     let mut t = Table::new(
         "seed000-table2",

@@ -12,7 +12,10 @@ use crate::report::Ctx;
 const REDUCERS: [&str; 4] = ["classical", "barrett", "montgomery-redc", "montgomery-cios"];
 
 pub fn run(ctx: &mut Ctx) -> Vec<Table> {
-    let sizes = ctx.sizes(&[128, 256, 512, 1024], &[128, 256, 512, 768, 1024, 2048]);
+    let sizes = ctx.sizes(
+        &[128, 256, 512, 1024],
+        &[128, 256, 512, 768, 1024, 2048, 4096],
+    );
     let mut t = Table::new(
         "seed000-table3",
         "m-ary (p = 16) exponentiation per reduction, full-length base and exponent",
