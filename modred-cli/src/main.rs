@@ -13,6 +13,7 @@ mod cli_common;
 mod cmd_batch;
 mod cmd_methods;
 mod cmd_single;
+mod report;
 
 use clap::{Parser, Subcommand};
 use cli_common::CliError;
@@ -38,6 +39,11 @@ enum Command {
     Batch(cmd_batch::Args),
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
+    /// The comparison report: the seeds' tables and figures next to GMP and OpenSSL.
+    Report(report::ReportArgs),
+    /// The operation-count tables (seed 000 Table 1, seed 002 Tables 1-2); needs the `count`
+    /// feature.
+    Count(report::CountArgs),
 }
 
 /// Exit code for bad arguments.
@@ -49,6 +55,14 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Mulmod(a) => cmd_single::run_mulmod(a),
         Command::Batch(a) => cmd_batch::run(a),
         Command::Methods(a) => cmd_methods::run(a),
+        Command::Report(a) => match report::run(a) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(e) => {
+                eprintln!("modred report: {e}");
+                Ok(ExitCode::FAILURE)
+            }
+        },
+        Command::Count(a) => Ok(ExitCode::from(report::run_count(a) as u8)),
     }
 }
 

@@ -1,0 +1,476 @@
+//! Operation counts measured next to the seeds' formulas: seed 000 Table 1 (single-precision
+//! multiplications and divisions of one reduction of a 2k-limb argument) and seed 002 Tables 1
+//! and 2 (the five Montgomery products).
+//!
+//! The counters live in modred behind its `count` feature, which slows every kernel, so timing
+//! builds do not have it. Where the counts come from:
+//! - built with `--features count` (`modred count`, or a report from such a build): measured in
+//!   this process;
+//! - otherwise the report runs `cargo run --release -q -p modred-cli --features count
+//!   --target-dir target/count -- count --format json` in the workspace this binary was built
+//!   from (only when `cargo` is on PATH and `--no-count-child` is not given) and embeds its
+//!   tables;
+//! - failing that, the formula columns are still filled and the measured cells say
+//!   "n/a (reason)".
+
+use super::data::{limbs_for, Rng};
+use super::table::{Cell, Row, Table};
+use super::Ctx;
+use modred::count;
+use modred::reduce;
+use modred::Limb;
+use std::process::Command;
+
+/// Arguments averaged per measured count.
+const TRIALS: usize = 16;
+
+/// Mean multiplications and divisions of `f` over `TRIALS` random inputs, or why not.
+type Measured = Result<(f64, f64), String>;
+
+fn mean_counts(
+    mut f: impl FnMut(&mut Rng) -> count::OpCounts,
+    why_not: &Option<String>,
+) -> Measured {
+    if let Some(w) = why_not {
+        return Err(w.clone());
+    }
+    let mut rng = Rng::new(0xc0);
+    let (mut muls, mut divs) = (0u64, 0u64);
+    for _ in 0..TRIALS {
+        let c = f(&mut rng);
+        muls += c.muls;
+        divs += c.divs;
+    }
+    Ok((muls as f64 / TRIALS as f64, divs as f64 / TRIALS as f64))
+}
+
+fn cell(m: &Measured, pick: impl Fn(&(f64, f64)) -> f64) -> Cell {
+    match m {
+        Ok(v) => Cell::number(pick(v)),
+        Err(w) => Cell::na(w.clone()),
+    }
+}
+
+/// Counts of one `reduce_wide` of a product of two residues by `name`, modulus of `k` limbs.
+fn reduction_counts(name: &str, k: usize, why_not: &Option<String>) -> Measured {
+    mean_counts(
+        |rng| {
+            let m = rng.odd_modulus(64 * k);
+            let r = reduce::build(name, &m).expect("odd modulus suits every reducer");
+            let x = &rng.below(&m) * &rng.below(&m);
+            let mut buf = x.to_padded(2 * k);
+            let mut out: Vec<Limb> = vec![0; k];
+            let mut scratch: Vec<Limb> = vec![0; r.scratch_len()];
+            count::measure(|| r.reduce_wide(&mut out, &mut buf, &mut scratch)).1
+        },
+        why_not,
+    )
+}
+
+/// Counts of one `Reducer::mul` (a Montgomery product for the Montgomery family).
+fn product_counts(name: &str, k: usize, why_not: &Option<String>) -> Measured {
+    mean_counts(
+        |rng| {
+            let m = rng.odd_modulus(64 * k);
+            let r = reduce::build(name, &m).expect("odd modulus suits every reducer");
+            let (a, b) = (rng.below(&m).to_padded(k), rng.below(&m).to_padded(k));
+            let mut out: Vec<Limb> = vec![0; k];
+            let mut scratch: Vec<Limb> = vec![0; r.scratch_len()];
+            count::measure(|| r.mul(&mut out, &a, &b, &mut scratch)).1
+        },
+        why_not,
+    )
+}
+
+/// Counts of the k x k schoolbook product (the seed's reference operation).
+fn multiplication_counts(k: usize, why_not: &Option<String>) -> Measured {
+    mean_counts(
+        |rng| {
+            let (a, b) = (rng.limbs(64 * k), rng.limbs(64 * k));
+            let mut r: Vec<Limb> = vec![0; 2 * k];
+            count::measure(|| modred::arith::mul_basecase(&mut r, &a, &b)).1
+        },
+        why_not,
+    )
+}
+
+/// Seed 000 Table 1 with measured columns next to the formulas.
+pub fn seed000_table1(why_not: &Option<String>) -> Table {
+    let mut t = Table::new(
+        "seed000-table1",
+        "single-precision multiplications and divisions per reduction of a 2k-limb argument",
+        "seed 000 Table 1",
+        "operations",
+        "k (limbs)",
+    );
+    t.columns = [
+        "classical mul",
+        "classical mul formula k(k+2.5)",
+        "classical div",
+        "classical div formula k",
+        "barrett mul",
+        "barrett mul formula k(k+4)",
+        "barrett div",
+        "montgomery-redc mul",
+        "montgomery-redc mul formula k(k+1)",
+        "montgomery-redc div",
+        "multiplication mul",
+        "multiplication formula k^2",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for bits in [128, 256, 512, 768, 1024, 2048] {
+        let k = limbs_for(bits);
+        let kf = k as f64;
+        let c = reduction_counts("classical", k, why_not);
+        let b = reduction_counts("barrett", k, why_not);
+        let m = reduction_counts("montgomery-redc", k, why_not);
+        let x = multiplication_counts(k, why_not);
+        t.rows.push(Row {
+            label: format!("{k} ({bits} bits)"),
+            x: Some(kf),
+            cells: vec![
+                cell(&c, |v| v.0),
+                Cell::number(kf * (kf + 2.5)),
+                cell(&c, |v| v.1),
+                Cell::number(kf),
+                cell(&b, |v| v.0),
+                Cell::number(kf * (kf + 4.0)),
+                cell(&b, |v| v.1),
+                cell(&m, |v| v.0),
+                Cell::number(kf * (kf + 1.0)),
+                cell(&m, |v| v.1),
+                cell(&x, |v| v.0),
+                Cell::number(kf * kf),
+            ],
+        });
+    }
+    t.note(format!("Measured: mean over {TRIALS} random products of two residues of random odd moduli, counted by modred's `count` feature (every `mul_wide`, `mul_lo`, `mac` and `div_wide` is one operation). Radix b = 2^64, so k = bits/64 (the seed: b = 2^16)."));
+    t.note("The seed's classical count k(k+2.5) includes normalizing the argument; modred's Algorithm D needs k(k+2) (k+2 per quotient digit: k for q m, 2 for the 3-by-2 estimate check). Barrett's k(k+4) is an upper bound of the partial products. Precalculation, argument transformation and postcalculation are not counted, as in the seed.");
+    t
+}
+
+/// Seed 002 Table 1: multiplications measured vs 2s^2 + s, and the other formulas.
+pub fn seed002_table1(why_not: &Option<String>) -> Table {
+    let mut t = Table::new(
+        "seed002-table1",
+        "time and space requirements of the Montgomery products",
+        "seed 002 Table 1",
+        "operations",
+        "method, s",
+    );
+    t.columns = [
+        "multiplications measured",
+        "multiplications formula 2s^2+s",
+        "additions formula",
+        "reads formula",
+        "writes formula",
+        "space formula (words)",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    type F = fn(f64) -> f64;
+    let methods: [(&str, [F; 4]); 5] = [
+        (
+            "montgomery-sos",
+            [
+                |s| 4.0 * s * s + 4.0 * s + 2.0,
+                |s| 6.0 * s * s + 7.0 * s + 3.0,
+                |s| 2.0 * s * s + 6.0 * s + 2.0,
+                |s| 2.0 * s + 2.0,
+            ],
+        ),
+        (
+            "montgomery-cios",
+            [
+                |s| 4.0 * s * s + 4.0 * s + 2.0,
+                |s| 6.0 * s * s + 7.0 * s + 2.0,
+                |s| 2.0 * s * s + 5.0 * s + 1.0,
+                |s| s + 3.0,
+            ],
+        ),
+        (
+            "montgomery-fios",
+            [
+                |s| 5.0 * s * s + 3.0 * s + 2.0,
+                |s| 7.0 * s * s + 5.0 * s + 2.0,
+                |s| 3.0 * s * s + 4.0 * s + 1.0,
+                |s| s + 3.0,
+            ],
+        ),
+        (
+            "montgomery-fips",
+            [
+                |s| 6.0 * s * s + 2.0 * s + 2.0,
+                |s| 9.0 * s * s + 8.0 * s + 2.0,
+                |s| 5.0 * s * s + 8.0 * s + 1.0,
+                |s| s + 3.0,
+            ],
+        ),
+        (
+            "montgomery-cihs",
+            [
+                |s| 4.0 * s * s + 4.0 * s + 2.0,
+                |s| 6.5 * s * s + 6.5 * s + 2.0,
+                |s| 3.0 * s * s + 5.0 * s + 1.0,
+                |s| s + 3.0,
+            ],
+        ),
+    ];
+    for (name, f) in methods {
+        for s in [8usize, 16, 32] {
+            let sf = s as f64;
+            let m = product_counts(name, s, why_not);
+            let mut cells = vec![cell(&m, |v| v.0), Cell::number(2.0 * sf * sf + sf)];
+            cells.extend(f.iter().map(|g| Cell::number(g(sf))));
+            t.rows.push(Row {
+                label: format!(
+                    "{} s={s}",
+                    name.trim_start_matches("montgomery-").to_uppercase()
+                ),
+                x: Some(sf),
+                cells,
+            });
+        }
+    }
+    t.note("Measured: single-precision multiplications of one `Reducer::mul` (the MonPro) per method, mean over random operands, by the `count` feature. modred counts multiplications and divisions only, so additions, reads, writes and space are the seed's formulas (s = limbs of 64 bits; the seed used 32-bit words). modred's SOS squares nothing here (a != b), so 2s^2 + s applies to every method.");
+    t
+}
+
+/// Seed 002 Table 2: the CIOS operation count statement by statement, evaluated at s = 16, with
+/// the measured multiplication total.
+pub fn seed002_table2(why_not: &Option<String>) -> Table {
+    let s = 16usize;
+    let sf = s as f64;
+    let mut t = Table::new(
+        "seed002-table2",
+        "calculating the operations of the CIOS method (s = 16)",
+        "seed 002 Table 2",
+        "operations",
+        "statement",
+    );
+    t.columns = ["Mult", "Add", "Read", "Write", "Iterations"]
+        .iter()
+        .map(|c| c.to_string())
+        .collect();
+    // (statement, mult, add, read, write per iteration, iterations)
+    let rows: [(&str, f64, f64, f64, f64, f64); 14] = [
+        ("C := 0", 0., 0., 0., 0., sf),
+        ("(C,S) := t[j] + b[j]*a[i] + C", 1., 2., 3., 0., sf * sf),
+        ("t[j] := S", 0., 0., 0., 1., sf * sf),
+        ("(C,S) := t[s] + C", 0., 1., 1., 0., sf),
+        ("t[s] := S", 0., 0., 0., 1., sf),
+        ("t[s+1] := C", 0., 0., 0., 1., sf),
+        ("m := t[0]*n'[0] mod W", 1., 0., 2., 1., sf),
+        ("(C,S) := t[0] + m*n[0]", 1., 1., 3., 0., sf),
+        ("(C,S) := t[j] + m*n[j] + C", 1., 2., 3., 0., sf * (sf - 1.)),
+        ("t[j-1] := S", 0., 0., 0., 1., sf * (sf - 1.)),
+        ("(C,S) := t[s] + C (second)", 0., 1., 1., 0., sf),
+        ("t[s-1] := S", 0., 0., 0., 1., sf),
+        ("t[s] := t[s+1] + C", 0., 1., 1., 1., sf),
+        (
+            "final subtraction",
+            0.,
+            2. * (sf + 1.),
+            2. * (sf + 1.),
+            sf + 1.,
+            1.,
+        ),
+    ];
+    let mut tot = [0f64; 4];
+    for &(st, mu, ad, rd, wr, it) in rows.iter() {
+        let v = [mu * it, ad * it, rd * it, wr * it];
+        for (a, b) in tot.iter_mut().zip(v) {
+            *a += b;
+        }
+        let mut cells: Vec<Cell> = v.iter().map(|&x| Cell::number(x)).collect();
+        cells.push(Cell::number(it));
+        t.rows.push(Row {
+            label: st.into(),
+            x: None,
+            cells,
+        });
+    }
+    let mut cells: Vec<Cell> = tot.iter().map(|&x| Cell::number(x)).collect();
+    cells.push(Cell::na("sum of the rows above"));
+    t.rows.push(Row {
+        label: "total (formula: 2s^2+s, 4s^2+4s+2, 6s^2+7s+2, 2s^2+5s+1)".into(),
+        x: None,
+        cells,
+    });
+    let m = product_counts("montgomery-cios", s, why_not);
+    let uncounted = "modred counts multiplications and divisions only";
+    t.rows.push(Row {
+        label: "measured (montgomery-cios, count feature)".into(),
+        x: None,
+        cells: vec![
+            cell(&m, |v| v.0),
+            Cell::na(uncounted),
+            Cell::na(uncounted),
+            Cell::na(uncounted),
+            Cell::number(1.0),
+        ],
+    });
+    t.note("Rows: the seed's statements with per-iteration operations times iterations, evaluated at s = 16 (1024 bits with 64-bit limbs).");
+    t
+}
+
+/// All count tables measured in this process (all measured cells n/a without the feature).
+pub fn tables_in_process() -> Vec<Table> {
+    let why_not = (!count::ENABLED).then(|| {
+        "this build has no counters: cargo run --release -p modred-cli --features count -- count"
+            .to_string()
+    });
+    tables_with(&why_not)
+}
+
+fn tables_with(why_not: &Option<String>) -> Vec<Table> {
+    vec![
+        seed000_table1(why_not),
+        seed002_table1(why_not),
+        seed002_table2(why_not),
+    ]
+}
+
+/// The count tables from a child `cargo run --features count`, or why not.
+fn from_child() -> Result<Vec<Table>, String> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    if !std::path::Path::new(root).join("Cargo.toml").exists() {
+        return Err("workspace sources not found for the counting build".into());
+    }
+    let has_cargo = Command::new("cargo")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    if !has_cargo {
+        return Err("no `cargo` on PATH to build the counting binary".into());
+    }
+    let out = Command::new("cargo")
+        .current_dir(root)
+        .args([
+            "run",
+            "--release",
+            "-q",
+            "-p",
+            "modred-cli",
+            "--features",
+            "count",
+            "--target-dir",
+            "target/count",
+            "--",
+            "count",
+            "--format",
+            "json",
+        ])
+        .output()
+        .map_err(|e| format!("cargo run --features count: {e}"))?;
+    if !out.status.success() {
+        let err = String::from_utf8_lossy(&out.stderr);
+        return Err(format!(
+            "counting build failed: {}",
+            err.lines().last().unwrap_or("").trim()
+        ));
+    }
+    serde_json::from_slice(&out.stdout).map_err(|e| format!("counting output unreadable: {e}"))
+}
+
+/// The count tables for the report (cached in the context: one child run per report).
+fn cached(ctx: &mut Ctx) -> Vec<Table> {
+    if let Some(t) = &ctx.count_tables {
+        return t.clone();
+    }
+    let tables = if count::ENABLED {
+        tables_in_process()
+    } else if ctx.no_count_child {
+        tables_with(&Some(
+            "no counters in this build; --no-count-child given".into(),
+        ))
+    } else {
+        ctx.step("building the counting binary (cargo run --features count)");
+        match from_child() {
+            Ok(mut t) => {
+                for table in &mut t {
+                    table.note("Counts from a child `cargo run --release -p modred-cli --features count -- count --format json` (this binary has no counters).");
+                }
+                t
+            }
+            Err(why) => tables_with(&Some(why)),
+        }
+    };
+    ctx.count_tables = Some(tables.clone());
+    tables
+}
+
+/// Section `seed000-table1`.
+pub fn run_seed000(ctx: &mut Ctx) -> Vec<Table> {
+    cached(ctx)
+        .into_iter()
+        .filter(|t| t.id.starts_with("seed000"))
+        .collect()
+}
+
+/// Section `seed002-table1` (Tables 1 and 2).
+pub fn run_seed002(ctx: &mut Ctx) -> Vec<Table> {
+    cached(ctx)
+        .into_iter()
+        .filter(|t| t.id.starts_with("seed002"))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formulas_and_measured_cells() {
+        let tables = tables_in_process();
+        assert_eq!(tables.len(), 3);
+        let t0 = &tables[0];
+        // k = 8: k(k+2.5) = 84, k(k+4) = 96, k(k+1) = 72, k^2 = 64.
+        let row = t0.rows.iter().find(|r| r.x == Some(8.0)).unwrap();
+        assert_eq!(row.cells[1], Cell::number(84.0));
+        assert_eq!(row.cells[5], Cell::number(96.0));
+        assert_eq!(row.cells[8], Cell::number(72.0));
+        assert_eq!(row.cells[11], Cell::number(64.0));
+        // CIOS total row equals the seed's closed forms at s = 16.
+        let t2 = &tables[2];
+        let total = &t2.rows[t2.rows.len() - 2];
+        assert_eq!(total.cells[0], Cell::number(2.0 * 256.0 + 16.0));
+        assert_eq!(total.cells[1], Cell::number(4.0 * 256.0 + 64.0 + 2.0));
+        assert_eq!(total.cells[2], Cell::number(6.0 * 256.0 + 112.0 + 2.0));
+        assert_eq!(total.cells[3], Cell::number(2.0 * 256.0 + 80.0 + 1.0));
+        if count::ENABLED {
+            // Measured: the multiplication is exactly k^2, Montgomery REDC exactly k(k+1).
+            assert_eq!(row.cells[10], Cell::number(64.0));
+            assert_eq!(row.cells[7], Cell::number(72.0));
+            assert_eq!(row.cells[9], Cell::number(0.0));
+            let cios = tables[1]
+                .rows
+                .iter()
+                .find(|r| r.label == "CIOS s=16")
+                .unwrap();
+            assert_eq!(cios.cells[0], Cell::number(2.0 * 256.0 + 16.0));
+        } else {
+            assert!(matches!(row.cells[0], Cell::NotAvailable { .. }));
+        }
+    }
+
+    #[test]
+    fn every_cell_is_number_or_reasoned_na() {
+        for t in tables_in_process() {
+            for r in &t.rows {
+                assert_eq!(r.cells.len(), t.columns.len(), "{} {}", t.id, r.label);
+                for c in &r.cells {
+                    match c {
+                        Cell::Number { value } => assert!(value.is_finite()),
+                        Cell::NotAvailable { reason } => assert!(!reason.is_empty()),
+                        other => panic!("{other:?}"),
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,186 @@
+//! End-to-end test of `modred report` on tiny sizes with few rounds: every section renders,
+//! every cell is a number or an explicit "n/a (reason)", the JSON parses and holds every
+//! competitor, and every output file is written.
+
+use serde_json::Value;
+use std::path::PathBuf;
+use std::process::Command;
+
+fn out_dir(name: &str) -> PathBuf {
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn run_report(dir: &PathBuf, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_modred"))
+        .args(["report", "--quick", "--sizes", "128,256", "--rounds", "2"])
+        .args(["--sample-ms", "0.05", "--no-count-child"])
+        .arg("--out")
+        .arg(dir)
+        .args(extra)
+        .output()
+        .expect("run modred")
+}
+
+/// A cell is fine if it is a finite time/number or an n/a with a reason; WRONG is a failure
+/// here because every competitor in the report is expected to be correct.
+fn check_cell(table: &str, col: &str, cell: &Value) {
+    match cell["kind"].as_str() {
+        Some("time") => {
+            let med = cell["median_us"].as_f64().unwrap();
+            let (lo, hi) = (
+                cell["min_us"].as_f64().unwrap(),
+                cell["max_us"].as_f64().unwrap(),
+            );
+            assert!(med.is_finite() && med > 0.0, "{table}/{col}: {cell}");
+            assert!(lo <= med && med <= hi, "{table}/{col}: {cell}");
+        }
+        Some("number") => assert!(cell["value"].as_f64().unwrap().is_finite()),
+        Some("not_available") => {
+            assert!(
+                !cell["reason"].as_str().unwrap().trim().is_empty(),
+                "{table}/{col}"
+            )
+        }
+        _ => panic!("{table}/{col}: unexpected cell {cell}"),
+    }
+}
+
+#[test]
+fn quick_tiny_report_renders_every_section() {
+    let dir = out_dir("report-tiny");
+    let out = run_report(&dir, &["--format", "json"]);
+    assert!(
+        out.status.success(),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // stdout is the JSON report; the file too.
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let file: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("report.json")).unwrap()).unwrap();
+    assert_eq!(doc["tables"], file["tables"]);
+    let header = &doc["header"];
+    for key in ["cpu", "gmp", "openssl", "modred", "date_utc", "protocol"] {
+        assert!(
+            !header[key].as_str().unwrap_or("").is_empty(),
+            "header {key}"
+        );
+    }
+    assert!(header["gmp"].as_str().unwrap().contains("GMP 6."));
+    assert!(header["openssl"].as_str().unwrap().contains("OpenSSL"));
+
+    let tables = doc["tables"].as_array().unwrap();
+    let ids: Vec<&str> = tables.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    for want in [
+        "headline",
+        "seed000-table1",
+        "seed000-table2",
+        "seed000-fig1",
+        "seed000-fig2",
+        "seed000-table3",
+        "seed000-fig3",
+        "seed001-table1",
+        "seed001-tables2-5",
+        "seed001-tables6-9",
+        "seed002-table1",
+        "seed002-table2",
+        "seed002-table3",
+        "seed003-table",
+        "seed004-fig7",
+    ] {
+        assert!(ids.contains(&want), "missing table {want}: {ids:?}");
+    }
+    let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    for t in tables {
+        let id = t["id"].as_str().unwrap();
+        let cols: Vec<&str> = t["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c.as_str().unwrap())
+            .collect();
+        let rows = t["rows"].as_array().unwrap();
+        assert!(!rows.is_empty(), "{id} has no rows");
+        for r in rows {
+            let cells = r["cells"].as_array().unwrap();
+            assert_eq!(cells.len(), cols.len(), "{id}: every competitor has a cell");
+            for (c, col) in cells.iter().zip(&cols) {
+                check_cell(id, col, c);
+            }
+        }
+        // every competitor appears in the Markdown header row and the CSV
+        let csv = std::fs::read_to_string(dir.join(format!("{id}.csv"))).unwrap();
+        for col in &cols {
+            assert!(md.contains(col), "{id}: column {col} not in report.md");
+            assert!(
+                csv.lines().next().unwrap().contains(col),
+                "{id}: {col} not in CSV"
+            );
+        }
+        assert_eq!(csv.lines().count(), rows.len() + 1, "{id}.csv rows");
+        if let Some(p) = t["plot"]["file"].as_str() {
+            let svg = std::fs::read_to_string(dir.join(p)).unwrap();
+            assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{p}");
+        }
+    }
+    // The libraries appear as competitors with real timings in the timed tables.
+    let t2 = tables.iter().find(|t| t["id"] == "seed000-table2").unwrap();
+    for name in [
+        "classical",
+        "barrett",
+        "montgomery-redc",
+        "GMP mpz_mod",
+        "OpenSSL BN_nnmod",
+    ] {
+        let i = t2["columns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|c| c == name)
+            .unwrap();
+        for r in t2["rows"].as_array().unwrap() {
+            assert_eq!(r["cells"][i]["kind"], "time", "{name} timed");
+        }
+    }
+}
+
+#[test]
+fn only_selects_and_formats_render() {
+    let dir = out_dir("report-only");
+    let out = run_report(&dir, &["--only", "seed002-table3", "--format", "md"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("# modred comparison report"));
+    assert!(md.contains("seed 002 Table 3"));
+    assert!(!md.contains("seed 000 Table 2"));
+    assert!(md.contains("| 128 |") && md.contains("montgomery-cios"));
+
+    let out = run_report(&dir, &["--only", "seed002-table3", "--format", "csv"]);
+    let csv = String::from_utf8(out.stdout).unwrap();
+    assert!(csv.starts_with("# seed002-table3\nbits,x,montgomery-sos value"));
+
+    let bad = run_report(&dir, &["--only", "nope"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no such section"));
+}
+
+#[test]
+fn count_without_feature_exits_2_with_instructions() {
+    let out = Command::new(env!("CARGO_BIN_EXE_modred"))
+        .arg("count")
+        .output()
+        .unwrap();
+    if cfg!(feature = "count") {
+        assert!(out.status.success());
+    } else {
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cargo run --release -p modred-cli --features count -- count"));
+    }
+}
