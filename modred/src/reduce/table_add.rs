@@ -50,10 +50,7 @@ pub const SHAPE_16X16: Shape = Shape {
     fields: 16,
 };
 /// 8 fields of 8 bits: 4105 rows (32840 k bytes), 8 additions per digit.
-pub const SHAPE_8X256: Shape = Shape {
-    bits: 8,
-    fields: 8,
-};
+pub const SHAPE_8X256: Shape = Shape { bits: 8, fields: 8 };
 /// 6 fields of 11 bits (top 9): 13831 rows (110648 k bytes), 6 additions per digit.
 pub const SHAPE_6X2048: Shape = Shape {
     bits: 11,
@@ -164,8 +161,8 @@ impl TableAdd {
                 *r = self.start[f] + ((zi >> (s * f as u32)) & mask) as usize;
             }
             debug_assert!(carry <= t as Limb);
-            rows[t - 1] = self.start[t - 1]
-                + ((carry << self.shape.top_bits()) | (zi >> top_shift)) as usize;
+            rows[t - 1] =
+                self.start[t - 1] + ((carry << self.shape.top_bits()) | (zi >> top_shift)) as usize;
             // Fused column sum: window + t rows < (t + 1) b^k.
             let lo = i - k;
             let mut acc: u128 = 0;
