@@ -93,7 +93,9 @@ fn bench_exp(c: &mut Criterion) {
 
 fn bench_dr(c: &mut Criterion) {
     let mut rng = StdRng::seed_from_u64(2026);
-    let p25519 = Natural::power_of_two(255).checked_sub(&Natural::from(19u64)).unwrap();
+    let p25519 = Natural::power_of_two(255)
+        .checked_sub(&Natural::from(19u64))
+        .unwrap();
     let secp = Natural::power_of_two(256)
         .checked_sub(&(&Natural::power_of_two(32) + &Natural::from(977u64)))
         .unwrap();

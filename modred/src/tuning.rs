@@ -24,13 +24,15 @@ pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
 /// carry then has probability about 2^-64 per digit.
 pub const LHL_DELTA: usize = 2;
 
-/// `auto` picks `diminished-radix` for moduli 2^e - c whose normalized c has at most this many
-/// limbs (block folding). Measured with `cargo bench -p modred --bench lhl -- dr` on AMD EPYC
-/// (Zen 3): on 2^255-19 and secp256k1 (c one limb) diminished-radix beats montgomery-cios by
-/// well over 2x for a 2k-limb reduction (see benches/lhl.rs); for c of k-1 limbs (RFC 3526
-/// MODP primes, digit folding) it is about as fast as montgomery-cios, so auto keeps Montgomery
-/// there.
-pub const DR_AUTO_MAX_C_LIMBS: usize = 2;
+/// `auto` picks `diminished-radix` for moduli 2^e - c whose normalized c' = c 2^(64k-e) has at
+/// most this many limbs (the in-place one-limb fold). Measured with
+/// `cargo bench -p modred --bench lhl -- --warm-up-time 1 --measurement-time 2 dr/` on AMD EPYC
+/// (Zen 3, shared and loaded machine): 2k-limb reduction diminished-radix / montgomery-cios time
+/// ratio 0.63 on 2^255-19, 0.50 on secp256k1, 0.23 on 2^521-1; multi-limb c' (block folds
+/// through general slice kernels, or digit folding for the RFC 3526 MODP primes) was not
+/// measured faster than Montgomery, so auto keeps Montgomery there.
+pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
+
 // ---- Exponentiation (src/exp/) ----
 
 /// Largest window (or comb teeth) accepted by the exponentiation options.

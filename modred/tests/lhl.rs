@@ -90,7 +90,7 @@ fn arguments(rng: &mut StdRng, m: &BigUint, k: usize) -> Vec<BigUint> {
         m1.clone(),
         m.clone(),
         &m1 * &m1,
-        &b2k - 1u8,                   // all-ones digits
+        &b2k - 1u8,                       // all-ones digits
         &b2k - 1u8 - rng.gen_biguint(40), // just below b^2k
         &b2k - m,
         pattern,
@@ -134,7 +134,12 @@ fn check_reducer(r: &dyn Reducer, m: &BigUint, xs: &[BigUint], rng: &mut StdRng)
         r.from_repr(&mut res, &pr, &mut scratch);
         assert_eq!(to_big(&res), oracle_rem(&(&a * &a), m), "{} sqr", r.name());
         r.from_repr(&mut res, r.one(), &mut scratch);
-        assert_eq!(to_big(&res), oracle_rem(&BigUint::from(1u8), m), "{} one", r.name());
+        assert_eq!(
+            to_big(&res),
+            oracle_rem(&BigUint::from(1u8), m),
+            "{} one",
+            r.name()
+        );
     }
 }
 
@@ -167,7 +172,8 @@ fn general_methods_edge_moduli_and_carry_arguments() {
                 assert_eq!(ctx.reduce(&Natural::from(x)).unwrap().to_biguint(), x % &m);
                 let (a, b) = (&xs[2], &xs[9] % &m);
                 assert_eq!(
-                    ctx.mulmod(&Natural::from(a), &Natural::from(&b)).to_biguint(),
+                    ctx.mulmod(&Natural::from(a), &Natural::from(&b))
+                        .to_biguint(),
                     oracle_rem(&(a * &b), &m)
                 );
                 assert_eq!(
@@ -182,7 +188,19 @@ fn general_methods_edge_moduli_and_carry_arguments() {
 #[test]
 fn tiny_moduli() {
     let mut rng = StdRng::seed_from_u64(4);
-    for m in [1u64, 2, 3, 4, 5, 7, 255, 1 << 32, u64::MAX - 58, u64::MAX - 1, u64::MAX] {
+    for m in [
+        1u64,
+        2,
+        3,
+        4,
+        5,
+        7,
+        255,
+        1 << 32,
+        u64::MAX - 58,
+        u64::MAX - 1,
+        u64::MAX,
+    ] {
         let mb = BigUint::from(m);
         let xs = arguments(&mut rng, &mb, 1);
         for name in GENERAL {
@@ -211,7 +229,8 @@ fn l1_final_carry_path_is_taken_and_correct() {
     for k in [1usize, 2, 3, 4, 8, 16, 33] {
         for delta in [1usize, 2, 3, 4] {
             for _ in 0..4 {
-                let m = rng.gen_biguint(64 * k as u64) | pow2(64 * k as u64 - 1) | BigUint::from(1u8);
+                let m =
+                    rng.gen_biguint(64 * k as u64) | pow2(64 * k as u64 - 1) | BigUint::from(1u8);
                 let l1 = LhlL1::with_delta(&limbs_of(&m, k), delta).unwrap();
                 let mut s = vec![0; l1.scratch_len()];
                 for x in [pow2(128 * k as u64) - 1u8, pow2(128 * k as u64) - 2u8] {
@@ -347,7 +366,16 @@ fn diminished_radix_special_primes() {
 fn diminished_radix_random_moduli_and_refusals() {
     let mut rng = StdRng::seed_from_u64(9);
     for k in [1usize, 2, 3, 4, 6, 9, 16, 24, 32, 64] {
-        for c_bits in [1u64, 5, 32, 63, 64, 100, 64 * (k as u64 / 2), 64 * (k as u64) - 64] {
+        for c_bits in [
+            1u64,
+            5,
+            32,
+            63,
+            64,
+            100,
+            64 * (k as u64 / 2),
+            64 * (k as u64) - 64,
+        ] {
             for sh in [0u64, 1, 17, 63] {
                 let e = 64 * k as u64 - sh;
                 if c_bits == 0 || (k == 1 && c_bits + 32 > e) || (k > 1 && c_bits + 64 > e) {
@@ -427,7 +455,14 @@ fn window_exponentiation_every_method() {
     }
     // Edge exponents and moduli.
     for method in ["table", "lhl-l1", "lhl-l2", "table-add-8x256", "barrett"] {
-        for (g, e, m) in [(5u64, 0u64, 7u64), (5, 0, 1), (0, 0, 9), (0, 5, 9), (3, 1, 7), (9, 9, 1)] {
+        for (g, e, m) in [
+            (5u64, 0u64, 7u64),
+            (5, 0, 1),
+            (0, 0, 9),
+            (0, 5, 9),
+            (3, 1, 7),
+            (9, 9, 1),
+        ] {
             let got = pow_window(method, &g.into(), &e.into(), &m.into(), 3).unwrap();
             assert_eq!(
                 got.to_biguint(),
@@ -439,7 +474,14 @@ fn window_exponentiation_every_method() {
     let p = pow2(255) - 19u8;
     let g = BigUint::from(2u8);
     let e = &p - 2u8;
-    let got = pow_window("diminished-radix", &(&g).into(), &(&e).into(), &(&p).into(), 5).unwrap();
+    let got = pow_window(
+        "diminished-radix",
+        &(&g).into(),
+        &(&e).into(),
+        &(&p).into(),
+        5,
+    )
+    .unwrap();
     assert_eq!(got.to_biguint(), g.modpow(&e, &p));
     assert!(matches!(
         pow_window("lhl-l1", &3u64.into(), &3u64.into(), &7u64.into(), 0),

@@ -96,7 +96,8 @@ impl WindowOps for ReducerOps<'_> {
     }
     fn mul_power(&mut self, acc: &mut [Limb], idx: usize) {
         self.tmp.copy_from_slice(acc);
-        self.r.mul(acc, &self.tmp, &self.powers[idx], &mut self.scratch);
+        self.r
+            .mul(acc, &self.tmp, &self.powers[idx], &mut self.scratch);
     }
     fn power(&self, idx: usize) -> &[Limb] {
         &self.powers[idx]
@@ -131,7 +132,13 @@ impl WindowOps for TableOps {
 /// every reduction uses `method` (see the module docs). Errors: zero modulus, unknown method,
 /// a modulus the method does not accept (even for Montgomery, non-special for
 /// `diminished-radix`), a window out of range.
-pub fn pow_window(method: &str, g: &Natural, e: &Natural, m: &Natural, w: usize) -> Result<Natural> {
+pub fn pow_window(
+    method: &str,
+    g: &Natural,
+    e: &Natural,
+    m: &Natural,
+    w: usize,
+) -> Result<Natural> {
     if w == 0 || w > MAX_WINDOW {
         return Err(Error::InvalidParameter(format!(
             "window size must be in 1..={MAX_WINDOW} (got {w})"

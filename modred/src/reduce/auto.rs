@@ -20,8 +20,9 @@ pub enum Workload {
 /// The method `auto` stands for, for modulus `m` (trimmed, non-zero) and `workload`.
 pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
     let odd = m.first().is_some_and(|&l| l & 1 == 1);
-    let short_dr = diminished_radix::detect(m)
-        .is_some_and(|f| f.mode == DrMode::Block && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS);
+    let short_dr = diminished_radix::detect(m).is_some_and(|f| {
+        m.len() >= 2 && f.mode == DrMode::Block && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS
+    });
     match workload {
         Workload::Single => &classical::INFO,
         Workload::Repeated if short_dr => &diminished_radix::INFO,

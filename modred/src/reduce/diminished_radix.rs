@@ -63,11 +63,7 @@ fn analyze(m: &[Limb]) -> core::result::Result<DrForm, String> {
     let mut cn: Vec<Limb> = mn.iter().map(|&l| !l).collect();
     add_1_in_place(&mut cn, 1);
     let d = normalized_len(&cn);
-    let ok = if k == 1 {
-        cn[0] < 1 << 32
-    } else {
-        d < k
-    };
+    let ok = if k == 1 { cn[0] < 1 << 32 } else { d < k };
     if !ok {
         return Err(if k == 1 {
             "a one-limb modulus must be 2^e - c with c < 2^(e-32)".into()

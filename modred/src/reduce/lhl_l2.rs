@@ -16,12 +16,10 @@
 use super::classical::Classical;
 use super::lhl_l1::fold_top;
 use super::{check_modulus, Reducer, ReducerInfo};
-use crate::arith::{
-    self, add_in_place, karatsuba_scratch_len, mul_basecase, mul_karatsuba,
-};
+use crate::arith::{self, add_in_place, karatsuba_scratch_len, mul_basecase, mul_karatsuba};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
-use crate::tuning::LHL_DELTA;
+use crate::tuning::{KARATSUBA_THRESHOLD, LHL_DELTA};
 
 /// L2 context.
 #[derive(Debug, Clone)]
@@ -75,10 +73,14 @@ impl LhlL2 {
     }
 
     /// `p = top * n*` (top: k - h limbs, p: 2k - h limbs) by Karatsuba on (k - h)-limb chunks
-    /// of n*. `s` is scratch of `2 (k - h) + karatsuba_scratch_len(k - h)` limbs.
+    /// of n* (schoolbook when k - h is below the Karatsuba threshold). `s` is scratch of `2 (k - h) + karatsuba_scratch_len(k - h)` limbs.
     fn mul_top(&self, p: &mut [Limb], top: &[Limb], s: &mut [Limb]) {
         let t = top.len();
         let k = self.m.len();
+        if t < KARATSUBA_THRESHOLD {
+            // Below the Karatsuba threshold: one schoolbook pass with long (k-limb) rows.
+            return mul_basecase(p, &self.nstar, top);
+        }
         p.fill(0);
         let (prod, ks) = s.split_at_mut(2 * t);
         let mut i = 0;

@@ -11,7 +11,7 @@
 //!
 //! Reduction, for i = L-1 down to k: take the fields of z_i (the top field index is
 //! z_{i+1} 2^(topbits) + (z_i >> s(t-1))), clear z_i, z_{i+1}, and add the t rows into the
-//! window z[i-k..i] in one fused pass with a 128-bit column accumulator. The window plus t rows
+//! window z[i-k..i] (t long additions with carry chains). The window plus t rows
 //! is below (t + 1) b^k, so the new z_i <= t. Finally z = z[0..k] + z_k b^k is folded by C until
 //! no carry is left (at most twice), one conditional subtraction of m_n gives z < m_n, and the
 //! shift is undone. t additions of k-limb rows per digit, no multiplications; the tables take
@@ -50,10 +50,7 @@ pub const SHAPE_16X16: Shape = Shape {
     fields: 16,
 };
 /// 8 fields of 8 bits: 4105 rows (32840 k bytes), 8 additions per digit.
-pub const SHAPE_8X256: Shape = Shape {
-    bits: 8,
-    fields: 8,
-};
+pub const SHAPE_8X256: Shape = Shape { bits: 8, fields: 8 };
 /// 6 fields of 11 bits (top 9): 13831 rows (110648 k bytes), 6 additions per digit.
 pub const SHAPE_6X2048: Shape = Shape {
     bits: 11,
@@ -164,20 +161,16 @@ impl TableAdd {
                 *r = self.start[f] + ((zi >> (s * f as u32)) & mask) as usize;
             }
             debug_assert!(carry <= t as Limb);
-            rows[t - 1] = self.start[t - 1]
-                + ((carry << self.shape.top_bits()) | (zi >> top_shift)) as usize;
-            // Fused column sum: window + t rows < (t + 1) b^k.
+            rows[t - 1] =
+                self.start[t - 1] + ((carry << self.shape.top_bits()) | (zi >> top_shift)) as usize;
+            // t long additions into the window: window + t rows < (t + 1) b^k, so the
+            // carries out of the window sum to at most t.
             let lo = i - k;
-            let mut acc: u128 = 0;
-            for l in 0..k {
-                acc += u128::from(z[lo + l]);
-                for &r in &rows[..t] {
-                    acc += u128::from(self.table[r * k + l]);
-                }
-                z[lo + l] = acc as Limb;
-                acc >>= 64;
+            let mut out_carry: Limb = 0;
+            for &r in &rows[..t] {
+                out_carry += arith::add_n_in_place(&mut z[lo..i], &self.table[r * k..(r + 1) * k]);
             }
-            carry = acc as Limb;
+            carry = out_carry;
         }
         // z = z[0..k] + carry b^k, carry <= t: fold with C[carry] until no carry is left.
         let zk = &mut z[..k];

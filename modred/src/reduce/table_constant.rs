@@ -178,4 +178,3 @@ pub const INFO: ReducerInfo = ReducerInfo {
     summary: "Kawamura constant-multiplication table c[j] = c b^j mod m, k^2 limbs per constant; mul builds the table per call (slow one-off); seed 001 sec. 2.4",
     build,
 };
-
