@@ -5,7 +5,7 @@ use super::diminished_radix::{self, DrMode};
 use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo};
 use crate::error::Result;
 use crate::limb::Limb;
-use crate::tuning::DR_AUTO_MAX_C_LIMBS;
+use crate::tuning::{DR_AUTO_MAX_C_LIMBS, FIXED_CIOS_MAX_LIMBS};
 
 /// How a context will be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,7 +21,9 @@ pub enum Workload {
 pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
     let odd = m.first().is_some_and(|&l| l & 1 == 1);
     let short_dr = diminished_radix::detect(m).is_some_and(|f| {
-        m.len() >= 2 && f.mode == DrMode::Block && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS
+        m.len() > FIXED_CIOS_MAX_LIMBS
+            && f.mode == DrMode::Block
+            && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS
     });
     match workload {
         Workload::Single => &classical::INFO,
