@@ -1,10 +1,10 @@
 //! `modred batch`: one operation per stdin line, one result per stdout line, in order.
 //!
-//! Input lines: `reduce X M` or `mulmod A B M` (numbers decimal or 0x-hex, separated by
+//! Input lines: `reduce X M`, `mulmod A B M` or `pow B E M` (numbers decimal or 0x-hex, separated by
 //! whitespace). Blank lines are skipped and `#` starts a comment running to the end of the
 //! line; neither produces output. A line that fails prints `error: <reason>` in its place and
-//! processing continues; the exit code is then 1. The `--reducer` and `--hex` options apply to
-//! every line. Add an operation by extending [`Op`] and [`Op::parse`] / [`Op::run`].
+//! processing continues; the exit code is then 1. The `--reducer`, `--hex`, `--method`,
+//! `--window` and `--threads` options apply to every line. Add an operation by extending [`Op`] and [`Op::parse`] / [`Op::run`].
 
 use crate::cli_common::{context, parse_number, CliError, Common};
 use clap::Args as ClapArgs;
@@ -19,12 +19,15 @@ use std::process::ExitCode;
 pub struct Args {
     #[command(flatten)]
     pub common: Common,
+    #[command(flatten)]
+    pub flags: crate::cmd_pow::PowFlags,
 }
 
 /// One parsed input line.
 enum Op {
     Reduce { x: Natural, m: Natural },
     Mulmod { a: Natural, b: Natural, m: Natural },
+    Pow { b: Natural, e: Natural, m: Natural },
 }
 
 impl Op {
@@ -56,15 +59,23 @@ impl Op {
                     m: parse_number("M", args[2])?,
                 })
             }
+            "pow" => {
+                want(3, "B E M")?;
+                Ok(Op::Pow {
+                    b: parse_number("B", args[0])?,
+                    e: parse_number("E", args[1])?,
+                    m: parse_number("M", args[2])?,
+                })
+            }
             other => Err(CliError(format!(
-                "unknown operation '{other}' (expected: reduce X M | mulmod A B M)"
+                "unknown operation '{other}' (expected: reduce X M | mulmod A B M | pow B E M)"
             ))),
         }
     }
 
     fn modulus(&self) -> &Natural {
         match self {
-            Op::Reduce { m, .. } | Op::Mulmod { m, .. } => m,
+            Op::Reduce { m, .. } | Op::Mulmod { m, .. } | Op::Pow { m, .. } => m,
         }
     }
 
@@ -72,6 +83,7 @@ impl Op {
         match self {
             Op::Reduce { x, .. } => Ok(ctx.reduce(x)?),
             Op::Mulmod { a, b, .. } => Ok(ctx.mulmod(a, b)),
+            Op::Pow { .. } => unreachable!("pow lines are run by run_line"),
         }
     }
 }
@@ -82,9 +94,21 @@ struct Cache {
     ctx: ModContext,
 }
 
-fn run_line(line: &str, common: &Common, cache: &mut Option<Cache>) -> Result<Natural, CliError> {
+fn run_line(
+    line: &str,
+    common: &Common,
+    common_pow: &crate::cmd_pow::PowFlags,
+    cache: &mut Option<Cache>,
+) -> Result<Natural, CliError> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let op = Op::parse(&words)?;
+    if let Op::Pow { b, e, m } = &op {
+        let opts = common_pow.options(&common.reducer)?;
+        return crate::cmd_pow::pow(b, e, m, &opts);
+    }
+    if let (Op::Mulmod { a, b, m }, true) = (&op, common.reducer == "auto") {
+        return crate::cmd_single::mulmod("auto", a, b, m);
+    }
     let m = op.modulus();
     if cache.as_ref().map(|c| &c.m) != Some(m) {
         *cache = None; // never keep a context for a different modulus
@@ -96,6 +120,7 @@ fn run_line(line: &str, common: &Common, cache: &mut Option<Cache>) -> Result<Na
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     args.common.check_reducer()?;
+    args.flags.options(&args.common.reducer)?; // bad --method/--window/--threads: exit 2
     let stdin = io::stdin();
     let stdout = io::stdout();
     let mut out = BufWriter::new(stdout.lock());
@@ -108,7 +133,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         if content.is_empty() {
             continue;
         }
-        match run_line(content, &args.common, &mut cache) {
+        match run_line(content, &args.common, &args.flags, &mut cache) {
             Ok(r) => writeln!(out, "{}", args.common.format(&r)),
             Err(e) => {
                 failed += 1;

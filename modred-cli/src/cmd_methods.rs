@@ -1,4 +1,5 @@
-//! `modred methods`: every reducer with its restrictions, as an aligned table.
+//! `modred methods`: every reducer with its restrictions, and every exponentiation method, as
+//! aligned tables.
 
 use crate::cli_common::CliError;
 use clap::Args as ClapArgs;
@@ -53,5 +54,12 @@ pub fn run(_: Args) -> Result<ExitCode, CliError> {
         "{}",
         table(&["NAME", "ODD M ONLY", "RESTRICTION", "SUMMARY"], &rows)
     );
+    let rows: Vec<Vec<String>> = modred::exp::METHODS
+        .iter()
+        .map(|m| vec![m.name.to_string(), m.summary.to_string()])
+        .collect();
+    println!();
+    println!("Exponentiation methods (pow --method NAME):");
+    print!("{}", table(&["NAME", "SUMMARY"], &rows));
     Ok(ExitCode::SUCCESS)
 }

@@ -3,6 +3,7 @@
 use crate::cli_common::{context, parse_number, CliError, Common};
 use clap::Args as ClapArgs;
 use modred::reduce::auto::Workload;
+use modred::Natural;
 use std::process::ExitCode;
 
 /// Arguments of `modred reduce`.
@@ -44,13 +45,28 @@ pub fn run_reduce(a: ReduceArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A*B mod M by `reducer`; with `auto` a modulus below 2^64 takes the single-word path.
+pub fn mulmod(reducer: &str, a: &Natural, b: &Natural, m: &Natural) -> Result<Natural, CliError> {
+    if reducer == "auto" && m.len() == 1 {
+        let word = |x: &Natural| x.div_rem(m).map(|(_, r)| r).unwrap_or_default();
+        let (a1, b1) = (word(a), word(b));
+        let first = |x: &Natural| x.limbs().first().copied().unwrap_or(0);
+        return Ok(Natural::from(modred::word::mul_mod(
+            first(&a1),
+            first(&b1),
+            m.limbs()[0],
+        )?));
+    }
+    let mut ctx = context(reducer, m, Workload::Single)?;
+    Ok(ctx.mulmod(a, b))
+}
+
 pub fn run_mulmod(a: MulmodArgs) -> Result<ExitCode, CliError> {
     a.common.check_reducer()?;
     let x = parse_number("A", &a.a)?;
     let y = parse_number("B", &a.b)?;
     let m = parse_number("M", &a.m)?;
-    let mut ctx = context(&a.common.reducer, &m, Workload::Single)?;
-    let r = ctx.mulmod(&x, &y);
+    let r = mulmod(&a.common.reducer, &x, &y, &m)?;
     println!("{}", a.common.format(&r));
     Ok(ExitCode::SUCCESS)
 }

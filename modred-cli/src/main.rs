@@ -12,6 +12,7 @@
 mod cli_common;
 mod cmd_batch;
 mod cmd_methods;
+mod cmd_pow;
 mod cmd_single;
 mod report;
 
@@ -35,7 +36,10 @@ enum Command {
     Reduce(cmd_single::ReduceArgs),
     /// Print A*B mod M.
     Mulmod(cmd_single::MulmodArgs),
-    /// Read `reduce X M` / `mulmod A B M` lines from stdin, print one result per line.
+    /// Print B^E mod M.
+    Pow(cmd_pow::PowArgs),
+    /// Read `reduce X M` / `mulmod A B M` / `pow B E M` lines from stdin, print one result per
+    /// line.
     Batch(cmd_batch::Args),
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
@@ -53,6 +57,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
     match command {
         Command::Reduce(a) => cmd_single::run_reduce(a),
         Command::Mulmod(a) => cmd_single::run_mulmod(a),
+        Command::Pow(a) => cmd_pow::run(a),
         Command::Batch(a) => cmd_batch::run(a),
         Command::Methods(a) => cmd_methods::run(a),
         Command::Report(a) => match report::run(a) {

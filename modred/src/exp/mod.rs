@@ -234,11 +234,6 @@ impl PowOptions {
     }
 }
 
-/// Whether `r` runs in time independent of the operand values (needed by `ct`).
-fn is_constant_time(reducer_name: &str) -> bool {
-    reducer_name.starts_with("montgomery-")
-}
-
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
 /// `exp` is little-endian limbs. Fails only for `ct` over a non-constant-time reducer.
 pub fn pow_with<R: Reducer + ?Sized>(
@@ -267,7 +262,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
             opts.window.unwrap_or(tuning::FIXED_WINDOW_BITS),
         ),
         Method::Ct => {
-            if !is_constant_time(r.name()) {
+            if !r.is_constant_time() {
                 return Err(Error::InvalidParameter(format!(
                     "method 'ct' needs a constant-time (Montgomery) reducer, not '{}'",
                     r.name()
@@ -333,6 +328,9 @@ pub struct Modulus {
     r: Option<Arc<dyn Reducer>>,
     /// The CRT split, for an even m with reducer "auto".
     even: Option<Arc<EvenCtx>>,
+    /// A constant-time reducer for `ct`: `r` itself when it is constant time, else (with
+    /// "auto" and an odd m) `montgomery-sos`; None when the user's reducer is not constant time.
+    ct: Option<Arc<dyn Reducer>>,
 }
 
 impl Modulus {
@@ -348,6 +346,7 @@ impl Modulus {
                 m: m.clone(),
                 r: None,
                 even: None,
+                ct: None,
             });
         }
         let (r, even): (Box<dyn Reducer>, _) = if info.name == "auto" {
@@ -361,10 +360,19 @@ impl Modulus {
         } else {
             (reduce::build(info.name, m)?, None)
         };
+        let r: Arc<dyn Reducer> = Arc::from(r);
+        let ct = if r.is_constant_time() {
+            Some(r.clone())
+        } else if info.name == "auto" && m.is_odd() {
+            Some(Arc::from(reduce::build("montgomery-sos", m)?))
+        } else {
+            None
+        };
         Ok(Self {
             m: m.clone(),
-            r: Some(Arc::from(r)),
+            r: Some(r),
             even,
+            ct,
         })
     }
 
@@ -425,6 +433,10 @@ impl Modulus {
                 pow_with(r, method, b, e, opts).expect("validated; not ct")
             }));
         }
+        let r = match (opts.method, &self.ct) {
+            (Method::Ct, Some(ct)) => &**ct,
+            _ => r,
+        };
         let b = self.k_residue(r, base);
         pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
     }
@@ -436,13 +448,13 @@ impl Modulus {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
-        if self.even.is_some() || !is_constant_time(r.name()) {
+        let Some(r) = self.ct.as_deref().filter(|_| self.even.is_none()) else {
             return Err(Error::InvalidParameter(format!(
-                "constant-time exponentiation needs an odd modulus and a Montgomery reducer (have '{}', m {})",
+                "constant-time exponentiation needs an odd modulus and a constant-time Montgomery reducer (have '{}', m {})",
                 r.name(),
                 if self.m.is_odd() { "odd" } else { "even" }
             )));
-        }
+        };
         let b = self.k_residue(r, base);
         let exp_bits = self.m.bits().max(exp.bits()).div_ceil(64) * 64;
         let w = tuning::ct_window_bits(exp_bits);

@@ -79,6 +79,12 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// [`Self::wide_result`]). `x` must satisfy [`Self::max_wide`].
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]);
 
+    /// Whether `mul`, `sqr`, `to_repr` and `from_repr` run in time independent of the operand
+    /// values (only the modulus size may matter). Required by constant-time exponentiation.
+    fn is_constant_time(&self) -> bool {
+        false
+    }
+
     /// What [`Self::reduce_wide`] returns.
     fn wide_result(&self) -> WideResult {
         WideResult::Residue

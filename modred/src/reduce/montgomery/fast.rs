@@ -7,7 +7,7 @@
 //!
 //! Constant time in both regimes (the final subtraction is masked; Karatsuba's sign branches only
 //! occur above [`crate::tuning::KARATSUBA_THRESHOLD`] limbs and depend on operand values, so
-//! for secrets above that size use `montgomery-cios` — see [`Fast::is_constant_time`]).
+//! for secrets above that size use `montgomery-cios` — see `is_constant_time`).
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase, sqr_basecase};
@@ -95,19 +95,16 @@ fn mul_fixed(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb]) -> bool {
 /// Kernel of `montgomery-fast`.
 pub struct Fast;
 
-impl Fast {
-    /// Whether `mul`/`sqr` run in time independent of operand values for a k-limb modulus.
-    pub fn is_constant_time(k: usize) -> bool {
-        k <= FIXED_CIOS_MAX_LIMBS || k < KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD)
-    }
-}
-
 impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const SUMMARY: &'static str =
         "default: unrolled const-size CIOS for small k, MULX/ADX product + REDC above (beyond the seeds)";
     fn scratch_len(k: usize) -> usize {
         2 * k + karatsuba_scratch_len(k)
+    }
+    fn is_constant_time(k: usize) -> bool {
+        // Karatsuba (from its thresholds) branches on the signs of operand differences.
+        k <= FIXED_CIOS_MAX_LIMBS || k < KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD)
     }
     #[inline]
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {

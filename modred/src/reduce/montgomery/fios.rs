@@ -54,6 +54,9 @@ impl MontKernel for Fios {
     fn scratch_len(k: usize) -> usize {
         k + 2
     }
+    fn is_constant_time(_k: usize) -> bool {
+        false // the ADD carry propagation stops early
+    }
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         fios_vartime(out, a, b, &p.m, p.n0, scratch)
     }

@@ -77,6 +77,10 @@ pub trait MontKernel: Send + Sync + 'static {
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         Self::mul(p, out, a, a, scratch)
     }
+    /// Whether `mul`/`sqr`/`redc` run in time independent of the operands for k limbs.
+    fn is_constant_time(_k: usize) -> bool {
+        true
+    }
     /// `out = x R^{-1} mod m` for a 2k-limb `x < m R` (destroyed); `out < m`.
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
         redc::redc(out, x, &p.m, p.n0)
@@ -159,6 +163,9 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
     }
     fn wide_result(&self) -> WideResult {
         WideResult::MontgomeryReduced
+    }
+    fn is_constant_time(&self) -> bool {
+        K::is_constant_time(self.p.k())
     }
     fn check_wide(&self, x: &[Limb]) -> core::result::Result<(), &'static str> {
         check_below_m_r(x, &self.p.m)

@@ -47,6 +47,10 @@ impl MontKernel for Redc {
     fn scratch_len(k: usize) -> usize {
         2 * k + karatsuba_scratch_len(k)
     }
+    fn is_constant_time(k: usize) -> bool {
+        // Karatsuba branches on the signs of operand differences.
+        k < crate::tuning::KARATSUBA_THRESHOLD.min(crate::tuning::KARATSUBA_SQR_THRESHOLD)
+    }
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
         let (t, rest) = scratch.split_at_mut(2 * k);

@@ -1,0 +1,88 @@
+//! `modred pow`: B^E mod M with a chosen exponentiation method and reducer.
+//!
+//! With `--reducer auto` and `--method auto`, a modulus below 2^64 takes the single-word path
+//! (`modred::word`, seed 003's Montgomery); larger ones take `modred::exp`'s default.
+
+use crate::cli_common::{parse_number, CliError, Common};
+use clap::Args as ClapArgs;
+use modred::exp::{self, Method, PowOptions};
+use modred::Natural;
+use std::process::ExitCode;
+
+/// Exponentiation options shared by `pow` and `batch`.
+#[derive(ClapArgs, Debug, Clone)]
+pub struct PowFlags {
+    /// Exponentiation method (see `modred methods`).
+    #[arg(long, short = 'M', default_value = "auto", value_name = "NAME")]
+    pub method: String,
+    /// Window bits (window, sliding, ct) or comb teeth; default picks by size.
+    #[arg(long, short = 'w', value_name = "W")]
+    pub window: Option<usize>,
+    /// Worker threads (fixed-base method).
+    #[arg(long, short = 't', value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+impl PowFlags {
+    /// Validated options for `reducer`.
+    pub fn options(&self, reducer: &str) -> Result<PowOptions, CliError> {
+        let opts = PowOptions {
+            method: Method::from_name(&self.method)?,
+            reducer: reducer.to_string(),
+            window: self.window,
+            threads: self.threads,
+        };
+        opts.validate()?;
+        Ok(opts)
+    }
+}
+
+/// Arguments of `modred pow`.
+#[derive(ClapArgs, Debug)]
+pub struct PowArgs {
+    #[command(flatten)]
+    pub common: Common,
+    #[command(flatten)]
+    pub flags: PowFlags,
+    /// The base.
+    #[arg(allow_negative_numbers = true)]
+    pub b: String,
+    /// The exponent.
+    #[arg(allow_negative_numbers = true)]
+    pub e: String,
+    /// The modulus (> 0).
+    #[arg(allow_negative_numbers = true)]
+    pub m: String,
+}
+
+/// Whether the default path may take the single-word module for modulus `m`.
+pub fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
+    (opts.reducer == "auto" && opts.method == Method::Auto && m.len() == 1).then(|| m.limbs()[0])
+}
+
+/// B^E mod M by the options, through the single-word path when it applies.
+pub fn pow(b: &Natural, e: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural, CliError> {
+    if let Some(m1) = word_path(opts, m) {
+        if e.len() <= 1 {
+            let b1 = b.div_rem(m).map(|(_, r)| r).unwrap_or_default();
+            let r = modred::word::pow_mod(
+                b1.limbs().first().copied().unwrap_or(0),
+                e.limbs().first().copied().unwrap_or(0),
+                m1,
+            )?;
+            return Ok(Natural::from(r));
+        }
+    }
+    Ok(exp::pow(b, e, m, opts)?)
+}
+
+pub fn run(a: PowArgs) -> Result<ExitCode, CliError> {
+    a.common.check_reducer()?;
+    let opts = a.flags.options(&a.common.reducer)?;
+    let b = parse_number("B", &a.b)?;
+    let e = parse_number("E", &a.e)?;
+    let m = parse_number("M", &a.m)?;
+    let r = pow(&b, &e, &m, &opts)?;
+    println!("{}", a.common.format(&r));
+    Ok(ExitCode::SUCCESS)
+}
