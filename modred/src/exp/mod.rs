@@ -28,7 +28,7 @@ pub use inverse::{gcd, inverse};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::reduce::{self, auto::Workload, Reducer};
+use crate::reduce::{self, auto::Workload, Reducer, WideResult};
 use crate::tuning;
 use even::{reduce_below, EvenCtx};
 use fixed_base::Powers;
@@ -234,9 +234,11 @@ impl PowOptions {
     }
 }
 
-/// Whether `r` runs in time independent of the operand values (needed by `ct`).
-fn is_constant_time(reducer_name: &str) -> bool {
-    reducer_name.starts_with("montgomery-")
+/// Whether `r` runs in time independent of the operand values (needed by `ct`): the Montgomery
+/// family, whose kernels all end in the masked final subtraction (see
+/// [`crate::reduce::montgomery`]), recognised by their Montgomery-reduced wide result.
+pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
+    r.wide_result() == WideResult::MontgomeryReduced
 }
 
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
@@ -267,7 +269,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
             opts.window.unwrap_or(tuning::FIXED_WINDOW_BITS),
         ),
         Method::Ct => {
-            if !is_constant_time(r.name()) {
+            if !is_constant_time(r) {
                 return Err(Error::InvalidParameter(format!(
                     "method 'ct' needs a constant-time (Montgomery) reducer, not '{}'",
                     r.name()
@@ -436,7 +438,7 @@ impl Modulus {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
-        if self.even.is_some() || !is_constant_time(r.name()) {
+        if self.even.is_some() || !is_constant_time(r) {
             return Err(Error::InvalidParameter(format!(
                 "constant-time exponentiation needs an odd modulus and a Montgomery reducer (have '{}', m {})",
                 r.name(),
