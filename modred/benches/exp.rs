@@ -276,6 +276,34 @@ fn ratios(_: &mut Criterion) {
             Box::new(gmp_sec),
         );
     }
+    // Sliding-window size around the tuning.rs choice.
+    for (bits, ws) in [
+        (1024u64, [4usize, 5, 6]),
+        (2048, [5, 6, 7]),
+        (4096, [6, 7, 8]),
+    ] {
+        let (b, e, m) = operands(bits, true, bits);
+        let (bn, en) = (Natural::from(&b), Natural::from(&e));
+        let md = Modulus::new(&Natural::from(&m), "auto").unwrap();
+        let with = |w: usize| PowOptions {
+            method: Method::Sliding,
+            window: Some(w),
+            ..PowOptions::default()
+        };
+        for w in [ws[0], ws[2]] {
+            let (ow, om) = (with(w), with(ws[1]));
+            paired(
+                &format!("{bits} sliding w={w} / w={}", ws[1]),
+                9,
+                Box::new(|| {
+                    black_box(md.pow(&bn, &en, &ow).unwrap());
+                }),
+                Box::new(|| {
+                    black_box(md.pow(&bn, &en, &om).unwrap());
+                }),
+            );
+        }
+    }
     for bits in [1024u64, 2048] {
         let (b, e, m) = operands(bits, true, 7 + bits);
         let (be, ee, me) = operands(bits, false, 7 + bits);
