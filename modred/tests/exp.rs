@@ -33,22 +33,25 @@ fn opts(method: Method, reducer: &str) -> PowOptions {
     }
 }
 
-/// Reducers that can serve m (skipping the very slow bit-serial one above 8 limbs).
-fn reducers_for(m: &BigUint) -> Vec<&'static str> {
-    let odd = m.bit(0);
+/// Reducers that can serve m (every entry of the table whose constructor accepts it, skipping
+/// the very slow bit-serial one above 8 limbs), with whether `ct` accepts it ("auto" switches
+/// to CIOS for `ct`).
+fn reducers_for(m: &BigUint) -> Vec<(&'static str, bool)> {
     let limbs = m.bits().div_ceil(64);
     REDUCERS
         .iter()
-        .filter(|r| odd || !r.needs_odd)
         .filter(|r| !(r.name == "montgomery-bitserial" && limbs > 8))
-        .map(|r| r.name)
+        .filter_map(|r| {
+            let built = modred::reduce::build(r.name, &nat(m)).ok()?;
+            Some((r.name, r.name == "auto" || exp::is_constant_time(&*built)))
+        })
         .collect()
 }
 
 fn check_all(b: &BigUint, e: &BigUint, m: &BigUint, full: bool) {
     let want = oracle(b, e, m);
     let reducers = reducers_for(m);
-    for (ri, reducer) in reducers.iter().enumerate() {
+    for (ri, &(reducer, reducer_ct)) in reducers.iter().enumerate() {
         for info in METHODS {
             // Long exponents: every method on two reducers, every reducer with two methods.
             if !full
@@ -59,9 +62,7 @@ fn check_all(b: &BigUint, e: &BigUint, m: &BigUint, full: bool) {
             }
             let o = opts(info.method, reducer);
             let got = exp::pow(&nat(b), &nat(e), &nat(m), &o);
-            let ct_refused = info.method == Method::Ct
-                && (!reducer.starts_with("montgomery-") && *reducer != "auto" || !m.bit(0))
-                && !m.is_one();
+            let ct_refused = info.method == Method::Ct && (!reducer_ct || !m.bit(0)) && !m.is_one();
             if ct_refused {
                 assert!(
                     matches!(got, Err(Error::InvalidParameter(_))),
@@ -244,6 +245,29 @@ fn semantics_and_errors() {
         assert_eq!(Method::from_name(info.name).unwrap(), info.method);
         assert_eq!(info.method.name(), info.name);
     }
+    // ct refuses variable-time reducers by name, and "auto" switches to a constant-time one
+    // even where its general choice (REDC with Karatsuba) is not.
+    for vartime in ["montgomery-fios", "montgomery-redc", "classical", "barrett"] {
+        let got = exp::pow(
+            &Natural::from(3u64),
+            &Natural::from(5u64),
+            &m,
+            &opts(Method::Ct, vartime),
+        );
+        assert!(
+            matches!(got, Err(Error::InvalidParameter(_))),
+            "{vartime}: {got:?}"
+        );
+    }
+    let big = (BigUint::one() << (64 * 50 - 1)) + 12345u32;
+    let md = Modulus::new(&nat(&big), "auto").unwrap();
+    let e = BigUint::from(0xdead_beefu64) << 1000u32;
+    assert_eq!(
+        md.pow_ct(&Natural::from(7u64), &nat(&e))
+            .unwrap()
+            .to_biguint(),
+        oracle(&BigUint::from(7u8), &e, &big)
+    );
     // Selectable windows give the same answers.
     let mut rng = StdRng::seed_from_u64(7);
     let mb = rng.gen_biguint(300) | BigUint::one() | (BigUint::one() << 299);
@@ -633,7 +657,7 @@ proptest! {
         let (b, e) = (Natural::from_limbs(b), Natural::from_limbs(e));
         let mb = m.to_biguint();
         let names = reducers_for(&mb);
-        let reducer = names[ri % names.len()];
+        let reducer = names[ri % names.len()].0;
         let got = exp::pow(&b, &e, &m, &opts(method, reducer));
         let want = oracle(&b.to_biguint(), &e.to_biguint(), &mb);
         match got {

@@ -146,7 +146,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "ct",
         method: Method::Ct,
-        summary: "constant-time fixed window, masked table scan (odd moduli, Montgomery)",
+        summary: "constant-time fixed window, masked table scan (odd moduli, CIOS-type reducers)",
     },
     MethodInfo {
         name: "fixed-base",
@@ -234,6 +234,18 @@ impl PowOptions {
     }
 }
 
+/// Whether `r` runs in time independent of the operand values (needed by `ct`): the reducer's
+/// own [`Reducer::is_constant_time`] (integrated or schoolbook Montgomery products with a masked
+/// final subtraction; not FIOS's early-exit carries, Karatsuba's sign branches, or the
+/// data-dependent corrections of classical/Barrett).
+pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
+    r.is_constant_time()
+}
+
+/// The reducer `ct` uses with "auto" when the default one is not constant time at this size:
+/// SOS (schoolbook product on the MULX/ADX rows, constant time at every size).
+const CT_AUTO_REDUCER: &str = "montgomery-sos";
+
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
 /// `exp` is little-endian limbs. Fails only for `ct` over a non-constant-time reducer.
 pub fn pow_with<R: Reducer + ?Sized>(
@@ -262,9 +274,9 @@ pub fn pow_with<R: Reducer + ?Sized>(
             opts.window.unwrap_or(tuning::FIXED_WINDOW_BITS),
         ),
         Method::Ct => {
-            if !r.is_constant_time() {
+            if !is_constant_time(r) {
                 return Err(Error::InvalidParameter(format!(
-                    "method 'ct' needs a constant-time (Montgomery) reducer, not '{}'",
+                    "method 'ct' needs a constant-time reducer (montgomery-cios, -sos, -fips, -cihs, or -fast/-redc below the Karatsuba thresholds), not '{}'",
                     r.name()
                 )));
             }
@@ -295,7 +307,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
 
 /// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, unknown
 /// reducer or method parameters, a Montgomery reducer named for an even m (use "auto"),
-/// `ct` with an even m or a non-Montgomery reducer.
+/// `ct` with an even m or a reducer that is not constant time (other than "auto").
 pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
     opts.validate()?;
     Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
@@ -328,8 +340,8 @@ pub struct Modulus {
     r: Option<Arc<dyn Reducer>>,
     /// The CRT split, for an even m with reducer "auto".
     even: Option<Arc<EvenCtx>>,
-    /// A constant-time reducer for `ct`: `r` itself when it is constant time, else (with
-    /// "auto" and an odd m) `montgomery-sos`; None when the user's reducer is not constant time.
+    /// The constant-time reducer for `ct` (odd m: the chosen reducer if constant time, else
+    /// CIOS when the reducer is "auto"; None otherwise).
     ct: Option<Arc<dyn Reducer>>,
 }
 
@@ -361,10 +373,12 @@ impl Modulus {
             (reduce::build(info.name, m)?, None)
         };
         let r: Arc<dyn Reducer> = Arc::from(r);
-        let ct = if r.is_constant_time() {
+        let ct = if !m.is_odd() {
+            None
+        } else if is_constant_time(&*r) {
             Some(r.clone())
-        } else if info.name == "auto" && m.is_odd() {
-            Some(Arc::from(reduce::build("montgomery-sos", m)?))
+        } else if info.name == "auto" {
+            Some(Arc::from(reduce::build(CT_AUTO_REDUCER, m)?))
         } else {
             None
         };
@@ -433,33 +447,41 @@ impl Modulus {
                 pow_with(r, method, b, e, opts).expect("validated; not ct")
             }));
         }
-        let r = match (opts.method, &self.ct) {
-            (Method::Ct, Some(ct)) => &**ct,
-            _ => r,
-        };
+        if opts.method == Method::Ct {
+            let Some(ct) = self.ct.as_deref() else {
+                return Err(self.ct_refusal(r));
+            };
+            let b = self.k_residue(ct, base);
+            return pow_with(ct, Method::Ct, &b, exp.limbs(), opts).map(Natural::from_limbs);
+        }
         let b = self.k_residue(r, base);
         pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
     }
 
+    fn ct_refusal(&self, r: &dyn Reducer) -> Error {
+        Error::InvalidParameter(format!(
+            "constant-time exponentiation needs an odd modulus and a constant-time reducer (montgomery-cios, -sos, -fips, -cihs, or \"auto\"); have '{}' and an {} modulus",
+            r.name(),
+            if self.m.is_odd() { "odd" } else { "even" }
+        ))
+    }
+
     /// `base^exp mod m` in constant time (see [`ct`]): only the sizes of m and of the exponent
-    /// (padded to at least the bit length of m) may leak. Needs an odd m and a Montgomery
-    /// reducer. Reducing a base >= m first is variable time.
+    /// (padded to at least the bit length of m) may leak. Needs an odd m and a
+    /// constant-time reducer ([`Reducer::is_constant_time`]; "auto" falls back to SOS). Reducing a base
+    /// >= m first is variable time.
     pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
-        let Some(r) = self.ct.as_deref().filter(|_| self.even.is_none()) else {
-            return Err(Error::InvalidParameter(format!(
-                "constant-time exponentiation needs an odd modulus and a constant-time Montgomery reducer (have '{}', m {})",
-                r.name(),
-                if self.m.is_odd() { "odd" } else { "even" }
-            )));
+        let Some(ct) = self.ct.as_deref() else {
+            return Err(self.ct_refusal(r));
         };
-        let b = self.k_residue(r, base);
+        let b = self.k_residue(ct, base);
         let exp_bits = self.m.bits().max(exp.bits()).div_ceil(64) * 64;
         let w = tuning::ct_window_bits(exp_bits);
         Ok(Natural::from_limbs(ct::pow(
-            r,
+            ct,
             &b,
             exp.limbs(),
             exp_bits,
