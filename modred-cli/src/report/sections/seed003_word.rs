@@ -29,7 +29,7 @@ fn looped<'a>(label: &str, f: fn(usize, u64) -> u64, n: usize) -> Competitor<'a>
 /// The loops' checksums computed independently with GMP on the same cases:
 /// (empty loop, every other loop).
 fn oracle(n: usize) -> (Natural, Natural) {
-    let r: Integer = Integer::from(1) << 64;
+    let r: Integer = Integer::from(1) << 64u32;
     let (mut empty, mut full) = (0u64, 0u64);
     for c in loops::cases(n, SEED) {
         let m = Integer::from(c.m);
