@@ -75,7 +75,9 @@ pub fn to_natural(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Natu
 
 /// Two's complement little-endian limbs -> (negative, magnitude limbs).
 fn from_twos_complement(mut limbs: Vec<Limb>) -> Int {
-    let negative = limbs.last().is_some_and(|&top| top >> (Limb::BITS - 1) != 0);
+    let negative = limbs
+        .last()
+        .is_some_and(|&top| top >> (Limb::BITS - 1) != 0);
     if negative {
         // -x = !x + 1, limb by limb with carry.
         let mut carry = true;
@@ -129,7 +131,8 @@ fn int_from_pylong(i: &Bound<'_, PyInt>) -> PyResult<Int> {
     let len = nlimbs * LIMB_BYTES;
     #[cfg(not(Py_3_13))]
     // SAFETY: `bytes` points to `len` writable bytes (the limb buffer); little-endian, signed.
-    let rc = unsafe { ffi::_PyLong_AsByteArray(i.as_ptr() as *mut ffi::PyLongObject, bytes, len, 1, 1) };
+    let rc =
+        unsafe { ffi::_PyLong_AsByteArray(i.as_ptr() as *mut ffi::PyLongObject, bytes, len, 1, 1) };
     #[cfg(Py_3_13)]
     // SAFETY: as above; returns the bytes needed (<= len by construction) or -1 with an exception.
     let rc = unsafe {
@@ -219,7 +222,11 @@ pub fn to_py<'py>(py: Python<'py>, n: &Natural) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// `-n` (or `n` when `negative` is false) as a Python `int`.
-pub fn to_py_signed<'py>(py: Python<'py>, negative: bool, n: &Natural) -> PyResult<Bound<'py, PyAny>> {
+pub fn to_py_signed<'py>(
+    py: Python<'py>,
+    negative: bool,
+    n: &Natural,
+) -> PyResult<Bound<'py, PyAny>> {
     let v = to_py(py, n)?;
     if negative && !n.is_zero() {
         v.neg()

@@ -41,17 +41,18 @@ fn prepare(b: &Int, e: &Int, m: &Natural) -> modred::Result<Option<(Natural, Nat
         return Ok(None);
     }
     let b = residue(b, m);
-    let b = if e.negative {
-        exp::inverse(&b, m)?
-    } else {
-        b
-    };
+    let b = if e.negative { exp::inverse(&b, m)? } else { b };
     Ok(Some((b, e.mag.clone())))
 }
 
 /// The residue `r` of a result as Python returns it for modulus `m_negative ? -m : m`: in
 /// (m, 0] for a negative modulus.
-fn finish<'py>(py: Python<'py>, r: &Natural, m: &Natural, m_negative: bool) -> PyResult<Bound<'py, PyAny>> {
+fn finish<'py>(
+    py: Python<'py>,
+    r: &Natural,
+    m: &Natural,
+    m_negative: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     if m_negative && !r.is_zero() {
         to_py_signed(py, true, &m.checked_sub(r).expect("r < m"))
     } else {
@@ -146,7 +147,9 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
             exp::pow_batch(&work)
         } else {
             let opts = PowOptions::default();
-            work.iter().map(|(b, e, m)| exp::pow(b, e, m, &opts)).collect()
+            work.iter()
+                .map(|(b, e, m)| exp::pow(b, e, m, &opts))
+                .collect()
         };
         let mut done = done.into_iter();
         let mut out = Vec::with_capacity(slots.len());
@@ -162,7 +165,10 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
         Ok(out)
     });
     let results = results.map_err(|(i, err)| {
-        PyValueError::new_err(format!("pow_batch(): item {i}: {}", to_pyerr(err).value(py)))
+        PyValueError::new_err(format!(
+            "pow_batch(): item {i}: {}",
+            to_pyerr(err).value(py)
+        ))
     })?;
     let list = PyList::empty(py);
     for (r, (_, _, m)) in results.iter().zip(&items) {

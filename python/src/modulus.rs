@@ -38,7 +38,10 @@ fn int_list(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Vec<Int>> 
     let it = ob.try_iter().map_err(|_| {
         PyTypeError::new_err(format!(
             "{func}() argument '{arg}' must be an iterable of ints, not {}",
-            ob.get_type().name().map(|n| n.to_string()).unwrap_or_default()
+            ob.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
         ))
     })?;
     it.map(|x| to_int(&x?, func, arg)).collect()
@@ -122,7 +125,9 @@ impl PyModulus {
                 self.inner.pow_many(&work)
             } else {
                 let opts = PowOptions::default();
-                work.iter().map(|(b, e)| self.inner.pow(b, e, &opts)).collect()
+                work.iter()
+                    .map(|(b, e)| self.inner.pow(b, e, &opts))
+                    .collect()
             };
             done.into_iter()
                 .enumerate()
@@ -314,13 +319,20 @@ impl PyModulus {
 
     /// ``[pow(b, e, m) for b, e in pairs]`` for an iterable of ``(base, exp)`` pairs, in
     /// parallel over all cores like ``pow_many``.
-    fn pow_batch<'py>(&self, py: Python<'py>, pairs: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    fn pow_batch<'py>(
+        &self,
+        py: Python<'py>,
+        pairs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
         let mut v = Vec::new();
         for (i, p) in pairs.try_iter()?.enumerate() {
             let (b, e): (Bound<PyAny>, Bound<PyAny>) = p?.extract().map_err(|_| {
                 PyTypeError::new_err(format!("pow_batch(): item {i} must be a (base, exp) pair"))
             })?;
-            v.push((to_int(&b, "pow_batch", "base")?, to_int(&e, "pow_batch", "exp")?));
+            v.push((
+                to_int(&b, "pow_batch", "base")?,
+                to_int(&e, "pow_batch", "exp")?,
+            ));
         }
         self.pow_pairs(py, "pow_batch", v)
     }
@@ -357,14 +369,26 @@ impl PyModulus {
     }
 
     fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
-        PyTuple::new(py, [to_py(py, self.m())?, self.reducer.clone().into_pyobject(py)?.into_any()])?
-            .hash()
+        PyTuple::new(
+            py,
+            [
+                to_py(py, self.m())?,
+                self.reducer.clone().into_pyobject(py)?.into_any(),
+            ],
+        )?
+        .hash()
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
         let me = slf.get();
-        let args = PyTuple::new(py, [to_py(py, me.m())?, me.reducer.clone().into_pyobject(py)?.into_any()])?;
+        let args = PyTuple::new(
+            py,
+            [
+                to_py(py, me.m())?,
+                me.reducer.clone().into_pyobject(py)?.into_any(),
+            ],
+        )?;
         PyTuple::new(py, [py.get_type::<PyModulus>().into_any(), args.into_any()])
     }
 }
@@ -464,8 +488,14 @@ impl PyFixedBase {
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let args = PyTuple::new(
             py,
-            [self.modulus.bind(py).clone().into_any(), to_py(py, &self.base)?],
+            [
+                self.modulus.bind(py).clone().into_any(),
+                to_py(py, &self.base)?,
+            ],
         )?;
-        PyTuple::new(py, [py.get_type::<PyFixedBase>().into_any(), args.into_any()])
+        PyTuple::new(
+            py,
+            [py.get_type::<PyFixedBase>().into_any(), args.into_any()],
+        )
     }
 }
