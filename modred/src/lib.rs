@@ -15,6 +15,7 @@
 pub mod arith;
 pub mod count;
 pub mod error;
+pub mod exp;
 pub mod limb;
 pub mod natural;
 pub mod reduce;

@@ -18,3 +18,57 @@ pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 /// SOS on ADX rows, interleaved): 4 limbs 33 vs 50; 8 limbs mul 119 vs 117, sqr 118 vs 130;
 /// 16 limbs 459 vs 355.
 pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
+
+/// Modulus size (limbs) from which `auto` prefers product-then-REDC (Karatsuba product) over the
+/// integrated CIOS product for repeated Montgomery multiplications.
+pub const MONT_KARATSUBA_LIMBS: usize = 48;
+
+// ---- Exponentiation (src/exp/) ----
+
+/// Largest window (or comb teeth) accepted by the exponentiation options.
+pub const MAX_WINDOW_BITS: usize = 16;
+
+/// Default digit size of the fixed m-ary `window` method: 4 bits, p = 16 (seed 000 section 5).
+pub const FIXED_WINDOW_BITS: usize = 4;
+
+/// Sliding-window size for an exponent of `bits` bits. The thresholds minimise the expected
+/// multiplication count 2^(w-1) + bits / (w + 1) (table plus one multiplication per window);
+/// they agree with OpenSSL's `BN_window_bits_for_exponent_size` (6 bits from 672 bits) and add
+/// 7 bits from 2900 bits (GMP's `mpz_powm` goes to 7 and more at that size).
+pub fn sliding_window_bits(bits: usize) -> usize {
+    match bits {
+        b if b > 2900 => 7,
+        b if b > 671 => 6,
+        b if b > 239 => 5,
+        b if b > 79 => 4,
+        b if b > 23 => 3,
+        b if b > 6 => 2,
+        _ => 1,
+    }
+}
+
+/// Window of the constant-time method for a (padded) exponent of `bits` bits: every digit costs
+/// one multiplication and a scan of 2^w entries, the table 2^w - 2 multiplications; the
+/// thresholds minimise 2^w + bits / w with the scan counted as ~1/8 multiplication per entry
+/// per digit (OpenSSL's consttime path uses 5 bits at 1024..2048 and 6 above 937 with scatter).
+pub fn ct_window_bits(bits: usize) -> usize {
+    match bits {
+        b if b > 1536 => 6,
+        b if b > 384 => 5,
+        b if b > 96 => 4,
+        b if b > 16 => 3,
+        _ => 1,
+    }
+}
+
+/// Lim–Lee comb parameters (teeth h, tables v) for exponents of `bits` bits: h v 2^h table
+/// entries (memory) against ceil(bits / (h v)) squarings + ceil(bits / h) multiplications.
+pub fn comb_params(bits: usize) -> (usize, usize) {
+    match bits {
+        b if b > 1536 => (8, 2),
+        b if b > 512 => (7, 2),
+        b if b > 128 => (6, 2),
+        b if b > 32 => (4, 2),
+        _ => (2, 1),
+    }
+}

@@ -1,0 +1,131 @@
+//! `ct`: constant-time fixed-window exponentiation, for secret exponents (RSA private keys).
+//!
+//! The exponent is processed as exactly `ceil(exp_bits / w)` digits of `w` bits, where
+//! `exp_bits` is a public length (the caller pads: [`super::Modulus::pow_ct`] uses
+//! `max(bits(m), 64 * limbs(exp))`). Every digit costs `w` squarings, a scan of the *whole*
+//! table of 2^w powers in which each entry is combined by mask ([`arith::cond_copy`] with a
+//! flag computed without branches), and one multiplication — also for zero digits. So no branch
+//! and no memory address depends on the bits of the exponent or of the base; the sequence of
+//! operations is recorded by [`pow_traced`] so the tests can check exactly that.
+//!
+//! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
+//! requires a constant-time reducer: the Montgomery family (their final subtraction is masked,
+//! [`arith::sub_mod_final`]); [`super::pow`] refuses other reducers for `ct`. Reducing a base
+//! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
+
+use super::Ops;
+use crate::arith;
+use crate::limb::Limb;
+use crate::reduce::Reducer;
+
+/// One step of the constant-time schedule, for trace tests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CtEvent {
+    /// Conversion of the base into representation.
+    ToRepr,
+    /// A table entry computed during precomputation.
+    TableMul,
+    /// A squaring of the accumulator.
+    Sqr,
+    /// Table entry `i` read during a masked scan.
+    Scan(usize),
+    /// The multiplication by the selected entry.
+    Mul,
+    /// The conversion back.
+    FromRepr,
+}
+
+/// Receives the schedule of [`pow_traced`].
+pub trait CtTrace {
+    /// Record one event.
+    fn event(&mut self, e: CtEvent);
+}
+
+/// The tracer of the production path: does nothing and compiles away.
+pub struct NoTrace;
+
+impl CtTrace for NoTrace {
+    #[inline(always)]
+    fn event(&mut self, _e: CtEvent) {}
+}
+
+impl CtTrace for Vec<CtEvent> {
+    fn event(&mut self, e: CtEvent) {
+        self.push(e);
+    }
+}
+
+/// 1 if `a == b` else 0, without a branch.
+#[inline(always)]
+fn ct_eq(a: usize, b: usize) -> Limb {
+    let x = (a ^ b) as Limb;
+    1 ^ ((x | x.wrapping_neg()) >> 63)
+}
+
+/// The `w`-bit digit at bit `pos`: the limb read and the shifts depend only on `pos` (public).
+#[inline(always)]
+fn ct_digit(exp: &[Limb], pos: usize, w: usize) -> usize {
+    super::window::digit(exp, pos, w)
+}
+
+/// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
+/// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`.
+pub fn pow<R: Reducer + ?Sized>(
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    exp_bits: usize,
+    w: usize,
+) -> Vec<Limb> {
+    pow_traced(r, base, exp, exp_bits, w, &mut NoTrace)
+}
+
+/// [`pow`], reporting every step to `trace`.
+pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    exp_bits: usize,
+    w: usize,
+    trace: &mut T,
+) -> Vec<Limb> {
+    assert!((1..=16).contains(&w), "window size must be 1..=16");
+    assert!(
+        exp_bits >= arith::bit_len(exp),
+        "exp_bits below the exponent's length"
+    );
+    let k = r.len();
+    let mut ops = Ops::new(r);
+    let entries = 1usize << w;
+    trace.event(CtEvent::ToRepr);
+    let g = ops.enter(base);
+    let mut table = Vec::with_capacity(entries);
+    table.push(r.one().to_vec());
+    table.push(g);
+    for i in 2..entries {
+        let mut t = vec![0; k];
+        trace.event(CtEvent::TableMul);
+        ops.mul(&mut t, &table[i - 1], &table[1]);
+        table.push(t);
+    }
+    let digits = exp_bits.div_ceil(w).max(1);
+    let mut acc = r.one().to_vec();
+    let mut sel = vec![0; k];
+    // Invariant: acc = g^(exp >> (j w)) after digit j; every digit runs the same schedule.
+    for j in (0..digits).rev() {
+        for _ in 0..w {
+            trace.event(CtEvent::Sqr);
+            ops.sqr_in_place(&mut acc);
+        }
+        let d = ct_digit(exp, j * w, w);
+        sel.fill(0);
+        for (i, entry) in table.iter().enumerate() {
+            trace.event(CtEvent::Scan(i));
+            arith::cond_copy(&mut sel, entry, ct_eq(i, d));
+        }
+        trace.event(CtEvent::Mul);
+        ops.mul_in_place(&mut acc, &sel);
+    }
+    trace.event(CtEvent::FromRepr);
+    ops.leave(&acc)
+}

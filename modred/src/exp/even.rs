@@ -1,0 +1,199 @@
+//! Exponentiation modulo an even m = m_odd 2^t (t >= 1), as GMP's `mpz_powm` does it:
+//! x1 = b^e mod m_odd by Montgomery (any method), x2 = b^e mod 2^t by low-half ("mod 2^t")
+//! arithmetic, and the Chinese remainder theorem
+//!   x = x1 + m_odd ((x2 - x1) m_odd^{-1} mod 2^t),   0 <= x < m.
+//!
+//! Mod 2^t: an even b with e >= ceil(t / v2(b)) gives 0; an odd b lies in the unit group of
+//! order 2^(t-1), so e is reduced mod 2^(t-1) first and costs at most t - 1 truncated squarings.
+//! m_odd^{-1} mod 2^t comes from Newton's iteration y <- y (2 - m_odd y). Variable time.
+
+use crate::arith;
+use crate::limb::{neg_inv_newton, Limb};
+use crate::natural::Natural;
+use crate::reduce::{self, auto::Workload, Reducer};
+use std::sync::Arc;
+
+/// `r = a b mod 2^(64 n)` (n = r.len(); `a`, `b` at least n limbs): the low half of the product.
+fn mul_lo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = r.len();
+    r.fill(0);
+    for i in 0..n {
+        // Row i contributes a[0..n-i] * b[i] at offset i; the carry out of limb n-1 is dropped.
+        arith::addmul_1(&mut r[i..], &a[..n - i], b[i]);
+    }
+}
+
+/// Computes the odd part: `(reducer, base < m_odd as k limbs, exponent limbs) -> k limbs`.
+pub type OddPow<'a> = dyn Fn(&dyn Reducer, &[Limb], &[Limb]) -> Vec<Limb> + 'a;
+
+/// Precomputation for an even modulus.
+#[derive(Clone, Debug)]
+pub struct EvenCtx {
+    t: usize,
+    n: usize,
+    m_odd: Natural,
+    /// Reducer for m_odd (None when m_odd = 1).
+    odd: Option<Arc<dyn Reducer>>,
+    /// m_odd^{-1} mod 2^(64 n), n = ceil(t / 64).
+    inv: Vec<Limb>,
+}
+
+impl EvenCtx {
+    /// Context for the even modulus `m` (>= 2); the odd part gets `reducer` ("auto" picks the
+    /// fastest Montgomery method).
+    pub fn new(m: &Natural, reducer: &str) -> crate::Result<Self> {
+        let t = m.trailing_zeros().expect("m != 0");
+        debug_assert!(t >= 1);
+        let m_odd = m >> t;
+        let n = t.div_ceil(64);
+        let odd = if m_odd.is_one() {
+            None
+        } else if reducer == "auto" {
+            Some(Arc::from((reduce::auto::choose(
+                m_odd.limbs(),
+                Workload::Repeated,
+            )
+            .build)(m_odd.limbs())?))
+        } else {
+            Some(Arc::from(reduce::build(reducer, &m_odd)?))
+        };
+        // Newton: y0 = m_odd^{-1} mod 2^64, each step doubles the correct bits.
+        let mo = m_odd.to_padded(n.max(m_odd.len()));
+        let mut inv = vec![0; n];
+        inv[0] = neg_inv_newton(mo[0]).wrapping_neg();
+        let mut bits = 64;
+        let mut p = vec![0; n];
+        let mut q = vec![0; n];
+        while bits < 64 * n {
+            mul_lo_n(&mut p, &mo[..n], &inv); // m y
+                                              // q = 2 - m y mod 2^(64n)
+            q.fill(0);
+            q[0] = 2;
+            arith::sub_n_in_place(&mut q, &p);
+            let y = inv.clone();
+            mul_lo_n(&mut inv, &y, &q);
+            bits *= 2;
+        }
+        Ok(Self {
+            t,
+            n,
+            m_odd,
+            odd,
+            inv,
+        })
+    }
+
+    /// The reducer of the odd part (None when m is a power of two).
+    pub fn odd_reducer(&self) -> Option<&dyn Reducer> {
+        self.odd.as_deref()
+    }
+
+    /// Keep the low t bits of an n-limb value.
+    fn mask(&self, x: &mut [Limb]) {
+        let rem = self.t % 64;
+        if rem != 0 {
+            x[self.n - 1] &= (1u64 << rem) - 1;
+        }
+    }
+
+    /// `b^e mod 2^t` as n limbs.
+    fn pow_2t(&self, base: &Natural, exp: &Natural) -> Vec<Limb> {
+        let n = self.n;
+        let mut b: Vec<Limb> = base
+            .limbs()
+            .iter()
+            .copied()
+            .chain(core::iter::repeat(0))
+            .take(n)
+            .collect();
+        self.mask(&mut b);
+        let mut one = vec![0; n];
+        one[0] = 1;
+        self.mask(&mut one); // 1 mod 2^t (t >= 1, so stays 1)
+        if exp.is_zero() {
+            return one;
+        }
+        let e: Vec<Limb> = if b[0] & 1 == 1 {
+            // Odd: the unit group mod 2^t has order 2^(t-1).
+            let keep = self.t - 1;
+            let mut e = exp
+                .limbs()
+                .iter()
+                .copied()
+                .chain(core::iter::repeat(0))
+                .take(keep.div_ceil(64).max(1))
+                .collect::<Vec<_>>();
+            if keep % 64 != 0 {
+                let last = e.len() - 1;
+                e[last] &= (1u64 << (keep % 64)) - 1;
+            } else if keep == 0 {
+                e[0] = 0;
+            }
+            e
+        } else {
+            let v = match Natural::from_slice(&b).trailing_zeros() {
+                None => return vec![0; n], // b = 0 mod 2^t, e >= 1
+                Some(v) => v,
+            };
+            // b^e has at least e v factors of two.
+            if exp.bits() > 64 || (exp.limbs()[0] as u128) * (v as u128) >= self.t as u128 {
+                return vec![0; n];
+            }
+            exp.limbs().to_vec()
+        };
+        // Left-to-right binary with truncated products.
+        let bits = arith::bit_len(&e);
+        let mut acc = one;
+        let mut tmp = vec![0; n];
+        for i in (0..bits).rev() {
+            mul_lo_n(&mut tmp, &acc, &acc);
+            core::mem::swap(&mut acc, &mut tmp);
+            if arith::bit(&e, i) {
+                mul_lo_n(&mut tmp, &acc, &b);
+                core::mem::swap(&mut acc, &mut tmp);
+            }
+        }
+        self.mask(&mut acc);
+        acc
+    }
+
+    /// `b^e mod m`; `odd_pow(r, base_k, exp)` computes the odd part with the chosen method
+    /// (`base_k < m_odd`, k limbs, plain residue in and out).
+    pub fn pow(&self, base: &Natural, exp: &Natural, odd_pow: &OddPow<'_>) -> Natural {
+        let x2 = self.pow_2t(base, exp);
+        let x1 = match &self.odd {
+            None => Natural::zero(),
+            Some(r) => {
+                let b = reduce_below(base, r.modulus());
+                Natural::from_limbs(odd_pow(&**r, &b, exp.limbs()))
+            }
+        };
+        // y = (x2 - x1) m_odd^{-1} mod 2^t.
+        let n = self.n;
+        let x1_lo: Vec<Limb> = x1
+            .limbs()
+            .iter()
+            .copied()
+            .chain(core::iter::repeat(0))
+            .take(n)
+            .collect();
+        let mut d = x2;
+        arith::sub_n_in_place(&mut d, &x1_lo);
+        let mut y = vec![0; n];
+        mul_lo_n(&mut y, &d, &self.inv);
+        self.mask(&mut y);
+        &x1 + &(&self.m_odd * &Natural::from_limbs(y))
+    }
+}
+
+/// `base mod m` as k = m.len() limbs (variable time when `base >= m`).
+pub(crate) fn reduce_below(base: &Natural, m: &[Limb]) -> Vec<Limb> {
+    let k = m.len();
+    let mut v = if arith::cmp(base.limbs(), m).is_lt() {
+        base.limbs().to_vec()
+    } else {
+        arith::rem_vartime(base.limbs(), m)
+    };
+    v.resize(k, 0);
+    v
+}

@@ -1,0 +1,536 @@
+//! Modular exponentiation: every method of the seeds and beyond, over any [`Reducer`].
+//!
+//! Each method lives in its own file and is generic over `R: Reducer + ?Sized`, working in the
+//! reducer's representation (`to_repr`, `mul`, `sqr`, `from_repr`), so every reduction method —
+//! and any faster kernel implementing the trait — plugs in:
+//! [`binary`] (left-to-right, seed 002 ModExp), [`binary_rl`], [`window`] (m-ary, seed 000
+//! section 5), [`sliding`], [`ct`] (constant time), [`fixed_base`] (seed 004, multi-threaded),
+//! [`comb`] (Lim–Lee), [`even`] (even moduli by CRT), [`batch`] (rayon), [`inverse`].
+//!
+//! The public entry points follow Python's `pow(b, e, m)` for naturals: m = 0 is an error,
+//! m = 1 gives 0, e = 0 gives 1 mod m, any base (0, >= m) works, and a negative exponent
+//! ([`pow_signed_exp`]) uses the modular inverse.
+
+pub mod batch;
+pub mod binary;
+pub mod binary_rl;
+pub mod comb;
+pub mod ct;
+pub mod even;
+pub mod fixed_base;
+pub mod inverse;
+pub mod sliding;
+pub mod window;
+
+pub use batch::pow_batch;
+pub use inverse::{gcd, inverse};
+
+use crate::error::{Error, Result};
+use crate::limb::Limb;
+use crate::natural::Natural;
+use crate::reduce::{self, auto::Workload, Reducer};
+use crate::tuning;
+use even::{reduce_below, EvenCtx};
+use fixed_base::Powers;
+use std::sync::Arc;
+
+/// Scratch-owning helper the methods share: the reducer's operations on owned buffers.
+pub(crate) struct Ops<'a, R: ?Sized> {
+    r: &'a R,
+    scratch: Vec<Limb>,
+    tmp: Vec<Limb>,
+}
+
+impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
+    pub(crate) fn new(r: &'a R) -> Self {
+        Self {
+            r,
+            scratch: vec![0; r.scratch_len()],
+            tmp: vec![0; r.len()],
+        }
+    }
+    /// Representation of the plain residue `x < m` (k limbs).
+    pub(crate) fn enter(&mut self, x: &[Limb]) -> Vec<Limb> {
+        let mut out = vec![0; self.r.len()];
+        self.r.to_repr(&mut out, x, &mut self.scratch);
+        out
+    }
+    /// Plain residue of `x` in representation.
+    pub(crate) fn leave(&mut self, x: &[Limb]) -> Vec<Limb> {
+        let mut out = vec![0; self.r.len()];
+        self.r.from_repr(&mut out, x, &mut self.scratch);
+        out
+    }
+    /// 1 mod m as a plain residue.
+    pub(crate) fn one_plain(&mut self) -> Vec<Limb> {
+        let one = self.r.one().to_vec();
+        self.leave(&one)
+    }
+    pub(crate) fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        self.r.mul(out, a, b, &mut self.scratch);
+    }
+    pub(crate) fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
+        self.r.sqr(out, a, &mut self.scratch);
+    }
+    /// `acc = acc * b`.
+    pub(crate) fn mul_in_place(&mut self, acc: &mut Vec<Limb>, b: &[Limb]) {
+        self.r.mul(&mut self.tmp, acc, b, &mut self.scratch);
+        core::mem::swap(acc, &mut self.tmp);
+    }
+    /// `acc = acc^2`.
+    pub(crate) fn sqr_in_place(&mut self, acc: &mut Vec<Limb>) {
+        self.r.sqr(&mut self.tmp, acc, &mut self.scratch);
+        core::mem::swap(acc, &mut self.tmp);
+    }
+}
+
+/// An exponentiation method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// The fastest correct choice by the thresholds in [`crate::tuning`].
+    #[default]
+    Auto,
+    /// Left-to-right square-and-multiply.
+    Binary,
+    /// Right-to-left square-and-multiply.
+    BinaryRl,
+    /// Fixed m-ary window.
+    Window,
+    /// Sliding window over odd powers.
+    Sliding,
+    /// Constant-time fixed window.
+    Ct,
+    /// Seed 004's fixed-base method with precomputed A^(2^i) and period detection.
+    FixedBase,
+    /// Lim–Lee fixed-base comb.
+    Comb,
+}
+
+/// How a method is listed by `modred methods`.
+pub struct MethodInfo {
+    /// The name accepted by `--method`.
+    pub name: &'static str,
+    /// The method.
+    pub method: Method,
+    /// One line: what it is and where it comes from.
+    pub summary: &'static str,
+}
+
+/// Every exponentiation method.
+pub static METHODS: &[MethodInfo] = &[
+    MethodInfo {
+        name: "auto",
+        method: Method::Auto,
+        summary: "sliding window with the fastest reducer for the size; even moduli split by CRT",
+    },
+    MethodInfo {
+        name: "binary",
+        method: Method::Binary,
+        summary: "left-to-right square-and-multiply (seed 002 ModExp)",
+    },
+    MethodInfo {
+        name: "binary-rl",
+        method: Method::BinaryRl,
+        summary: "right-to-left square-and-multiply",
+    },
+    MethodInfo {
+        name: "window",
+        method: Method::Window,
+        summary: "fixed m-ary window, default 4 bits = p 16 (seed 000 section 5)",
+    },
+    MethodInfo {
+        name: "sliding",
+        method: Method::Sliding,
+        summary: "sliding window over odd powers, window from the exponent length",
+    },
+    MethodInfo {
+        name: "ct",
+        method: Method::Ct,
+        summary: "constant-time fixed window, masked table scan (odd moduli, Montgomery)",
+    },
+    MethodInfo {
+        name: "fixed-base",
+        method: Method::FixedBase,
+        summary:
+            "precomputed A^(2^i) with period detection, set bits split over threads (seed 004)",
+    },
+    MethodInfo {
+        name: "comb",
+        method: Method::Comb,
+        summary: "Lim-Lee fixed-base comb (table reusable across exponents)",
+    },
+];
+
+impl Method {
+    /// The method's name.
+    pub fn name(self) -> &'static str {
+        METHODS
+            .iter()
+            .find(|i| i.method == self)
+            .expect("every method is listed")
+            .name
+    }
+
+    /// The method called `name`.
+    pub fn from_name(name: &str) -> Result<Method> {
+        METHODS
+            .iter()
+            .find(|i| i.name == name)
+            .map(|i| i.method)
+            .ok_or_else(|| Error::UnknownName {
+                what: "method",
+                name: name.to_string(),
+                known: METHODS
+                    .iter()
+                    .map(|i| i.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
+
+/// Options of [`pow`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PowOptions {
+    /// The method.
+    pub method: Method,
+    /// The reducer name (see [`crate::REDUCERS`]); "auto" picks by size and routes even moduli
+    /// through [`even`].
+    pub reducer: String,
+    /// Window bits (window, sliding, ct) or teeth (comb), 1..=16; `None` picks by size.
+    pub window: Option<usize>,
+    /// Worker threads for fixed-base, >= 1; `None` = 1.
+    pub threads: Option<usize>,
+}
+
+impl Default for PowOptions {
+    fn default() -> Self {
+        Self {
+            method: Method::Auto,
+            reducer: "auto".to_string(),
+            window: None,
+            threads: None,
+        }
+    }
+}
+
+impl PowOptions {
+    /// Check the window and thread parameters.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(w) = self.window {
+            if !(1..=tuning::MAX_WINDOW_BITS).contains(&w) {
+                return Err(Error::InvalidParameter(format!(
+                    "window must be 1..={} bits (got {w})",
+                    tuning::MAX_WINDOW_BITS
+                )));
+            }
+        }
+        if self.threads == Some(0) {
+            return Err(Error::InvalidParameter(
+                "threads must be at least 1 (got 0)".to_string(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `r` runs in time independent of the operand values (needed by `ct`).
+fn is_constant_time(r: &dyn Reducer) -> bool {
+    r.name().starts_with("montgomery-")
+}
+
+/// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
+/// `exp` is little-endian limbs. Fails only for `ct` over a non-constant-time reducer.
+pub fn pow_with<R: Reducer + ?Sized>(
+    r: &R,
+    method: Method,
+    base: &[Limb],
+    exp: &[Limb],
+    opts: &PowOptions,
+) -> Result<Vec<Limb>> {
+    opts.validate()?;
+    let bits = crate::arith::bit_len(exp);
+    Ok(match method {
+        Method::Auto | Method::Sliding => sliding::pow(
+            r,
+            base,
+            exp,
+            opts.window
+                .unwrap_or_else(|| tuning::sliding_window_bits(bits)),
+        ),
+        Method::Binary => binary::pow(r, base, exp),
+        Method::BinaryRl => binary_rl::pow(r, base, exp),
+        Method::Window => window::pow(
+            r,
+            base,
+            exp,
+            opts.window.unwrap_or(tuning::FIXED_WINDOW_BITS),
+        ),
+        Method::Ct => {
+            if !r.name().starts_with("montgomery-") {
+                return Err(Error::InvalidParameter(format!(
+                    "method 'ct' needs a constant-time (Montgomery) reducer, not '{}'",
+                    r.name()
+                )));
+            }
+            let exp_bits = bits.max(64 * exp.len());
+            ct::pow(
+                r,
+                base,
+                exp,
+                exp_bits,
+                opts.window
+                    .unwrap_or_else(|| tuning::ct_window_bits(exp_bits)),
+            )
+        }
+        Method::FixedBase => {
+            let p = Powers::new(r, base, bits);
+            fixed_base::pow(r, &p, exp, opts.threads.unwrap_or(1)).expect("covers exp")
+        }
+        Method::Comb => {
+            let (h, v) = tuning::comb_params(bits);
+            let h = opts.window.unwrap_or(h);
+            let p = Powers::new(r, base, bits.max(1).div_ceil(h) * h);
+            comb::CombTable::new(r, &p, bits, h, v)
+                .pow(r, exp)
+                .expect("covers exp")
+        }
+    })
+}
+
+/// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, unknown
+/// reducer or method parameters, a Montgomery reducer named for an even m (use "auto"),
+/// `ct` with an even m or a non-Montgomery reducer.
+pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
+    opts.validate()?;
+    Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
+}
+
+/// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
+/// ([`Error::NotInvertible`] when gcd(base, m) != 1).
+pub fn pow_signed_exp(
+    base: &Natural,
+    exp: &Natural,
+    exp_negative: bool,
+    m: &Natural,
+    opts: &PowOptions,
+) -> Result<Natural> {
+    opts.validate()?;
+    let md = Modulus::new(m, &opts.reducer)?;
+    if exp_negative && !exp.is_zero() {
+        let inv = md.inverse(base)?;
+        md.pow(&inv, exp, opts)
+    } else {
+        md.pow(base, exp, opts)
+    }
+}
+
+/// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
+#[derive(Clone, Debug)]
+pub struct Modulus {
+    m: Natural,
+    /// The reducer of m (None for m = 1). For an even m with "auto", Barrett (for mul/sqr/comb).
+    r: Option<Arc<dyn Reducer>>,
+    /// The CRT split, for an even m with reducer "auto".
+    even: Option<Arc<EvenCtx>>,
+}
+
+impl Modulus {
+    /// Context for `m` with reducer `reducer` ("auto" picks by size; even moduli then go through
+    /// the CRT split). Errors: m = 0, unknown reducer, Montgomery reducer with an even m.
+    pub fn new(m: &Natural, reducer: &str) -> Result<Self> {
+        let info = reduce::info(reducer)?;
+        if m.is_zero() {
+            return Err(Error::ZeroModulus);
+        }
+        if m.is_one() {
+            return Ok(Self {
+                m: m.clone(),
+                r: None,
+                even: None,
+            });
+        }
+        let (r, even): (Box<dyn Reducer>, _) = if info.name == "auto" {
+            let r = (reduce::auto::choose(m.limbs(), Workload::Repeated).build)(m.limbs())?;
+            let even = if m.is_odd() {
+                None
+            } else {
+                Some(Arc::new(EvenCtx::new(m, "auto")?))
+            };
+            (r, even)
+        } else {
+            (reduce::build(info.name, m)?, None)
+        };
+        Ok(Self {
+            m: m.clone(),
+            r: Some(Arc::from(r)),
+            even,
+        })
+    }
+
+    /// The modulus.
+    pub fn modulus(&self) -> &Natural {
+        &self.m
+    }
+
+    /// The reducer in use (None for m = 1).
+    pub fn reducer(&self) -> Option<&dyn Reducer> {
+        self.r.as_deref()
+    }
+
+    /// `x mod m`.
+    pub fn reduce(&self, x: &Natural) -> Natural {
+        x % &self.m
+    }
+
+    fn k_residue(&self, r: &dyn Reducer, x: &Natural) -> Vec<Limb> {
+        reduce_below(x, r.modulus())
+    }
+
+    /// `a b mod m` (any a, b) by the reducer.
+    pub fn mul(&self, a: &Natural, b: &Natural) -> Natural {
+        let Some(r) = self.r.as_deref() else {
+            return Natural::zero();
+        };
+        let (a, b) = (self.k_residue(r, a), self.k_residue(r, b));
+        let mut ops = Ops::new(r);
+        let ar = ops.enter(&a);
+        let mut out = vec![0; r.len()];
+        // mul(repr(a), b) = a b in every representation.
+        ops.mul(&mut out, &ar, &b);
+        Natural::from_limbs(out)
+    }
+
+    /// `a^2 mod m`.
+    pub fn sqr(&self, a: &Natural) -> Natural {
+        self.mul(a, a)
+    }
+
+    /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
+    /// used).
+    pub fn pow(&self, base: &Natural, exp: &Natural, opts: &PowOptions) -> Result<Natural> {
+        opts.validate()?;
+        let Some(r) = self.r.as_deref() else {
+            return Ok(Natural::zero());
+        };
+        if let Some(even) = &self.even {
+            if opts.method == Method::Ct {
+                return Err(Error::InvalidParameter(
+                    "method 'ct' needs an odd modulus (constant-time Montgomery arithmetic)"
+                        .to_string(),
+                ));
+            }
+            let method = opts.method;
+            return Ok(even.pow(base, exp, &|r, b, e| {
+                pow_with(r, method, b, e, opts).expect("validated; not ct")
+            }));
+        }
+        let b = self.k_residue(r, base);
+        pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
+    }
+
+    /// `base^exp mod m` in constant time (see [`ct`]): only the sizes of m and of the exponent
+    /// (padded to at least the bit length of m) may leak. Needs an odd m and a Montgomery
+    /// reducer. Reducing a base >= m first is variable time.
+    pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
+        let Some(r) = self.r.as_deref() else {
+            return Ok(Natural::zero());
+        };
+        if self.even.is_some() || !is_constant_time(r) {
+            return Err(Error::InvalidParameter(format!(
+                "constant-time exponentiation needs an odd modulus and a Montgomery reducer (have '{}', m {})",
+                r.name(),
+                if self.m.is_odd() { "odd" } else { "even" }
+            )));
+        }
+        let b = self.k_residue(r, base);
+        let exp_bits = self.m.bits().max(exp.bits()).div_ceil(64) * 64;
+        let w = tuning::ct_window_bits(exp_bits);
+        Ok(Natural::from_limbs(ct::pow(
+            r,
+            &b,
+            exp.limbs(),
+            exp_bits,
+            w,
+        )))
+    }
+
+    /// `a^{-1} mod m` ([`Error::NotInvertible`] if gcd(a, m) != 1).
+    pub fn inverse(&self, a: &Natural) -> Result<Natural> {
+        inverse::inverse(a, &self.m)
+    }
+
+    /// `b^e mod m` for every pair, in parallel over the cores (rayon), sharing this context.
+    pub fn pow_many(&self, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
+        batch::pow_many(self, pairs)
+    }
+
+    /// Fixed-base context for `base`, serving exponents up to the bit length of m without
+    /// falling back (see [`Self::fixed_base_bits`]).
+    pub fn fixed_base(&self, base: &Natural) -> Result<FixedBase> {
+        self.fixed_base_bits(base, self.m.bits())
+    }
+
+    /// Fixed-base context for `base` with tables for exponents of up to `max_exp_bits` bits;
+    /// longer exponents fall back to [`Self::pow`].
+    pub fn fixed_base_bits(&self, base: &Natural, max_exp_bits: usize) -> Result<FixedBase> {
+        let bits = max_exp_bits.max(1);
+        let tables = self.r.as_deref().map(|r| {
+            let b = self.k_residue(r, base);
+            let (h, v) = tuning::comb_params(bits);
+            let powers = Powers::new(r, &b, bits.div_ceil(h) * h);
+            let comb = comb::CombTable::new(r, &powers, bits, h, v);
+            Arc::new((powers, comb))
+        });
+        Ok(FixedBase {
+            modulus: self.clone(),
+            base: base.clone(),
+            tables,
+        })
+    }
+}
+
+/// A fixed base with precomputed tables: seed 004's residues A^(2^i) (with period) and the
+/// Lim–Lee comb built from them. `Clone + Send + Sync`.
+#[derive(Clone, Debug)]
+pub struct FixedBase {
+    modulus: Modulus,
+    base: Natural,
+    tables: Option<Arc<(Powers, comb::CombTable)>>,
+}
+
+impl FixedBase {
+    /// `base^exp mod m` by the comb (exponents longer than the tables fall back to
+    /// [`Modulus::pow`]).
+    pub fn pow(&self, exp: &Natural) -> Result<Natural> {
+        let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
+            return Ok(Natural::zero());
+        };
+        match t.1.pow(r, exp.limbs()) {
+            Some(x) => Ok(Natural::from_limbs(x)),
+            None => self.modulus.pow(&self.base, exp, &PowOptions::default()),
+        }
+    }
+
+    /// `base^exp mod m` by seed 004's method: one multiplication per set bit, split among
+    /// `threads` (>= 1) worker threads.
+    pub fn pow_threads(&self, exp: &Natural, threads: usize) -> Result<Natural> {
+        if threads == 0 {
+            return Err(Error::InvalidParameter(
+                "threads must be at least 1 (got 0)".to_string(),
+            ));
+        }
+        let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
+            return Ok(Natural::zero());
+        };
+        match fixed_base::pow(r, &t.0, exp.limbs(), threads) {
+            Some(x) => Ok(Natural::from_limbs(x)),
+            None => self.modulus.pow(&self.base, exp, &PowOptions::default()),
+        }
+    }
+
+    /// The detected (offset u, period T') of A^(2^i), if any.
+    pub fn period(&self) -> Option<(usize, usize)> {
+        self.tables.as_ref().and_then(|t| t.0.period())
+    }
+}

@@ -1,0 +1,694 @@
+//! Differential tests of modular exponentiation: every method x every reducer that accepts the
+//! modulus, against num-bigint `modpow` and GMP (`rug`) `pow_mod`.
+
+use modred::exp::{self, ct::CtEvent, fixed_base::Powers, Method, Modulus, PowOptions, METHODS};
+use modred::{Error, Natural, REDUCERS};
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::{One, Zero};
+use proptest::prelude::*;
+use rand::{rngs::StdRng, Rng, SeedableRng};
+use rug::Integer;
+
+fn nat(x: &BigUint) -> Natural {
+    Natural::from(x)
+}
+
+fn rug_of(x: &BigUint) -> Integer {
+    Integer::from_str_radix(&x.to_str_radix(16), 16).unwrap()
+}
+
+/// Both oracles, checked against each other.
+fn oracle(b: &BigUint, e: &BigUint, m: &BigUint) -> BigUint {
+    let want = b.modpow(e, m);
+    let g = rug_of(b).pow_mod(&rug_of(e), &rug_of(m)).unwrap();
+    assert_eq!(g, rug_of(&want), "oracles disagree");
+    want
+}
+
+fn opts(method: Method, reducer: &str) -> PowOptions {
+    PowOptions {
+        method,
+        reducer: reducer.to_string(),
+        ..PowOptions::default()
+    }
+}
+
+/// Reducers that can serve m (skipping the very slow bit-serial one above 8 limbs).
+fn reducers_for(m: &BigUint) -> Vec<&'static str> {
+    let odd = m.bit(0);
+    let limbs = m.bits().div_ceil(64);
+    REDUCERS
+        .iter()
+        .filter(|r| odd || !r.needs_odd)
+        .filter(|r| !(r.name == "montgomery-bitserial" && limbs > 8))
+        .map(|r| r.name)
+        .collect()
+}
+
+fn check_all(b: &BigUint, e: &BigUint, m: &BigUint, full: bool) {
+    let want = oracle(b, e, m);
+    let reducers = reducers_for(m);
+    for (ri, reducer) in reducers.iter().enumerate() {
+        for info in METHODS {
+            // Long exponents: every method on two reducers, every reducer with two methods.
+            if !full
+                && ri > 1
+                && !matches!(info.method, Method::Auto | Method::Sliding | Method::Ct)
+            {
+                continue;
+            }
+            let o = opts(info.method, reducer);
+            let got = exp::pow(&nat(b), &nat(e), &nat(m), &o);
+            let ct_refused = info.method == Method::Ct
+                && (!reducer.starts_with("montgomery-") && *reducer != "auto" || !m.bit(0))
+                && !m.is_one();
+            if ct_refused {
+                assert!(
+                    matches!(got, Err(Error::InvalidParameter(_))),
+                    "ct must refuse reducer {reducer} / even m, got {got:?}"
+                );
+                continue;
+            }
+            let got = got.unwrap_or_else(|err| panic!("{} {reducer}: {err}", info.name));
+            assert_eq!(
+                got.to_biguint(),
+                want,
+                "method {} reducer {reducer}: {b:x}^{e:x} mod {m:x}",
+                info.name
+            );
+        }
+    }
+}
+
+fn special_moduli(limbs: usize, rng: &mut StdRng) -> Vec<BigUint> {
+    let b_k = BigUint::one() << (64 * limbs);
+    let mut v = vec![
+        &b_k - 1u32,                                   // b^k - 1 (all ones)
+        &b_k + 1u32,                                   // b^k + 1 (top limb 1)
+        (BigUint::one() << (64 * (limbs - 1))) + 3u32, // top limb 1 (k = limbs)
+    ];
+    let mut r = rng.gen_biguint(64 * limbs as u64) | (BigUint::one() << (64 * limbs - 1));
+    v.push(&r | BigUint::one()); // random odd, top bit set
+    r = (r >> 1u32 << 1u32) | BigUint::from(2u8);
+    v.push(r.clone()); // random even (2 * odd-ish)
+    v.push(r << 70u32 | BigUint::from(1u8) << 69u32); // even with t = 69 > 64
+    v
+}
+
+#[test]
+fn small_moduli_exhaustive_exponents() {
+    for m in 1u32..=40 {
+        let m = BigUint::from(m);
+        for b in 0u32..=45 {
+            for e in [0u32, 1, 2, 3, 5, 7, 8, 16, 31, 64, 100] {
+                let (b, e) = (BigUint::from(b), BigUint::from(e));
+                let want = b.modpow(&e, &m);
+                for info in METHODS {
+                    let o = opts(info.method, "auto");
+                    let got = exp::pow(&nat(&b), &nat(&e), &nat(&m), &o);
+                    if info.method == Method::Ct && !m.bit(0) && !m.is_one() {
+                        assert!(matches!(got, Err(Error::InvalidParameter(_))));
+                        continue;
+                    }
+                    assert_eq!(
+                        got.unwrap().to_biguint(),
+                        want,
+                        "{} {b}^{e} mod {m}",
+                        info.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_method_every_reducer() {
+    let mut rng = StdRng::seed_from_u64(0xe1);
+    for limbs in [1usize, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, 48, 64, 65] {
+        let mut moduli = special_moduli(limbs, &mut rng);
+        if limbs == 1 {
+            moduli.extend([3u64, 5, u64::MAX, (1u64 << 63) + 1].map(BigUint::from));
+        }
+        if limbs > 9 {
+            // Few cases at large sizes: one odd and one even modulus.
+            moduli = vec![moduli[3].clone(), moduli[5].clone()];
+        }
+        for m in &moduli {
+            let mbits = m.bits();
+            let exps = [
+                BigUint::zero(),
+                BigUint::one(),
+                BigUint::from(2u8),
+                rng.gen_biguint(64) | (BigUint::one() << 63),
+                rng.gen_biguint(65) | (BigUint::one() << 64),
+                rng.gen_biguint(mbits) | (BigUint::one() << (mbits - 1)),
+            ];
+            let bases = [
+                BigUint::zero(),
+                BigUint::one(),
+                m - 1u32,
+                m + 5u32,
+                m * m + rng.gen_biguint(64), // far above m
+                rng.gen_biguint_below(m),
+            ];
+            for (ei, e) in exps.iter().enumerate() {
+                let full_exp = ei == exps.len() - 1;
+                for (bi, b) in bases.iter().enumerate() {
+                    // At large sizes the full-length exponent runs with one base only.
+                    if full_exp && limbs > 4 && bi != bases.len() - 1 {
+                        continue;
+                    }
+                    if limbs > 9 && !full_exp && bi % 2 == 1 {
+                        continue;
+                    }
+                    check_all(b, e, m, !full_exp || limbs <= 9);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn semantics_and_errors() {
+    let m = Natural::from(1_000_003u64);
+    let d = PowOptions::default();
+    assert_eq!(
+        exp::pow(
+            &Natural::from(5u64),
+            &Natural::from(3u64),
+            &Natural::zero(),
+            &d
+        ),
+        Err(Error::ZeroModulus)
+    );
+    assert!(
+        exp::pow(&Natural::from(5u64), &Natural::zero(), &Natural::one(), &d)
+            .unwrap()
+            .is_zero()
+    );
+    assert!(exp::pow(&Natural::zero(), &Natural::zero(), &m, &d)
+        .unwrap()
+        .is_one());
+    assert!(exp::pow(&Natural::zero(), &Natural::from(7u64), &m, &d)
+        .unwrap()
+        .is_zero());
+    // A Montgomery reducer with an even modulus: its own error; "auto" handles it.
+    let even = Natural::from(1_000_002u64);
+    let got = exp::pow(
+        &Natural::from(3u64),
+        &Natural::from(5u64),
+        &even,
+        &opts(Method::Sliding, "montgomery-cios"),
+    );
+    assert!(matches!(got, Err(Error::EvenModulus { .. })), "{got:?}");
+    assert_eq!(
+        exp::pow(&Natural::from(3u64), &Natural::from(5u64), &even, &d).unwrap(),
+        Natural::from(243u64)
+    );
+    for bad in [
+        PowOptions {
+            window: Some(0),
+            ..d.clone()
+        },
+        PowOptions {
+            window: Some(17),
+            ..d.clone()
+        },
+        PowOptions {
+            threads: Some(0),
+            ..d.clone()
+        },
+    ] {
+        assert!(matches!(
+            exp::pow(&Natural::one(), &Natural::one(), &m, &bad),
+            Err(Error::InvalidParameter(_))
+        ));
+    }
+    assert!(matches!(
+        exp::pow(
+            &Natural::one(),
+            &Natural::one(),
+            &m,
+            &opts(Method::Auto, "nope")
+        ),
+        Err(Error::UnknownName { .. })
+    ));
+    match Method::from_name("slidingg") {
+        Err(Error::UnknownName { known, .. }) => {
+            assert!(known.contains("comb") && known.contains("binary-rl"))
+        }
+        other => panic!("{other:?}"),
+    }
+    for info in METHODS {
+        assert_eq!(Method::from_name(info.name).unwrap(), info.method);
+        assert_eq!(info.method.name(), info.name);
+    }
+    // Selectable windows give the same answers.
+    let mut rng = StdRng::seed_from_u64(7);
+    let mb = rng.gen_biguint(300) | BigUint::one() | (BigUint::one() << 299);
+    let (b, e) = (rng.gen_biguint(300), rng.gen_biguint(300));
+    let want = oracle(&b, &e, &mb);
+    for method in [Method::Window, Method::Sliding, Method::Ct, Method::Comb] {
+        for w in 1..=9 {
+            let o = PowOptions {
+                method,
+                window: Some(w),
+                ..d.clone()
+            };
+            assert_eq!(
+                exp::pow(&nat(&b), &nat(&e), &nat(&mb), &o)
+                    .unwrap()
+                    .to_biguint(),
+                want,
+                "{method:?} w={w}"
+            );
+        }
+    }
+    for t in 1..=4 {
+        let o = PowOptions {
+            method: Method::FixedBase,
+            threads: Some(t),
+            ..d.clone()
+        };
+        assert_eq!(
+            exp::pow(&nat(&b), &nat(&e), &nat(&mb), &o)
+                .unwrap()
+                .to_biguint(),
+            want
+        );
+    }
+}
+
+#[test]
+fn negative_exponents_inverse_gcd() {
+    let mut rng = StdRng::seed_from_u64(11);
+    let d = PowOptions::default();
+    for bits in [8u64, 64, 65, 200, 1000] {
+        for _ in 0..10 {
+            let m = rng.gen_biguint(bits) + 2u32;
+            let a = rng.gen_biguint(bits + 3);
+            let g = num_integer::Integer::gcd(&a, &m);
+            assert_eq!(exp::gcd(&nat(&a), &nat(&m)).to_biguint(), g);
+            let inv = exp::inverse(&nat(&a), &nat(&m));
+            let gm = rug_of(&a).invert(&rug_of(&m));
+            match gm {
+                Ok(x) => {
+                    let inv = inv.unwrap().to_biguint();
+                    assert_eq!(rug_of(&inv), x);
+                    assert!(((&a * &inv) % &m).is_one());
+                    let e = rng.gen_biguint(70);
+                    let got = exp::pow_signed_exp(&nat(&a), &nat(&e), true, &nat(&m), &d).unwrap();
+                    assert_eq!(got.to_biguint(), oracle(&inv, &e, &m));
+                }
+                Err(_) => {
+                    assert_eq!(inv, Err(Error::NotInvertible));
+                    assert_eq!(
+                        exp::pow_signed_exp(&nat(&a), &Natural::from(3u64), true, &nat(&m), &d),
+                        Err(Error::NotInvertible)
+                    );
+                }
+            }
+        }
+    }
+    // m = 1: everything is 0; exponent -0 is 0.
+    assert!(exp::inverse(&Natural::from(4u64), &Natural::one())
+        .unwrap()
+        .is_zero());
+    assert!(exp::pow_signed_exp(
+        &Natural::from(4u64),
+        &Natural::zero(),
+        true,
+        &Natural::from(6u64),
+        &d
+    )
+    .unwrap()
+    .is_one());
+    assert_eq!(
+        exp::inverse(&Natural::one(), &Natural::zero()),
+        Err(Error::ZeroModulus)
+    );
+}
+
+fn assert_send_sync_clone<T: Send + Sync + Clone>() {}
+
+#[test]
+fn modulus_context_fixed_base_and_batches() {
+    assert_send_sync_clone::<Modulus>();
+    assert_send_sync_clone::<exp::FixedBase>();
+    let mut rng = StdRng::seed_from_u64(5);
+    for (bits, odd) in [
+        (64u64, true),
+        (130, false),
+        (521, true),
+        (1024, true),
+        (1100, false),
+    ] {
+        let mut m = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1));
+        m = if odd {
+            m | BigUint::one()
+        } else {
+            m >> 3u32 << 3u32
+        };
+        let md = Modulus::new(&nat(&m), "auto").unwrap();
+        assert_eq!(md.modulus().to_biguint(), m);
+        let (a, b) = (rng.gen_biguint(bits + 10), rng.gen_biguint(bits));
+        assert_eq!(md.reduce(&nat(&a)).to_biguint(), &a % &m);
+        assert_eq!(md.mul(&nat(&a), &nat(&b)).to_biguint(), (&a * &b) % &m);
+        assert_eq!(md.sqr(&nat(&a)).to_biguint(), (&a * &a) % &m);
+        if odd {
+            let e = rng.gen_biguint(bits);
+            assert_eq!(
+                md.pow_ct(&nat(&a), &nat(&e)).unwrap().to_biguint(),
+                oracle(&a, &e, &m)
+            );
+        } else {
+            assert!(matches!(
+                md.pow_ct(&nat(&a), &nat(&b)),
+                Err(Error::InvalidParameter(_))
+            ));
+        }
+        let pairs: Vec<(BigUint, BigUint)> = (0..6)
+            .map(|i| {
+                (
+                    rng.gen_biguint(bits + i),
+                    rng.gen_biguint(bits * (i % 3) + 1),
+                )
+            })
+            .collect();
+        let natpairs: Vec<(Natural, Natural)> =
+            pairs.iter().map(|(b, e)| (nat(b), nat(e))).collect();
+        for (got, (b, e)) in md.pow_many(&natpairs).into_iter().zip(&pairs) {
+            assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
+        }
+        let triples: Vec<(Natural, Natural, Natural)> = natpairs
+            .iter()
+            .map(|(b, e)| (b.clone(), e.clone(), nat(&m)))
+            .collect();
+        for (got, (b, e)) in exp::pow_batch(&triples).into_iter().zip(&pairs) {
+            assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
+        }
+        // Fixed base: comb and seed 004's threaded method, including exponents beyond the
+        // tables (fallback).
+        let g = rng.gen_biguint(bits + 5);
+        let fb = md.fixed_base(&nat(&g)).unwrap();
+        for ebits in [0u64, 1, 2, 64, bits - 1, bits, bits + 70] {
+            for _ in 0..2 {
+                let e = rng.gen_biguint(ebits);
+                let want = oracle(&g, &e, &m);
+                assert_eq!(
+                    fb.pow(&nat(&e)).unwrap().to_biguint(),
+                    want,
+                    "comb {bits} {ebits}"
+                );
+                for t in [1, 2, 3] {
+                    assert_eq!(fb.pow_threads(&nat(&e), t).unwrap().to_biguint(), want);
+                }
+            }
+        }
+        assert!(matches!(
+            fb.pow_threads(&Natural::one(), 0),
+            Err(Error::InvalidParameter(_))
+        ));
+    }
+    // Explicit reducers for the context.
+    let m = Natural::from((1u128 << 100) + 277);
+    for r in REDUCERS.iter().filter(|r| r.name != "montgomery-bitserial") {
+        let md = Modulus::new(&m, r.name).unwrap();
+        let got = md
+            .pow(
+                &Natural::from(3u64),
+                &Natural::from(1u64 << 40),
+                &PowOptions::default(),
+            )
+            .unwrap();
+        assert_eq!(
+            got.to_biguint(),
+            oracle(
+                &BigUint::from(3u8),
+                &BigUint::from(1u64 << 40),
+                &m.to_biguint()
+            )
+        );
+    }
+    assert_eq!(
+        Modulus::new(&Natural::zero(), "auto").err(),
+        Some(Error::ZeroModulus)
+    );
+    let one = Modulus::new(&Natural::one(), "auto").unwrap();
+    assert!(one
+        .fixed_base(&Natural::from(9u64))
+        .unwrap()
+        .pow(&Natural::from(3u64))
+        .unwrap()
+        .is_zero());
+}
+
+#[test]
+fn fixed_base_period_detection() {
+    // Small moduli: A^(2^i) repeats quickly; exponents far longer than the stored residues must
+    // be served through the period.
+    let mut rng = StdRng::seed_from_u64(99);
+    // Moduli whose sequences repeat within 3000 squarings (periods 1 .. 504, checked in Python).
+    for m in [
+        1_000_001u128,
+        1_000_005,
+        1_000_011,
+        (1 << 61) - 1,
+        (1 << 89) - 1,
+        65_537,
+        1 << 20,
+        96,
+        85_085,
+    ] {
+        let mb = BigUint::from(m);
+        let md = Modulus::new(&Natural::from(m), "auto").unwrap();
+        for g in [2u64, 3, 10, 12345] {
+            let fb = md.fixed_base_bits(&Natural::from(g), 3000).unwrap();
+            let (u, t) = fb.period().expect("period within 3000 squarings");
+            assert!(t >= 1);
+            // Check the period against the oracle: g^(2^u) = g^(2^(u+T')).
+            let two = BigUint::from(2u8);
+            let x = BigUint::from(g).modpow(&two.pow(u as u32), &mb);
+            let y = BigUint::from(g).modpow(&two.pow((u + t) as u32), &mb);
+            assert_eq!(x, y);
+            for ebits in [10u64, 3000, 5000] {
+                let e = rng.gen_biguint(ebits);
+                let want = oracle(&BigUint::from(g), &e, &mb);
+                for th in [1, 2] {
+                    assert_eq!(fb.pow_threads(&nat(&e), th).unwrap().to_biguint(), want);
+                }
+            }
+        }
+    }
+    // Directly on a reducer: stored residues stop at the repetition.
+    let r = modred::reduce::build("montgomery-cios", &Natural::from(1_000_005u64)).unwrap();
+    let p = Powers::new(&*r, &[2], 10_000);
+    let (u, t) = p.period().unwrap();
+    assert_eq!(p.stored(), u + t);
+    assert_eq!(p.get(u).unwrap(), p.get(u + t).unwrap());
+    assert_eq!(p.get(u + 1).unwrap(), p.get(u + 5 * t + 1).unwrap());
+}
+
+/// The ct schedule (operations and table indices) must not depend on the exponent or base.
+#[test]
+fn ct_trace_independent_of_exponent() {
+    let mut rng = StdRng::seed_from_u64(3);
+    for (bits, w) in [(256u64, 4usize), (1024, 5), (2048, 6)] {
+        let m = rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1));
+        let r = modred::reduce::build("montgomery-cios", &nat(&m)).unwrap();
+        let k = r.len();
+        let mut traces = Vec::new();
+        let exps = [
+            BigUint::zero(),
+            BigUint::one(),
+            (BigUint::one() << bits) - 1u32,
+            rng.gen_biguint(bits),
+            rng.gen_biguint(bits),
+            BigUint::one() << (bits - 1),
+        ];
+        for e in &exps {
+            for b in [BigUint::zero(), BigUint::one(), rng.gen_biguint_below(&m)] {
+                let mut trace: Vec<CtEvent> = Vec::new();
+                let got = exp::ct::pow_traced(
+                    &*r,
+                    &nat(&b).to_padded(k),
+                    &nat(e).to_padded(k),
+                    bits as usize,
+                    w,
+                    &mut trace,
+                );
+                assert_eq!(Natural::from_limbs(got).to_biguint(), oracle(&b, e, &m));
+                traces.push(trace);
+            }
+        }
+        let scans = traces[0]
+            .iter()
+            .filter(|e| matches!(e, CtEvent::Scan(_)))
+            .count();
+        assert_eq!(
+            scans,
+            (bits as usize).div_ceil(w) << w,
+            "every digit scans the whole table"
+        );
+        for t in &traces[1..] {
+            assert_eq!(t, &traces[0], "ct schedule depends on the exponent or base");
+        }
+    }
+}
+
+#[test]
+fn fermat_mersenne_and_carmichael() {
+    let methods = [
+        Method::Auto,
+        Method::Sliding,
+        Method::Window,
+        Method::Ct,
+        Method::Comb,
+    ];
+    for p in [521u32, 607, 1279] {
+        let n = (BigUint::one() << p) - 1u32;
+        let e = &n - 1u32;
+        for a in [2u32, 3, 7, 65537] {
+            for method in methods {
+                let got = exp::pow(
+                    &Natural::from(a as u64),
+                    &nat(&e),
+                    &nat(&n),
+                    &opts(method, "auto"),
+                )
+                .unwrap();
+                assert!(got.is_one(), "Fermat 2^{p}-1, base {a}, {method:?}");
+            }
+        }
+        // A composite neighbour fails the test (base 3).
+        let c = &n + 2u32; // 2^p + 1 is divisible by 3
+        let got = exp::pow(
+            &Natural::from(5u64),
+            &nat(&(&c - 1u32)),
+            &nat(&c),
+            &PowOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(
+            got.to_biguint(),
+            oracle(&BigUint::from(5u8), &(&c - 1u32), &c)
+        );
+        assert!(!got.is_one());
+    }
+    // Carmichael numbers pass Fermat for every coprime base.
+    let mut carmichael: Vec<BigUint> = [
+        561u64, 1105, 1729, 2465, 2821, 6601, 8911, 10585, 15841, 29341, 41041, 62745,
+    ]
+    .iter()
+    .map(|&x| BigUint::from(x))
+    .collect();
+    // A big one: (6k+1)(12k+1)(18k+1) with all three factors prime (Chernick), k near 2^120.
+    let mut k = Integer::from(1) << 120;
+    loop {
+        let f: Vec<Integer> = [6u32, 12, 18]
+            .iter()
+            .map(|&c| Integer::from(&k * c) + 1)
+            .collect();
+        if f.iter()
+            .all(|x| x.is_probably_prime(30) != rug::integer::IsPrime::No)
+        {
+            let n = Integer::from(&f[0] * &f[1]) * &f[2];
+            carmichael.push(BigUint::parse_bytes(format!("{n:x}").as_bytes(), 16).unwrap());
+            break;
+        }
+        k += 1;
+    }
+    for n in &carmichael {
+        for a in [2u32, 5, 7, 11, 13, 17, 19, 23] {
+            let a = BigUint::from(a);
+            if !num_integer::Integer::gcd(&a, n).is_one() {
+                continue;
+            }
+            for method in methods {
+                let got =
+                    exp::pow(&nat(&a), &nat(&(n - 1u32)), &nat(n), &opts(method, "auto")).unwrap();
+                assert!(got.is_one(), "Carmichael {n} base {a} {method:?}");
+            }
+        }
+    }
+}
+
+fn method_strategy() -> impl Strategy<Value = Method> {
+    prop::sample::select(METHODS.iter().map(|i| i.method).collect::<Vec<_>>())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+    #[test]
+    fn prop_pow_matches_gmp(
+        b in prop::collection::vec(any::<u64>(), 0..10),
+        e in prop::collection::vec(any::<u64>(), 0..5),
+        m in prop::collection::vec(any::<u64>(), 1..9),
+        method in method_strategy(),
+        ri in 0usize..64,
+    ) {
+        let m = Natural::from_limbs(m);
+        prop_assume!(!m.is_zero());
+        let (b, e) = (Natural::from_limbs(b), Natural::from_limbs(e));
+        let mb = m.to_biguint();
+        let names = reducers_for(&mb);
+        let reducer = names[ri % names.len()];
+        let got = exp::pow(&b, &e, &m, &opts(method, reducer));
+        let want = oracle(&b.to_biguint(), &e.to_biguint(), &mb);
+        match got {
+            Ok(x) => prop_assert_eq!(x.to_biguint(), want),
+            Err(Error::InvalidParameter(_)) => prop_assert!(method == Method::Ct),
+            Err(err) => prop_assert!(false, "unexpected error {}", err),
+        }
+    }
+}
+
+#[test]
+fn even_moduli_shapes() {
+    // Powers of two, 2 * odd, large t, bases with various 2-adic valuations.
+    let mut rng = StdRng::seed_from_u64(21);
+    for t in [1usize, 2, 3, 63, 64, 65, 128, 200] {
+        for oddbits in [0u64, 1, 64, 300] {
+            let odd = if oddbits == 0 {
+                BigUint::one()
+            } else {
+                rng.gen_biguint(oddbits) | BigUint::one()
+            };
+            let m = &odd << t;
+            for b in [
+                BigUint::zero(),
+                BigUint::from(2u8),
+                BigUint::from(4u8) * rng.gen_biguint(100),
+                BigUint::one() << (t / 2),
+                rng.gen_biguint(400) | BigUint::one(),
+            ] {
+                for e in [
+                    BigUint::zero(),
+                    BigUint::one(),
+                    BigUint::from(t as u64),
+                    BigUint::from(t as u64 + 1),
+                    rng.gen_biguint(70),
+                    rng.gen_biguint(500),
+                ] {
+                    let want = oracle(&b, &e, &m);
+                    for method in [
+                        Method::Auto,
+                        Method::Binary,
+                        Method::Comb,
+                        Method::FixedBase,
+                    ] {
+                        let got =
+                            exp::pow(&nat(&b), &nat(&e), &nat(&m), &opts(method, "auto")).unwrap();
+                        assert_eq!(
+                            got.to_biguint(),
+                            want,
+                            "t={t} odd={odd} b={b} e={e} {method:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+    let _ = rng.gen::<u8>();
+}
