@@ -93,12 +93,8 @@ fn from_twos_complement(mut limbs: Vec<Limb>) -> Int {
     }
 }
 
-/// A zeroed limb buffer of `n` limbs and its byte view for the C API to fill.
-fn limb_buffer(n: usize) -> Vec<Limb> {
-    vec![0; n]
-}
-
 /// Limbs filled as little-endian bytes -> native limbs (a no-op on little-endian hosts).
+#[cfg(not(Py_LIMITED_API))]
 fn fix_endianness(limbs: &mut [Limb]) {
     if cfg!(target_endian = "big") {
         for l in limbs.iter_mut() {
@@ -126,7 +122,7 @@ fn int_from_pylong(i: &Bound<'_, PyInt>) -> PyResult<Int> {
     }
     // One extra bit for the sign of the two's complement form.
     let nlimbs = (nbits + 1).div_ceil(Limb::BITS as usize);
-    let mut limbs = limb_buffer(nlimbs);
+    let mut limbs: Vec<Limb> = vec![0; nlimbs];
     let bytes = limbs.as_mut_ptr() as *mut u8;
     let len = nlimbs * LIMB_BYTES;
     #[cfg(not(Py_3_13))]

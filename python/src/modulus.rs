@@ -17,6 +17,20 @@ use pyo3::types::{PyBool, PyList, PyTuple};
 /// the operation takes about as long as releasing and re-acquiring the GIL.
 const GIL_RELEASE_LIMBS: usize = 16;
 
+/// Most worker threads a fixed-base call may ask for (each is an OS thread of its own).
+const MAX_THREADS: usize = 1024;
+
+/// `threads` checked against [`MAX_THREADS`] (0 is left to modred's own check).
+fn opt_threads(ob: Option<&Bound<'_, PyAny>>, func: &str) -> PyResult<Option<usize>> {
+    let t = opt_usize(ob, func, "threads")?;
+    if t.is_some_and(|t| t > MAX_THREADS) {
+        return Err(PyValueError::new_err(format!(
+            "{func}() argument 'threads' must be at most {MAX_THREADS}"
+        )));
+    }
+    Ok(t)
+}
+
 /// An optional non-negative machine-size parameter (window, threads) or `ValueError`.
 fn opt_usize(ob: Option<&Bound<'_, PyAny>>, func: &str, arg: &str) -> PyResult<Option<usize>> {
     let Some(ob) = ob else { return Ok(None) };
@@ -249,7 +263,7 @@ impl PyModulus {
             method: Method::from_name(method).map_err(to_pyerr)?,
             reducer: self.reducer.clone(),
             window: opt_usize(window, "pow", "window")?,
-            threads: opt_usize(threads, "pow", "threads")?,
+            threads: opt_threads(threads, "pow")?,
         };
         opts.validate().map_err(to_pyerr)?;
         let r = py
@@ -456,7 +470,7 @@ impl PyFixedBase {
         threads: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let e = to_int(exp, "pow", "exp")?;
-        let threads = opt_usize(threads, "pow", "threads")?;
+        let threads = opt_threads(threads, "pow")?;
         let md = self.modulus.get();
         let r = py
             .allow_threads(|| -> modred::Result<Natural> {

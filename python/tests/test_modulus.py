@@ -139,9 +139,11 @@ def test_method_argument_errors():
     for w in [0, -1, 17, 2**70]:
         with pytest.raises(ValueError, match="window"):
             M.pow(2, 3, "window", window=w)
-    for t in [0, -2]:
+    for t in [0, -2, 1025, 2**40]:
         with pytest.raises(ValueError, match="threads"):
             M.pow(2, 3, "fixed-base", threads=t)
+        with pytest.raises(ValueError, match="threads"):
+            M.fixed_base(2).pow(3, threads=t)
     with pytest.raises(TypeError):
         M.pow(2, 3, "window", window=2.5)
     with pytest.raises(TypeError, match="must be an int"):
@@ -228,3 +230,16 @@ def test_modulus_one():
         assert M.pow(5, 7, method) == 0 and M.pow(0, -1, method) == 0
     assert M.reduce(12) == 0 and M.mul(3, 4) == 0 and M.sqr(5) == 0 and M.inverse(3) == 0
     assert M.pow_many([1, 2], [3, -4]) == [0, 0] and M.fixed_base(3).pow(9) == 0
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_every_window_size(method):
+    for m in [2**89 - 1, 2**130 + 6]:
+        M = modred.Modulus(m)
+        for w in range(1, 17):
+            for e in [0, 1, 2**64 + 3, 3**70]:
+                got = call(M.pow, 7, e, method, w)
+                if method == "ct" and m % 2 == 0:
+                    assert got[0] is ValueError
+                else:
+                    assert got == pow(7, e, m), (m, w, e)

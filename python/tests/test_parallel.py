@@ -83,6 +83,8 @@ def test_pow_many_and_pow_batch_match_pow():
         E.pow_many([3, 2], [-1, -1])
 
 
+# Forking a process that runs threads warns on Python >= 3.12: that is the situation tested.
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 @pytest.mark.parametrize("start", ["fork", "spawn", "forkserver"])
 def test_multiprocessing_pool_pow_many(start):
     m = M2048
