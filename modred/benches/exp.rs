@@ -1,1 +1,184 @@
-fn main() {}
+//! Modular exponentiation: every method and `auto` against GMP (`mpz_powm`, `mpz_powm_sec` via
+//! rug) and OpenSSL (`BN_mod_exp` -> `BN_mod_exp_mont`, and `BN_mod_exp_mont_consttime` via a
+//! `BN_FLG_CONSTTIME` exponent) on full-length random exponents and random odd moduli with the
+//! top bit set; plus even vs odd moduli, comb / fixed-base vs sliding, fixed-base threads and
+//! batch cores. Run: `cargo bench -p modred --bench exp` (filter with a group name).
+
+use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
+use modred::exp::{Method, Modulus, PowOptions};
+use modred::Natural;
+use num_bigint::{BigUint, RandBigInt};
+use num_traits::One;
+use openssl::bn::{BigNum, BigNumContext};
+use rand::{rngs::StdRng, SeedableRng};
+use rug::Integer;
+use std::time::Duration;
+
+fn rug_of(x: &BigUint) -> Integer {
+    Integer::from_str_radix(&x.to_str_radix(16), 16).unwrap()
+}
+
+fn bn_of(x: &BigUint) -> BigNum {
+    BigNum::from_slice(&x.to_bytes_be()).unwrap()
+}
+
+/// Random modulus of `bits` bits (top bit set), odd or even, with a base and a full-length
+/// exponent.
+fn operands(bits: u64, odd: bool, seed: u64) -> (BigUint, BigUint, BigUint) {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut m = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1));
+    m = if odd {
+        m | BigUint::one()
+    } else {
+        (m >> 1u32) << 1u32
+    };
+    let b = rng.gen_biguint_below(&m);
+    let e = rng.gen_biguint(bits) | (BigUint::one() << (bits - 1));
+    (b, e, m)
+}
+
+fn opts(method: Method) -> PowOptions {
+    PowOptions {
+        method,
+        ..PowOptions::default()
+    }
+}
+
+fn methods_vs_libraries(c: &mut Criterion) {
+    for bits in [256u64, 1024, 2048, 4096] {
+        let (b, e, m) = operands(bits, true, bits);
+        let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
+        let md = Modulus::new(&mn, "auto").unwrap();
+        let want = md.pow(&bn, &en, &opts(Method::Auto)).unwrap();
+        let mut g = c.benchmark_group(format!("exp/{bits}"));
+        g.sample_size(10)
+            .warm_up_time(Duration::from_millis(300))
+            .measurement_time(Duration::from_secs(1));
+        for (name, method) in [
+            ("auto", Method::Auto),
+            ("sliding", Method::Sliding),
+            ("window", Method::Window),
+            ("binary", Method::Binary),
+            ("binary-rl", Method::BinaryRl),
+        ] {
+            g.bench_function(name, |x| {
+                x.iter(|| {
+                    md.pow(black_box(&bn), black_box(&en), &opts(method))
+                        .unwrap()
+                })
+            });
+        }
+        assert_eq!(md.pow_ct(&bn, &en).unwrap(), want);
+        g.bench_function("ct", |x| {
+            x.iter(|| md.pow_ct(black_box(&bn), black_box(&en)).unwrap())
+        });
+        let (bg, eg, mg) = (rug_of(&b), rug_of(&e), rug_of(&m));
+        g.bench_function("gmp-powm", |x| {
+            x.iter(|| Integer::from(black_box(&bg).pow_mod_ref(&eg, &mg).unwrap()))
+        });
+        g.bench_function("gmp-powm-sec", |x| {
+            x.iter(|| Integer::from(black_box(&bg).secure_pow_mod_ref(&eg, &mg)))
+        });
+        let (bo, eo, mo) = (bn_of(&b), bn_of(&e), bn_of(&m));
+        let mut eo_ct = bn_of(&e);
+        eo_ct.set_const_time();
+        let mut ctx = BigNumContext::new().unwrap();
+        let mut r = BigNum::new().unwrap();
+        r.mod_exp(&bo, &eo, &mo, &mut ctx).unwrap();
+        assert_eq!(BigUint::from_bytes_be(&r.to_vec()), want.to_biguint());
+        g.bench_function("openssl-mont", |x| {
+            x.iter(|| r.mod_exp(black_box(&bo), &eo, &mo, &mut ctx).unwrap())
+        });
+        g.bench_function("openssl-consttime", |x| {
+            x.iter(|| r.mod_exp(black_box(&bo), &eo_ct, &mo, &mut ctx).unwrap())
+        });
+        g.finish();
+    }
+}
+
+fn even_vs_odd(c: &mut Criterion) {
+    let mut g = c.benchmark_group("exp-even");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    for bits in [1024u64, 2048] {
+        for odd in [true, false] {
+            let (b, e, m) = operands(bits, odd, 7 + bits);
+            let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
+            let md = Modulus::new(&mn, "auto").unwrap();
+            let label = if odd { "odd" } else { "even" };
+            g.bench_function(BenchmarkId::new(format!("auto-{label}"), bits), |x| {
+                x.iter(|| md.pow(black_box(&bn), &en, &opts(Method::Auto)).unwrap())
+            });
+            let (bg, eg, mg) = (rug_of(&b), rug_of(&e), rug_of(&m));
+            g.bench_function(BenchmarkId::new(format!("gmp-{label}"), bits), |x| {
+                x.iter(|| Integer::from(black_box(&bg).pow_mod_ref(&eg, &mg).unwrap()))
+            });
+        }
+    }
+    g.finish();
+}
+
+fn fixed_base(c: &mut Criterion) {
+    let bits = 2048u64;
+    let (b, e, m) = operands(bits, true, 2048);
+    let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
+    let md = Modulus::new(&mn, "auto").unwrap();
+    let fb = md.fixed_base(&bn).unwrap();
+    let want = md.pow(&bn, &en, &opts(Method::Sliding)).unwrap();
+    assert_eq!(fb.pow(&en).unwrap(), want);
+    assert_eq!(fb.pow_threads(&en, 2).unwrap(), want);
+    let mut g = c.benchmark_group("exp-fixed-2048");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1));
+    g.bench_function("sliding", |x| {
+        x.iter(|| md.pow(black_box(&bn), &en, &opts(Method::Sliding)).unwrap())
+    });
+    g.bench_function("comb", |x| x.iter(|| fb.pow(black_box(&en)).unwrap()));
+    for t in [1usize, 2] {
+        g.bench_function(BenchmarkId::new("fixed-base-threads", t), |x| {
+            x.iter(|| fb.pow_threads(black_box(&en), t).unwrap())
+        });
+    }
+    g.bench_function("comb-precompute", |x| {
+        x.iter(|| md.fixed_base(black_box(&bn)).unwrap())
+    });
+    g.finish();
+}
+
+fn batch(c: &mut Criterion) {
+    let bits = 2048u64;
+    let (_, _, m) = operands(bits, true, 99);
+    let mn = Natural::from(&m);
+    let md = Modulus::new(&mn, "auto").unwrap();
+    let pairs: Vec<(Natural, Natural)> = (0..8)
+        .map(|i| {
+            let (b, e, _) = operands(bits, true, 1000 + i);
+            (Natural::from(&(b % &m)), Natural::from(&e))
+        })
+        .collect();
+    let mut g = c.benchmark_group("exp-batch-2048x8");
+    g.sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for cores in [1usize, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(cores)
+            .build()
+            .unwrap();
+        g.bench_function(BenchmarkId::new("pow_many-cores", cores), |x| {
+            x.iter(|| pool.install(|| md.pow_many(black_box(&pairs))))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    methods_vs_libraries,
+    even_vs_odd,
+    fixed_base,
+    batch
+);
+criterion_main!(benches);

@@ -5,7 +5,7 @@
 //! and any faster kernel implementing the trait — plugs in:
 //! [`binary`] (left-to-right, seed 002 ModExp), [`binary_rl`], [`window`] (m-ary, seed 000
 //! section 5), [`sliding`], [`ct`] (constant time), [`fixed_base`] (seed 004, multi-threaded),
-//! [`comb`] (Lim–Lee), [`even`] (even moduli by CRT), [`batch`] (rayon), [`inverse`].
+//! [`comb`] (Lim–Lee), [`even`] (even moduli by CRT), [`batch`] (rayon), [`inverse`](mod@inverse).
 //!
 //! The public entry points follow Python's `pow(b, e, m)` for naturals: m = 0 is an error,
 //! m = 1 gives 0, e = 0 gives 1 mod m, any base (0, >= m) works, and a negative exponent
@@ -28,7 +28,7 @@ pub use inverse::{gcd, inverse};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::reduce::{self, auto::Workload, Reducer};
+use crate::reduce::{self, auto::Workload, Reducer, WideResult};
 use crate::tuning;
 use even::{reduce_below, EvenCtx};
 use fixed_base::Powers;
@@ -234,9 +234,11 @@ impl PowOptions {
     }
 }
 
-/// Whether `r` runs in time independent of the operand values (needed by `ct`).
-fn is_constant_time(r: &dyn Reducer) -> bool {
-    r.name().starts_with("montgomery-")
+/// Whether `r` runs in time independent of the operand values (needed by `ct`): the Montgomery
+/// family, whose kernels all end in the masked final subtraction (see
+/// [`crate::reduce::montgomery`]), recognised by their Montgomery-reduced wide result.
+pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
+    r.wide_result() == WideResult::MontgomeryReduced
 }
 
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
@@ -267,7 +269,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
             opts.window.unwrap_or(tuning::FIXED_WINDOW_BITS),
         ),
         Method::Ct => {
-            if !r.name().starts_with("montgomery-") {
+            if !is_constant_time(r) {
                 return Err(Error::InvalidParameter(format!(
                     "method 'ct' needs a constant-time (Montgomery) reducer, not '{}'",
                     r.name()
