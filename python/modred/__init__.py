@@ -1,0 +1,19 @@
+"""modred: fast multi-precision modular reduction, multiplication and exponentiation.
+
+A Rust library (PyO3 extension) with a faster ``pow(b, e, m)`` and the whole toolbox behind it:
+
+- ``powmod(b, e, m)``: exactly the built-in ``pow(b, e, m)`` for ints, only faster;
+- ``Modulus(m, reducer="auto")``: a context built once for ``m`` with ``reduce``, ``mul``,
+  ``sqr``, ``pow`` (any method), ``pow_ct`` (constant time), ``inverse``, ``pow_many`` /
+  ``pow_batch`` (all cores) and ``fixed_base`` (precomputed tables for one base);
+- ``pow_batch(triples)``: independent ``(b, e, m)`` triples over all cores;
+- ``methods()``: the reducer and exponentiation method names (the CLI's).
+
+Long calls release the GIL; ``Modulus`` and ``FixedBase`` are immutable, thread-safe and
+picklable.
+"""
+
+from ._modred import FixedBase, Modulus, methods, pow_batch, powmod
+
+__all__ = ["FixedBase", "Modulus", "methods", "pow_batch", "powmod"]
+__version__ = "0.1.0"

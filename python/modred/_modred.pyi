@@ -1,0 +1,77 @@
+"""Type stubs of the native module ``modred._modred`` (re-exported by ``modred``)."""
+
+from typing import Dict, Iterable, List, Optional, SupportsIndex, Tuple, Union
+
+_Int = SupportsIndex
+"""Anything ``operator.index`` accepts: ``int``, ``bool``, NumPy and gmpy2 integers."""
+
+def powmod(base: _Int, exp: _Int, mod: _Int, /) -> int:
+    """``pow(base, exp, mod)`` for ints, computed by modred (same results and exceptions)."""
+
+def pow_batch(triples: Iterable[Tuple[_Int, _Int, _Int]], /) -> List[int]:
+    """``[pow(b, e, m) for (b, e, m) in triples]`` in parallel over all cores."""
+
+def methods() -> Dict[str, Dict[str, str]]:
+    """``{"reducers": {name: summary}, "methods": {name: summary}}`` (the CLI's names)."""
+
+class Modulus:
+    """A modulus context built once for ``m`` and reused; immutable, thread-safe, picklable."""
+
+    def __init__(self, m: _Int, reducer: str = "auto") -> None: ...
+    @property
+    def modulus(self) -> int:
+        """The modulus m."""
+    @property
+    def reducer(self) -> str:
+        """The reducer name given to the constructor."""
+    @property
+    def reducer_used(self) -> Optional[str]:
+        """The reducer in use ("auto" resolved), None for m = 1."""
+    @property
+    def bits(self) -> int:
+        """The bit length of m."""
+    def reduce(self, x: _Int) -> int:
+        """``x % m``."""
+    def mul(self, a: _Int, b: _Int) -> int:
+        """``a * b % m``."""
+    def sqr(self, a: _Int) -> int:
+        """``a * a % m``."""
+    def pow(
+        self,
+        base: _Int,
+        exp: _Int,
+        method: str = "auto",
+        window: Optional[int] = None,
+        threads: Optional[int] = None,
+    ) -> int:
+        """``pow(base, exp, m)`` by ``method`` (see ``methods()["methods"]``)."""
+    def pow_ct(self, base: _Int, exp: _Int) -> int:
+        """``pow(base, exp, m)`` in constant time (odd m, exp >= 0)."""
+    def inverse(self, a: _Int) -> int:
+        """``pow(a, -1, m)``; ValueError if gcd(a, m) != 1."""
+    def pow_many(self, bases: Iterable[_Int], exps: Union[_Int, Iterable[_Int]]) -> List[int]:
+        """``[pow(b, e, m) for b, e in zip(bases, exps)]`` over all cores."""
+    def pow_batch(self, pairs: Iterable[Tuple[_Int, _Int]]) -> List[int]:
+        """``[pow(b, e, m) for b, e in pairs]`` over all cores."""
+    def fixed_base(self, base: _Int) -> "FixedBase":
+        """Precomputed tables for powers of ``base``."""
+    def __eq__(self, other: object) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> Tuple[type, Tuple[int, str]]: ...
+
+class FixedBase:
+    """Powers of one base modulo a ``Modulus``, from precomputed tables."""
+
+    def __init__(self, modulus: Modulus, base: _Int) -> None: ...
+    @property
+    def base(self) -> int:
+        """The base reduced modulo m."""
+    @property
+    def modulus(self) -> Modulus:
+        """The Modulus."""
+    @property
+    def period(self) -> Optional[Tuple[int, int]]:
+        """The detected (offset, period) of base^(2^i) mod m, if any."""
+    def pow(self, exp: _Int, threads: Optional[int] = None) -> int:
+        """``pow(base, exp, m)`` from the tables."""
+    def __reduce__(self) -> Tuple[type, Tuple[Modulus, int]]: ...

@@ -1,0 +1,515 @@
+//! `modred.Modulus` and `modred.FixedBase`: contexts built once and reused.
+//!
+//! Both wrap modred's `Clone + Send + Sync` contexts immutably (`frozen` pyclasses: no `&mut`
+//! anywhere), so one object can be used from many Python threads at once; each call allocates
+//! its own scratch inside modred.
+
+use crate::conv::{to_int, to_natural, to_py, Int};
+use crate::errors::to_pyerr;
+use crate::residue;
+use modred::exp::{self, Method, PowOptions};
+use modred::Natural;
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyList, PyTuple};
+
+/// Release the GIL for `reduce`/`mul`/`sqr` from this many limbs of m on (1024 bits): below it
+/// the operation takes about as long as releasing and re-acquiring the GIL.
+const GIL_RELEASE_LIMBS: usize = 16;
+
+/// Most worker threads a fixed-base call may ask for (each is an OS thread of its own).
+const MAX_THREADS: usize = 1024;
+
+/// `threads` checked against [`MAX_THREADS`] (0 is left to modred's own check).
+fn opt_threads(ob: Option<&Bound<'_, PyAny>>, func: &str) -> PyResult<Option<usize>> {
+    let t = opt_usize(ob, func, "threads")?;
+    if t.is_some_and(|t| t > MAX_THREADS) {
+        return Err(PyValueError::new_err(format!(
+            "{func}() argument 'threads' must be at most {MAX_THREADS}"
+        )));
+    }
+    Ok(t)
+}
+
+/// An optional non-negative machine-size parameter (window, threads) or `ValueError`.
+fn opt_usize(ob: Option<&Bound<'_, PyAny>>, func: &str, arg: &str) -> PyResult<Option<usize>> {
+    let Some(ob) = ob else { return Ok(None) };
+    if ob.is_none() {
+        return Ok(None);
+    }
+    let v = to_int(ob, func, arg)?;
+    let too_big = v.mag.len() > 1 || v.mag.limbs().first().is_some_and(|&l| l > u32::MAX as u64);
+    if v.negative || too_big {
+        return Err(PyValueError::new_err(format!(
+            "{func}() argument '{arg}' must be a positive int of reasonable size"
+        )));
+    }
+    Ok(Some(v.mag.limbs().first().copied().unwrap_or(0) as usize))
+}
+
+/// Items of an iterable as ints.
+fn int_list(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Vec<Int>> {
+    let it = ob.try_iter().map_err(|_| {
+        PyTypeError::new_err(format!(
+            "{func}() argument '{arg}' must be an iterable of ints, not {}",
+            ob.get_type()
+                .name()
+                .map(|n| n.to_string())
+                .unwrap_or_default()
+        ))
+    })?;
+    it.map(|x| to_int(&x?, func, arg)).collect()
+}
+
+/// Modulus(m, reducer="auto")
+///
+/// A modulus context: built once for ``m`` (the reducer's precomputation), then used for many
+/// reductions, products and powers. ``m`` must be a positive int; ``reducer`` is one of
+/// ``modred.methods()["reducers"]`` ("auto" picks the fastest for the size and handles even
+/// moduli by CRT; the Montgomery reducers need an odd ``m`` and raise ``ValueError`` naming the
+/// reducers that accept even moduli otherwise).
+///
+/// Arguments of every method may be any ints (negative ones are taken modulo ``m`` as Python's
+/// ``%`` does). Results are ints in ``[0, m)``. A Modulus is immutable, hashable, safe to share
+/// between threads, and pickles as ``(Modulus, (m, reducer))`` so it travels to
+/// multiprocessing, Dask or Ray workers. Long operations release the GIL.
+#[pyclass(module = "modred", name = "Modulus", frozen)]
+pub struct PyModulus {
+    inner: exp::Modulus,
+    /// The reducer name as given (what pickling and equality use).
+    reducer: String,
+}
+
+impl PyModulus {
+    fn m(&self) -> &Natural {
+        self.inner.modulus()
+    }
+
+    fn big(&self) -> bool {
+        self.m().len() >= GIL_RELEASE_LIMBS
+    }
+
+    /// Run `f` with the GIL released if the modulus is large enough to be worth it.
+    fn maybe_release<T: Send>(&self, py: Python<'_>, f: impl FnOnce() -> T + Send) -> T {
+        if self.big() {
+            py.allow_threads(f)
+        } else {
+            f()
+        }
+    }
+
+    /// `base^exp mod m` with Python's semantics for a negative exponent.
+    fn pow_signed(&self, b: &Int, e: &Int, opts: &PowOptions) -> modred::Result<Natural> {
+        if self.m().is_one() {
+            return Ok(Natural::zero());
+        }
+        let b = residue(b, self.m());
+        if e.negative {
+            let inv = self.inner.inverse(&b)?;
+            self.inner.pow(&inv, &e.mag, opts)
+        } else {
+            self.inner.pow(&b, &e.mag, opts)
+        }
+    }
+
+    /// Prepare `(base, exp)` pairs (negative exponents inverted), run them in parallel, and
+    /// convert; the first failure names its index.
+    fn pow_pairs<'py>(
+        &self,
+        py: Python<'py>,
+        func: &str,
+        pairs: Vec<(Int, Int)>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let results = py.allow_threads(|| -> Result<Vec<Natural>, (usize, modred::Error)> {
+            let m = self.m();
+            if m.is_one() {
+                return Ok(vec![Natural::zero(); pairs.len()]);
+            }
+            let mut work = Vec::with_capacity(pairs.len());
+            for (i, (b, e)) in pairs.iter().enumerate() {
+                let b = residue(b, m);
+                let b = if e.negative {
+                    self.inner.inverse(&b).map_err(|err| (i, err))?
+                } else {
+                    b
+                };
+                work.push((b, e.mag.clone()));
+            }
+            let done = if crate::parallel::pool_usable() {
+                self.inner.pow_many(&work)
+            } else {
+                let opts = PowOptions::default();
+                work.iter()
+                    .map(|(b, e)| self.inner.pow(b, e, &opts))
+                    .collect()
+            };
+            done.into_iter()
+                .enumerate()
+                .map(|(i, r)| r.map_err(|err| (i, err)))
+                .collect()
+        });
+        let results = results.map_err(|(i, err)| {
+            PyValueError::new_err(format!("{func}(): item {i}: {}", to_pyerr(err).value(py)))
+        })?;
+        let list = PyList::empty(py);
+        for r in &results {
+            list.append(to_py(py, r)?)?;
+        }
+        Ok(list)
+    }
+}
+
+#[pymethods]
+impl PyModulus {
+    #[new]
+    #[pyo3(signature = (m, reducer = "auto"))]
+    fn new(py: Python<'_>, m: &Bound<'_, PyAny>, reducer: &str) -> PyResult<Self> {
+        let mi = to_int(m, "Modulus", "m")?;
+        if mi.negative || mi.is_zero() {
+            return Err(PyValueError::new_err(format!(
+                "modulus must be positive (got {})",
+                m.str()?
+            )));
+        }
+        let inner = py
+            .allow_threads(|| exp::Modulus::new(&mi.mag, reducer))
+            .map_err(to_pyerr)?;
+        Ok(Self {
+            inner,
+            reducer: reducer.to_string(),
+        })
+    }
+
+    /// The modulus m (an int).
+    #[getter]
+    fn modulus<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, self.m())
+    }
+
+    /// The reducer name given to the constructor (e.g. "auto").
+    #[getter]
+    fn reducer(&self) -> &str {
+        &self.reducer
+    }
+
+    /// The reducer actually in use ("auto" resolved for the size of m), or None for m = 1.
+    /// For an even m with "auto", exponentiation splits m by CRT; this names the reducer used
+    /// for ``mul``/``sqr``.
+    #[getter]
+    fn reducer_used(&self) -> Option<&'static str> {
+        self.inner.reducer().map(|r| r.name())
+    }
+
+    /// The bit length of m.
+    #[getter]
+    fn bits(&self) -> usize {
+        self.m().bits()
+    }
+
+    /// ``x % m`` for any int ``x``.
+    fn reduce<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let x = to_int(x, "reduce", "x")?;
+        let r = self.maybe_release(py, || {
+            if x.negative {
+                residue(&x, self.m())
+            } else {
+                self.inner.reduce(&x.mag)
+            }
+        });
+        to_py(py, &r)
+    }
+
+    /// ``a * b % m`` by this modulus's reducer.
+    fn mul<'py>(
+        &self,
+        py: Python<'py>,
+        a: &Bound<'py, PyAny>,
+        b: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let a = to_int(a, "mul", "a")?;
+        let b = to_int(b, "mul", "b")?;
+        let r = self.maybe_release(py, || {
+            let (a, b) = (residue(&a, self.m()), residue(&b, self.m()));
+            self.inner.mul(&a, &b)
+        });
+        to_py(py, &r)
+    }
+
+    /// ``a * a % m`` by this modulus's reducer.
+    fn sqr<'py>(&self, py: Python<'py>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let a = to_int(a, "sqr", "a")?;
+        let r = self.maybe_release(py, || self.inner.sqr(&residue(&a, self.m())));
+        to_py(py, &r)
+    }
+
+    /// ``pow(base, exp, m)`` with Python's semantics (a negative ``exp`` inverts ``base`` first,
+    /// ``ValueError`` if it is not invertible). ``method`` is one of
+    /// ``modred.methods()["methods"]``; ``window`` sets the window bits (window, sliding, ct) or
+    /// comb teeth, ``threads`` the worker threads of "fixed-base". "ct" needs an odd m and a
+    /// Montgomery (or "auto") reducer. The GIL is released while computing.
+    #[pyo3(signature = (base, exp, method = "auto", window = None, threads = None))]
+    fn pow<'py>(
+        &self,
+        py: Python<'py>,
+        base: &Bound<'py, PyAny>,
+        exp: &Bound<'py, PyAny>,
+        method: &str,
+        window: Option<&Bound<'py, PyAny>>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let b = to_int(base, "pow", "base")?;
+        let e = to_int(exp, "pow", "exp")?;
+        let opts = PowOptions {
+            method: Method::from_name(method).map_err(to_pyerr)?,
+            reducer: self.reducer.clone(),
+            window: opt_usize(window, "pow", "window")?,
+            threads: opt_threads(threads, "pow")?,
+        };
+        opts.validate().map_err(to_pyerr)?;
+        let r = py
+            .allow_threads(|| self.pow_signed(&b, &e, &opts))
+            .map_err(to_pyerr)?;
+        to_py(py, &r)
+    }
+
+    /// ``pow(base, exp, m)`` in constant time for secret exponents (RSA private keys): no branch
+    /// or memory index depends on the bits of ``base`` or ``exp``; only the sizes of m and exp
+    /// may leak (reducing a ``base >= m`` first is variable time). Needs an odd m and a
+    /// Montgomery reducer ("auto" picks one); ``exp`` must be non-negative (inverting is not
+    /// constant time).
+    fn pow_ct<'py>(
+        &self,
+        py: Python<'py>,
+        base: &Bound<'py, PyAny>,
+        exp: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let b = to_int(base, "pow_ct", "base")?;
+        let e = to_natural(exp, "pow_ct", "exp")?;
+        let r = py
+            .allow_threads(|| self.inner.pow_ct(&residue(&b, self.m()), &e))
+            .map_err(to_pyerr)?;
+        to_py(py, &r)
+    }
+
+    /// The ``x`` in ``[0, m)`` with ``a * x % m == 1`` (``pow(a, -1, m)``); ``ValueError`` when
+    /// gcd(a, m) != 1.
+    fn inverse<'py>(&self, py: Python<'py>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let a = to_int(a, "inverse", "a")?;
+        if self.m().is_one() {
+            return to_py(py, &Natural::zero());
+        }
+        let r = self
+            .maybe_release(py, || self.inner.inverse(&residue(&a, self.m())))
+            .map_err(to_pyerr)?;
+        to_py(py, &r)
+    }
+
+    /// ``[pow(b, e, m) for b, e in zip(bases, exps)]`` in parallel over all cores, sharing this
+    /// context, with the GIL released. ``exps`` may be a single int used for every base.
+    /// ``ValueError`` if the lengths differ or an item fails (the message names its index).
+    fn pow_many<'py>(
+        &self,
+        py: Python<'py>,
+        bases: &Bound<'py, PyAny>,
+        exps: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let bases = int_list(bases, "pow_many", "bases")?;
+        let pairs: Vec<(Int, Int)> = if exps.is_instance_of::<pyo3::types::PyInt>() {
+            let e = to_int(exps, "pow_many", "exps")?;
+            bases.into_iter().map(|b| (b, e.clone())).collect()
+        } else {
+            let exps = int_list(exps, "pow_many", "exps")?;
+            if exps.len() != bases.len() {
+                return Err(PyValueError::new_err(format!(
+                    "pow_many(): {} bases but {} exponents",
+                    bases.len(),
+                    exps.len()
+                )));
+            }
+            bases.into_iter().zip(exps).collect()
+        };
+        self.pow_pairs(py, "pow_many", pairs)
+    }
+
+    /// ``[pow(b, e, m) for b, e in pairs]`` for an iterable of ``(base, exp)`` pairs, in
+    /// parallel over all cores like ``pow_many``.
+    fn pow_batch<'py>(
+        &self,
+        py: Python<'py>,
+        pairs: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let mut v = Vec::new();
+        for (i, p) in pairs.try_iter()?.enumerate() {
+            let (b, e): (Bound<PyAny>, Bound<PyAny>) = p?.extract().map_err(|_| {
+                PyTypeError::new_err(format!("pow_batch(): item {i} must be a (base, exp) pair"))
+            })?;
+            v.push((
+                to_int(&b, "pow_batch", "base")?,
+                to_int(&e, "pow_batch", "exp")?,
+            ));
+        }
+        self.pow_pairs(py, "pow_batch", v)
+    }
+
+    /// A ``FixedBase`` for ``base``: precomputes seed 004's residues ``base^(2^i) mod m`` and a
+    /// Lim-Lee comb table once, so each later ``.pow(e)`` costs far fewer multiplications.
+    fn fixed_base(slf: &Bound<'_, Self>, base: &Bound<'_, PyAny>) -> PyResult<PyFixedBase> {
+        PyFixedBase::new(slf.py(), slf.clone().unbind(), base)
+    }
+
+    fn __repr__(&self) -> String {
+        let m = self.m();
+        let shown = if m.bits() <= 64 {
+            m.to_decimal()
+        } else if m.bits() <= 256 {
+            m.to_hex()
+        } else {
+            let h = m.to_hex();
+            format!("<{}-bit {}...{}>", m.bits(), &h[..10], &h[h.len() - 8..])
+        };
+        format!("Modulus({shown}, reducer='{}')", self.reducer)
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyObject {
+        let py = other.py();
+        match other.downcast::<PyModulus>() {
+            Ok(o) => {
+                let o = o.get();
+                let eq = o.m() == self.m() && o.reducer == self.reducer;
+                PyBool::new(py, eq).to_owned().into_any().unbind()
+            }
+            Err(_) => py.NotImplemented(),
+        }
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyTuple::new(
+            py,
+            [
+                to_py(py, self.m())?,
+                self.reducer.clone().into_pyobject(py)?.into_any(),
+            ],
+        )?
+        .hash()
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let args = PyTuple::new(
+            py,
+            [
+                to_py(py, me.m())?,
+                me.reducer.clone().into_pyobject(py)?.into_any(),
+            ],
+        )?;
+        PyTuple::new(py, [py.get_type::<PyModulus>().into_any(), args.into_any()])
+    }
+}
+
+/// FixedBase(modulus, base)
+///
+/// Powers of one fixed ``base`` modulo ``modulus`` (a ``Modulus``), with precomputed tables:
+/// seed 004's residues ``base^(2^i)`` (with their detected period) and a Lim-Lee comb built from
+/// them. ``Modulus.fixed_base(base)`` makes one. Immutable, thread-safe, picklable (the tables
+/// are rebuilt on unpickling).
+#[pyclass(module = "modred", name = "FixedBase", frozen)]
+pub struct PyFixedBase {
+    modulus: Py<PyModulus>,
+    /// `base mod m`.
+    base: Natural,
+    inner: exp::FixedBase,
+}
+
+#[pymethods]
+impl PyFixedBase {
+    #[new]
+    fn new(py: Python<'_>, modulus: Py<PyModulus>, base: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let b = to_int(base, "FixedBase", "base")?;
+        let md = modulus.get();
+        let base = residue(&b, md.m());
+        let inner = py
+            .allow_threads(|| md.inner.fixed_base(&base))
+            .map_err(to_pyerr)?;
+        Ok(Self {
+            modulus,
+            base,
+            inner,
+        })
+    }
+
+    /// The base (reduced modulo m).
+    #[getter]
+    fn base<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.base)
+    }
+
+    /// The ``Modulus``.
+    #[getter]
+    fn modulus(&self, py: Python<'_>) -> Py<PyModulus> {
+        self.modulus.clone_ref(py)
+    }
+
+    /// The detected ``(offset, period)`` of the sequence ``base^(2^i) mod m`` (seed 004), or
+    /// None if it did not repeat within the table.
+    #[getter]
+    fn period(&self) -> Option<(usize, usize)> {
+        self.inner.period()
+    }
+
+    /// ``pow(base, exp, m)``. By default the comb table serves the exponent; with ``threads``
+    /// seed 004's method runs instead, one multiplication per set bit of ``exp`` split among
+    /// that many threads. Exponents longer than m fall back to ``Modulus.pow``; a negative
+    /// ``exp`` inverts the base (``ValueError`` if impossible) and also falls back. The GIL is
+    /// released while computing.
+    #[pyo3(signature = (exp, threads = None))]
+    fn pow<'py>(
+        &self,
+        py: Python<'py>,
+        exp: &Bound<'py, PyAny>,
+        threads: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let e = to_int(exp, "pow", "exp")?;
+        let threads = opt_threads(threads, "pow")?;
+        let md = self.modulus.get();
+        let r = py
+            .allow_threads(|| -> modred::Result<Natural> {
+                if e.negative {
+                    let b = Int {
+                        negative: false,
+                        mag: self.base.clone(),
+                    };
+                    return md.pow_signed(&b, &e, &PowOptions::default());
+                }
+                match threads {
+                    Some(t) => self.inner.pow_threads(&e.mag, t),
+                    None => self.inner.pow(&e.mag),
+                }
+            })
+            .map_err(to_pyerr)?;
+        to_py(py, &r)
+    }
+
+    fn __repr__(&self) -> String {
+        let b = if self.base.bits() <= 64 {
+            self.base.to_decimal()
+        } else {
+            format!("<{}-bit>", self.base.bits())
+        };
+        format!("FixedBase({}, {b})", self.modulus.get().__repr__())
+    }
+
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        let args = PyTuple::new(
+            py,
+            [
+                self.modulus.bind(py).clone().into_any(),
+                to_py(py, &self.base)?,
+            ],
+        )?;
+        PyTuple::new(
+            py,
+            [py.get_type::<PyFixedBase>().into_any(), args.into_any()],
+        )
+    }
+}
