@@ -445,7 +445,10 @@ fn even_moduli_rejected_by_montgomery_with_the_alternatives_named() {
     // Every listed method either needs odd moduli or handles even ones correctly.
     let m = BigUint::from(1u8) << 200u32;
     for info in REDUCERS.iter().filter(|r| !r.needs_odd) {
-        let mut ctx = ModContext::new(info.name, &nat(&m)).unwrap();
+        // Special-form methods (diminished-radix) may refuse 2^200; `context` checks that.
+        let Some(mut ctx) = context(info, &m) else {
+            continue;
+        };
         let x = BigUint::from(12345u32) << 190u32;
         assert_rem(
             ctx.reduce(&nat(&(&x * 3u32))).unwrap().limbs(),
