@@ -8,7 +8,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use modred::reduce;
-use modred::table_window::pow_window;
+use modred::exp::table_window::pow_window;
 use modred::{Limb, Natural};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 

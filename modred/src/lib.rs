@@ -19,8 +19,6 @@ pub mod exp;
 pub mod limb;
 pub mod natural;
 pub mod reduce;
-#[path = "exp/table_window.rs"]
-pub mod table_window;
 pub mod tuning;
 pub mod word;
 

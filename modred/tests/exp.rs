@@ -247,7 +247,9 @@ fn semantics_and_errors() {
     }
     // ct refuses variable-time reducers by name, and "auto" switches to a constant-time one
     // even where its general choice (REDC with Karatsuba) is not.
-    for vartime in ["montgomery-fios", "montgomery-redc", "classical", "barrett"] {
+    // montgomery-redc is constant time below the Karatsuba thresholds (schoolbook product), so
+    // it is accepted for this small modulus; FIOS and the division-based methods never are.
+    for vartime in ["montgomery-fios", "classical", "barrett"] {
         let got = exp::pow(
             &Natural::from(3u64),
             &Natural::from(5u64),
@@ -438,7 +440,12 @@ fn modulus_context_fixed_base_and_batches() {
     // Explicit reducers for the context.
     let m = Natural::from((1u128 << 100) + 277);
     for r in REDUCERS.iter().filter(|r| r.name != "montgomery-bitserial") {
-        let md = Modulus::new(&m, r.name).unwrap();
+        let md = match Modulus::new(&m, r.name) {
+            Ok(md) => md,
+            // Special-form methods (diminished-radix) refuse other moduli.
+            Err(Error::UnsupportedModulus { .. }) => continue,
+            Err(e) => panic!("{}: {e}", r.name),
+        };
         let got = md
             .pow(
                 &Natural::from(3u64),

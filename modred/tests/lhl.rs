@@ -7,7 +7,7 @@ use modred::reduce::lhl_l1::{fold_top, LhlL1};
 use modred::reduce::lhl_l2::LhlL2;
 use modred::reduce::table_constant::FixedMultiplier;
 use modred::reduce::{self, auto, ModContext, Reducer};
-use modred::table_window::{self, pow_window};
+use modred::exp::table_window::{self, pow_window};
 use modred::{Error, Limb, Natural};
 use num_bigint::{BigUint, RandBigInt};
 use proptest::prelude::*;

@@ -20,6 +20,7 @@ pub mod even;
 pub mod fixed_base;
 pub mod inverse;
 pub mod sliding;
+pub mod table_window;
 pub mod window;
 
 pub use batch::pow_batch;

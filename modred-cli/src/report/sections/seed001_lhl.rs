@@ -5,7 +5,7 @@
 //! The precomputation reducers come from another branch; they are discovered at run time in
 //! `modred::reduce::REDUCERS` (`table-residue`, `lhl-l1`, `lhl-l2`, every `table-add-*`), so
 //! this file compiles today and the cells of missing methods say n/a. The window
-//! exponentiation built only from the table methods (`modred::table_window::pow_window`) is an
+//! exponentiation built only from the table methods (`modred::exp::table_window::pow_window`) is an
 //! extra column behind the `pending` feature.
 
 use super::common::{
@@ -89,11 +89,11 @@ fn window_competitor<'a>(
     m: &Natural,
 ) -> Competitor<'a> {
     let (name, b, e, m) = (name.to_string(), b.clone(), e.clone(), m.clone());
-    if let Err(err) = modred::table_window::pow_window(&name, &b, &Natural::one(), &m, 4) {
+    if let Err(err) = modred::exp::table_window::pow_window(&name, &b, &Natural::one(), &m, 4) {
         return Competitor::na(label, super::common::short_reason(&err.to_string()));
     }
     Competitor::new(label, move |check| {
-        let r = modred::table_window::pow_window(&name, &b, &e, &m, 4).expect("checked above");
+        let r = modred::exp::table_window::pow_window(&name, &b, &e, &m, 4).expect("checked above");
         black_box(&r);
         check.then_some(r)
     })
@@ -192,6 +192,6 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     red.note("Columns are discovered in `modred::reduce::REDUCERS` at run time: Table = table-residue (Tanaka-Okamoto), L1/L2 = lhl-l1/lhl-l2, L224/L624/L1696 = every table-add-* shape.");
     exp.note("m-ary16 = the report's m-ary loop (p = 16, as the seed's window method) over each reducer, with the reducer's precomputation inside every timed call (the seed's Tables 6-9 include it).");
     #[cfg(not(feature = "pending"))]
-    exp.note("Pending: the window exponentiation built only from the table methods (`modred::table_window::pow_window(name, b, e, m, window)`) adds `table_window <method>` columns when modred-cli is built with the `pending` feature.");
+    exp.note("Pending: the window exponentiation built only from the table methods (`modred::exp::table_window::pow_window(name, b, e, m, window)`) adds `table_window <method>` columns when modred-cli is built with the `pending` feature.");
     vec![red, exp]
 }
