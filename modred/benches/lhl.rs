@@ -7,8 +7,8 @@
 //! (filters: `reduce/`, `exp/`, `dr/`).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use modred::reduce;
 use modred::exp::table_window::pow_window;
+use modred::reduce;
 use modred::{Limb, Natural};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 

@@ -2,12 +2,12 @@
 //! moduli, the diminished-radix special primes and the window exponentiation, against two
 //! oracles (num-bigint and GMP via rug).
 
+use modred::exp::table_window::{self, pow_window};
 use modred::reduce::diminished_radix::{self, DiminishedRadix, DrMode};
 use modred::reduce::lhl_l1::{fold_top, LhlL1};
 use modred::reduce::lhl_l2::LhlL2;
 use modred::reduce::table_constant::FixedMultiplier;
 use modred::reduce::{self, auto, ModContext, Reducer};
-use modred::exp::table_window::{self, pow_window};
 use modred::{Error, Limb, Natural};
 use num_bigint::{BigUint, RandBigInt};
 use proptest::prelude::*;
