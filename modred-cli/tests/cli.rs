@@ -56,14 +56,52 @@ fn usage_error(args: &[&str], needles: &[&str]) {
     assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
 }
 
-fn reducer_names() -> Vec<String> {
+/// Every reducer listed by `modred methods` (the first table, up to the blank line before the
+/// exponentiation methods).
+fn all_reducer_names() -> Vec<String> {
     let o = run(&["methods"]);
     assert_eq!(o.status.code(), Some(0));
     stdout(&o)
         .lines()
         .skip(2) // title and header
+        .take_while(|l| !l.trim().is_empty())
         .map(|l| l.split_whitespace().next().unwrap().to_string())
         .collect()
+}
+
+/// The reducers that serve any modulus of their parity (special-form methods excluded; see
+/// `special_form_reducer_refuses_other_moduli`).
+fn reducer_names() -> Vec<String> {
+    all_reducer_names()
+        .into_iter()
+        .filter(|n| n != "diminished-radix")
+        .collect()
+}
+
+#[test]
+fn special_form_reducer_refuses_other_moduli() {
+    assert!(all_reducer_names().iter().any(|n| n == "diminished-radix"));
+    let o = run(&["mulmod", "--reducer", "diminished-radix", A, B, M]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("cannot serve this modulus"),
+        "{}",
+        stderr(&o)
+    );
+    // 2^255 - 19: served.
+    let p = (BigUint::from(1u8) << 255u32) - BigUint::from(19u8);
+    let want = (big(A) * big(B)) % &p;
+    ok(
+        &[
+            "mulmod",
+            "--reducer",
+            "diminished-radix",
+            A,
+            B,
+            &p.to_string(),
+        ],
+        &want.to_string(),
+    );
 }
 
 // A 3-limb odd modulus and operands, with expected values from num-bigint.
@@ -99,7 +137,11 @@ fn methods_lists_every_reducer_aligned() {
         assert!(names.iter().any(|n| n == want), "methods lacks {want}");
     }
     // The restriction column starts at the same offset on every row.
-    let rows: Vec<&str> = out.lines().skip(1).collect();
+    let rows: Vec<&str> = out
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
     let col = rows[0].find("RESTRICTION").unwrap();
     for r in &rows[1..] {
         assert!(r[..col].ends_with("  "), "misaligned: {r}");
@@ -307,4 +349,72 @@ fn help_and_version_succeed() {
         assert_eq!(o.status.code(), Some(0), "{args:?}");
         assert!(!o.stdout.is_empty());
     }
+}
+
+#[test]
+fn pow_every_method_and_the_word_path() {
+    let (m, a) = (big(M), big(A));
+    let e = big(B);
+    let want = a.modpow(&e, &m);
+    for method in [
+        "auto",
+        "binary",
+        "binary-rl",
+        "window",
+        "sliding",
+        "ct",
+        "fixed-base",
+        "comb",
+    ] {
+        ok(&["pow", "--method", method, A, B, M], &want.to_string());
+    }
+    ok(
+        &[
+            "pow", "--method", "window", "--window", "5", "--hex", A, B, M,
+        ],
+        &format!("0x{}", want.to_str_radix(16)),
+    );
+    ok(
+        &["pow", "--method", "fixed-base", "--threads", "2", A, B, M],
+        &want.to_string(),
+    );
+    // Moduli below 2^64 (odd and even) take the single-word path.
+    for m64 in [18446744073709551557u64, 1 << 63, 1000000007, 1] {
+        let want = a.modpow(&e, &BigUint::from(m64));
+        ok(&["pow", A, B, &m64.to_string()], &want.to_string());
+    }
+    // Even multi-limb modulus (CRT split) and e = 0.
+    let even = big("0x1000000000000000000000000000000000000000000000000002");
+    ok(
+        &["pow", A, B, &even.to_string()],
+        &a.modpow(&e, &even).to_string(),
+    );
+    ok(&["pow", A, "0", M], "1");
+    // Bad flags and operands: exit 2 with a message.
+    for bad in [
+        vec!["pow", "--method", "nope", "2", "3", "5"],
+        vec!["pow", "--window", "0", "2", "3", "5"],
+        vec!["pow", "--threads", "0", "2", "3", "5"],
+        vec!["pow", "2", "3", "0"],
+        vec!["pow", "2", "-3", "5"],
+        vec!["pow", "--method", "ct", "2", "3", "8"],
+    ] {
+        let o = run(&bad);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stdout(&o));
+        assert!(!stderr(&o).is_empty());
+    }
+}
+
+#[test]
+fn batch_pow_lines() {
+    let (m, a, e) = (big(M), big(A), big(B));
+    let input = format!("pow {A} {B} {M}\npow 2 10 1000\npow 2 x 7\nmulmod 3 4 5\n");
+    let o = run_stdin(&["batch", "--method", "sliding"], &input);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], a.modpow(&e, &m).to_string());
+    assert_eq!(lines[1], "24");
+    assert!(lines[2].starts_with("error: "), "{}", lines[2]);
+    assert_eq!(lines[3], "2");
 }

@@ -31,8 +31,12 @@ fn for_each_reducer(m: &BigUint, mut f: impl FnMut(&mut ModContext)) -> usize {
         if info.needs_odd && m.is_even() {
             continue;
         }
-        let mut ctx = ModContext::new(info.name, &nat(m))
-            .unwrap_or_else(|e| panic!("{}: modulus rejected: {e}", info.name));
+        let mut ctx = match ModContext::new(info.name, &nat(m)) {
+            Ok(ctx) => ctx,
+            // Special-form methods (diminished-radix) serve only moduli of their form.
+            Err(modred::Error::UnsupportedModulus { .. }) => continue,
+            Err(e) => panic!("{}: modulus rejected: {e}", info.name),
+        };
         f(&mut ctx);
         ran += 1;
     }
