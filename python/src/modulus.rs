@@ -61,8 +61,6 @@ fn int_list(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Vec<Int>> 
     it.map(|x| to_int(&x?, func, arg)).collect()
 }
 
-/// Modulus(m, reducer="auto")
-///
 /// A modulus context: built once for ``m`` (the reducer's precomputation), then used for many
 /// reductions, products and powers. ``m`` must be a positive int; ``reducer`` is one of
 /// ``modred.methods()["reducers"]`` ("auto" picks the fastest for the size and handles even
@@ -407,8 +405,6 @@ impl PyModulus {
     }
 }
 
-/// FixedBase(modulus, base)
-///
 /// Powers of one fixed ``base`` modulo ``modulus`` (a ``Modulus``), with precomputed tables:
 /// seed 004's residues ``base^(2^i)`` (with their detected period) and a Lim-Lee comb built from
 /// them. ``Modulus.fixed_base(base)`` makes one. Immutable, thread-safe, picklable (the tables
