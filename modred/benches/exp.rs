@@ -174,11 +174,222 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
+/// Paired, interleaved ratios (A time / B time per round, median over rounds), which cancel
+/// the drift of a shared, loaded machine better than separate criterion runs. Runs only with
+/// `MODRED_EXP_RATIOS=1`: `MODRED_EXP_RATIOS=1 cargo bench -p modred --bench exp -- ratios`.
+fn ratios(_: &mut Criterion) {
+    if std::env::var_os("MODRED_EXP_RATIOS").is_none() {
+        return;
+    }
+    type Job<'a> = Box<dyn FnMut() + 'a>;
+    fn paired(name: &str, rounds: usize, mut a: Job<'_>, mut b: Job<'_>) {
+        let time = |f: &mut Job<'_>| {
+            let t = std::time::Instant::now();
+            f();
+            t.elapsed().as_secs_f64()
+        };
+        time(&mut a);
+        time(&mut b);
+        let mut r: Vec<f64> = (0..rounds)
+            .map(|i| {
+                // Alternate the order so neither side always runs first.
+                if i % 2 == 0 {
+                    let ta = time(&mut a);
+                    ta / time(&mut b)
+                } else {
+                    let tb = time(&mut b);
+                    time(&mut a) / tb
+                }
+            })
+            .collect();
+        r.sort_by(|x, y| x.partial_cmp(y).unwrap());
+        println!(
+            "ratio {name:<40} median {:.3}  (q1 {:.3}, q3 {:.3}, {rounds} rounds)",
+            r[rounds / 2],
+            r[rounds / 4],
+            r[3 * rounds / 4]
+        );
+    }
+    let reps = |bits: u64| match bits {
+        256 => 200,
+        1024 => 10,
+        2048 => 2,
+        _ => 1,
+    };
+    for bits in [256u64, 1024, 2048, 4096] {
+        let (b, e, m) = operands(bits, true, bits);
+        let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
+        let md = Modulus::new(&mn, "auto").unwrap();
+        let (bg, eg, mg) = (rug_of(&b), rug_of(&e), rug_of(&m));
+        let (bo, eo, mo) = (bn_of(&b), bn_of(&e), bn_of(&m));
+        let n = reps(bits);
+        let auto = || {
+            for _ in 0..n {
+                black_box(md.pow(&bn, &en, &opts(Method::Auto)).unwrap());
+            }
+        };
+        let ct = || {
+            for _ in 0..n {
+                black_box(md.pow_ct(&bn, &en).unwrap());
+            }
+        };
+        let gmp = || {
+            for _ in 0..n {
+                black_box(Integer::from(bg.pow_mod_ref(&eg, &mg).unwrap()));
+            }
+        };
+        let gmp_sec = || {
+            for _ in 0..n {
+                black_box(Integer::from(bg.secure_pow_mod_ref(&eg, &mg)));
+            }
+        };
+        let ossl = || {
+            let mut ctx = BigNumContext::new().unwrap();
+            let mut r = BigNum::new().unwrap();
+            for _ in 0..n {
+                r.mod_exp(&bo, &eo, &mo, &mut ctx).unwrap();
+            }
+        };
+        let rounds = if bits >= 4096 { 7 } else { 15 };
+        paired(
+            &format!("{bits} auto / gmp-powm"),
+            rounds,
+            Box::new(auto),
+            Box::new(gmp),
+        );
+        paired(
+            &format!("{bits} auto / openssl-mont"),
+            rounds,
+            Box::new(auto),
+            Box::new(ossl),
+        );
+        paired(
+            &format!("{bits} ct / auto"),
+            rounds,
+            Box::new(ct),
+            Box::new(auto),
+        );
+        paired(
+            &format!("{bits} ct / gmp-powm-sec"),
+            rounds,
+            Box::new(ct),
+            Box::new(gmp_sec),
+        );
+    }
+    // Sliding-window size around the tuning.rs choice.
+    for (bits, ws) in [
+        (1024u64, [4usize, 5, 6]),
+        (2048, [5, 6, 7]),
+        (4096, [6, 7, 8]),
+    ] {
+        let (b, e, m) = operands(bits, true, bits);
+        let (bn, en) = (Natural::from(&b), Natural::from(&e));
+        let md = Modulus::new(&Natural::from(&m), "auto").unwrap();
+        let with = |w: usize| PowOptions {
+            method: Method::Sliding,
+            window: Some(w),
+            ..PowOptions::default()
+        };
+        for w in [ws[0], ws[2]] {
+            let (ow, om) = (with(w), with(ws[1]));
+            paired(
+                &format!("{bits} sliding w={w} / w={}", ws[1]),
+                9,
+                Box::new(|| {
+                    black_box(md.pow(&bn, &en, &ow).unwrap());
+                }),
+                Box::new(|| {
+                    black_box(md.pow(&bn, &en, &om).unwrap());
+                }),
+            );
+        }
+    }
+    for bits in [1024u64, 2048] {
+        let (b, e, m) = operands(bits, true, 7 + bits);
+        let (be, ee, me) = operands(bits, false, 7 + bits);
+        let odd = Modulus::new(&Natural::from(&m), "auto").unwrap();
+        let even = Modulus::new(&Natural::from(&me), "auto").unwrap();
+        let (bn, en, ben, een) = (
+            Natural::from(&b),
+            Natural::from(&e),
+            Natural::from(&be),
+            Natural::from(&ee),
+        );
+        let n = reps(bits);
+        paired(
+            &format!("{bits} auto even m / odd m"),
+            15,
+            Box::new(|| {
+                for _ in 0..n {
+                    black_box(even.pow(&ben, &een, &opts(Method::Auto)).unwrap());
+                }
+            }),
+            Box::new(|| {
+                for _ in 0..n {
+                    black_box(odd.pow(&bn, &en, &opts(Method::Auto)).unwrap());
+                }
+            }),
+        );
+    }
+    let (b, e, m) = operands(2048, true, 2048);
+    let (bn, en) = (Natural::from(&b), Natural::from(&e));
+    let md = Modulus::new(&Natural::from(&m), "auto").unwrap();
+    let fb = md.fixed_base(&bn).unwrap();
+    paired(
+        "2048 sliding / comb (x4, see below)",
+        15,
+        Box::new(|| {
+            black_box(md.pow(&bn, &en, &opts(Method::Sliding)).unwrap());
+        }),
+        Box::new(|| {
+            for _ in 0..4 {
+                black_box(fb.pow(&en).unwrap());
+            }
+        }),
+    );
+    println!("  (the comb side runs 4 exponentiations: multiply that ratio by 4)");
+    paired(
+        "2048 fixed-base 1 thread / 2 threads",
+        15,
+        Box::new(|| {
+            black_box(fb.pow_threads(&en, 1).unwrap());
+        }),
+        Box::new(|| {
+            black_box(fb.pow_threads(&en, 2).unwrap());
+        }),
+    );
+    let pairs: Vec<(Natural, Natural)> = (0..8)
+        .map(|i| {
+            let (b, e, _) = operands(2048, true, 1000 + i);
+            (Natural::from(&(b % &m)), Natural::from(&e))
+        })
+        .collect();
+    let pool1 = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let pool2 = rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    paired(
+        "2048x8 batch 1 core / 2 cores",
+        9,
+        Box::new(|| {
+            black_box(pool1.install(|| md.pow_many(&pairs)));
+        }),
+        Box::new(|| {
+            black_box(pool2.install(|| md.pow_many(&pairs)));
+        }),
+    );
+}
+
 criterion_group!(
     benches,
     methods_vs_libraries,
     even_vs_odd,
     fixed_base,
-    batch
+    batch,
+    ratios
 );
 criterion_main!(benches);

@@ -32,12 +32,15 @@ pub const MAX_WINDOW_BITS: usize = 16;
 pub const FIXED_WINDOW_BITS: usize = 4;
 
 /// Sliding-window size for an exponent of `bits` bits. The thresholds minimise the expected
-/// multiplication count 2^(w-1) + bits / (w + 1) (table plus one multiplication per window);
-/// they agree with OpenSSL's `BN_window_bits_for_exponent_size` (6 bits from 672 bits) and add
-/// 7 bits from 2900 bits (GMP's `mpz_powm` goes to 7 and more at that size).
+/// multiplication count 2^(w-1) + bits / (w + 1) (table plus one multiplication per window)
+/// and agree with OpenSSL's `BN_window_bits_for_exponent_size` (6 bits from 672 bits). The
+/// count model favours 7 bits from ~2900 bits, but the paired bench
+/// (`MODRED_EXP_RATIOS=1 cargo bench -p modred --bench exp -- ratios`, shared 2-core machine,
+/// CIOS/REDC kernels) measured at 4096 bits w=6 / w=7 = 0.95 and w=8 / w=7 = 1.09, and within
+/// noise (+-5%) between 5, 6 and 7 bits at 1024 and 2048 bits; so 7 bits start at 6000 bits.
 pub fn sliding_window_bits(bits: usize) -> usize {
     match bits {
-        b if b > 2900 => 7,
+        b if b > 6000 => 7,
         b if b > 671 => 6,
         b if b > 239 => 5,
         b if b > 79 => 4,

@@ -9,8 +9,10 @@
 //! operations is recorded by [`pow_traced`] so the tests can check exactly that.
 //!
 //! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
-//! requires a constant-time reducer: the Montgomery family (their final subtraction is masked,
-//! [`arith::sub_mod_final`]); [`super::pow`] refuses other reducers for `ct`. Reducing a base
+//! requires a constant-time reducer, one of [`super::CONSTANT_TIME_REDUCERS`] (schoolbook or
+//! integrated Montgomery products with the masked final subtraction [`arith::sub_mod_final`];
+//! not FIOS or the Karatsuba-based REDC); [`super::pow`] refuses other reducers for `ct` and
+//! "auto" picks CIOS. Reducing a base
 //! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
 
 use super::Ops;

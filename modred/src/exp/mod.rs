@@ -28,7 +28,7 @@ pub use inverse::{gcd, inverse};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::reduce::{self, auto::Workload, Reducer, WideResult};
+use crate::reduce::{self, auto::Workload, Reducer};
 use crate::tuning;
 use even::{reduce_below, EvenCtx};
 use fixed_base::Powers;
@@ -146,7 +146,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "ct",
         method: Method::Ct,
-        summary: "constant-time fixed window, masked table scan (odd moduli, Montgomery)",
+        summary: "constant-time fixed window, masked table scan (odd moduli, CIOS-type reducers)",
     },
     MethodInfo {
         name: "fixed-base",
@@ -234,12 +234,26 @@ impl PowOptions {
     }
 }
 
-/// Whether `r` runs in time independent of the operand values (needed by `ct`): the Montgomery
-/// family, whose kernels all end in the masked final subtraction (see
-/// [`crate::reduce::montgomery`]), recognised by their Montgomery-reduced wide result.
+/// Reducers whose products and reductions have no branch or memory index depending on the
+/// operand values (integrated or schoolbook products, masked final subtraction). Not listed:
+/// `montgomery-fios` (its carry propagation is variable time), `montgomery-redc` (Karatsuba's
+/// sign branches), `classical` and `barrett` (data-dependent corrections). A new kernel joins
+/// this list only after review.
+pub const CONSTANT_TIME_REDUCERS: &[&str] = &[
+    "montgomery-cios",
+    "montgomery-sos",
+    "montgomery-fips",
+    "montgomery-cihs",
+    "montgomery-bitserial",
+];
+
+/// Whether `r` runs in time independent of the operand values (needed by `ct`).
 pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
-    r.wide_result() == WideResult::MontgomeryReduced
+    CONSTANT_TIME_REDUCERS.contains(&r.name())
 }
+
+/// The reducer `ct` uses with "auto": CIOS (constant time at every size).
+const CT_AUTO_REDUCER: &str = "montgomery-cios";
 
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
 /// `exp` is little-endian limbs. Fails only for `ct` over a non-constant-time reducer.
@@ -271,7 +285,8 @@ pub fn pow_with<R: Reducer + ?Sized>(
         Method::Ct => {
             if !is_constant_time(r) {
                 return Err(Error::InvalidParameter(format!(
-                    "method 'ct' needs a constant-time (Montgomery) reducer, not '{}'",
+                    "method 'ct' needs a constant-time reducer ({}), not '{}'",
+                    CONSTANT_TIME_REDUCERS.join(", "),
                     r.name()
                 )));
             }
@@ -302,7 +317,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
 
 /// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, unknown
 /// reducer or method parameters, a Montgomery reducer named for an even m (use "auto"),
-/// `ct` with an even m or a non-Montgomery reducer.
+/// `ct` with an even m or a reducer outside [`CONSTANT_TIME_REDUCERS`] (other than "auto").
 pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
     opts.validate()?;
     Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
@@ -335,6 +350,9 @@ pub struct Modulus {
     r: Option<Arc<dyn Reducer>>,
     /// The CRT split, for an even m with reducer "auto".
     even: Option<Arc<EvenCtx>>,
+    /// The constant-time reducer for `ct` (odd m: the chosen reducer if constant time, else
+    /// CIOS when the reducer is "auto"; None otherwise).
+    ct: Option<Arc<dyn Reducer>>,
 }
 
 impl Modulus {
@@ -350,6 +368,7 @@ impl Modulus {
                 m: m.clone(),
                 r: None,
                 even: None,
+                ct: None,
             });
         }
         let (r, even): (Box<dyn Reducer>, _) = if info.name == "auto" {
@@ -363,10 +382,21 @@ impl Modulus {
         } else {
             (reduce::build(info.name, m)?, None)
         };
+        let r: Arc<dyn Reducer> = Arc::from(r);
+        let ct = if !m.is_odd() {
+            None
+        } else if is_constant_time(&*r) {
+            Some(r.clone())
+        } else if info.name == "auto" {
+            Some(Arc::from(reduce::build(CT_AUTO_REDUCER, m)?))
+        } else {
+            None
+        };
         Ok(Self {
             m: m.clone(),
-            r: Some(Arc::from(r)),
+            r: Some(r),
             even,
+            ct,
         })
     }
 
@@ -427,29 +457,42 @@ impl Modulus {
                 pow_with(r, method, b, e, opts).expect("validated; not ct")
             }));
         }
+        if opts.method == Method::Ct {
+            let Some(ct) = self.ct.as_deref() else {
+                return Err(self.ct_refusal(r));
+            };
+            let b = self.k_residue(ct, base);
+            return pow_with(ct, Method::Ct, &b, exp.limbs(), opts).map(Natural::from_limbs);
+        }
         let b = self.k_residue(r, base);
         pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
     }
 
+    fn ct_refusal(&self, r: &dyn Reducer) -> Error {
+        Error::InvalidParameter(format!(
+            "constant-time exponentiation needs an odd modulus and a constant-time reducer ({}, or \"auto\"); have '{}' and an {} modulus",
+            CONSTANT_TIME_REDUCERS.join(", "),
+            r.name(),
+            if self.m.is_odd() { "odd" } else { "even" }
+        ))
+    }
+
     /// `base^exp mod m` in constant time (see [`ct`]): only the sizes of m and of the exponent
-    /// (padded to at least the bit length of m) may leak. Needs an odd m and a Montgomery
-    /// reducer. Reducing a base >= m first is variable time.
+    /// (padded to at least the bit length of m) may leak. Needs an odd m and a
+    /// constant-time reducer ([`CONSTANT_TIME_REDUCERS`]; "auto" uses CIOS). Reducing a base
+    /// >= m first is variable time.
     pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
-        if self.even.is_some() || !is_constant_time(r) {
-            return Err(Error::InvalidParameter(format!(
-                "constant-time exponentiation needs an odd modulus and a Montgomery reducer (have '{}', m {})",
-                r.name(),
-                if self.m.is_odd() { "odd" } else { "even" }
-            )));
-        }
-        let b = self.k_residue(r, base);
+        let Some(ct) = self.ct.as_deref() else {
+            return Err(self.ct_refusal(r));
+        };
+        let b = self.k_residue(ct, base);
         let exp_bits = self.m.bits().max(exp.bits()).div_ceil(64) * 64;
         let w = tuning::ct_window_bits(exp_bits);
         Ok(Natural::from_limbs(ct::pow(
-            r,
+            ct,
             &b,
             exp.limbs(),
             exp_bits,
