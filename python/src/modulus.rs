@@ -244,7 +244,8 @@ impl PyModulus {
     /// ``ValueError`` if it is not invertible). ``method`` is one of
     /// ``modred.methods()["methods"]``; ``window`` sets the window bits (window, sliding, ct) or
     /// comb teeth, ``threads`` the worker threads of "fixed-base". "ct" needs an odd m and a
-    /// Montgomery (or "auto") reducer. The GIL is released while computing.
+    /// reducer modred lists as constant-time ("auto" picks one; the ``ValueError`` otherwise
+    /// names them). The GIL is released while computing.
     #[pyo3(signature = (base, exp, method = "auto", window = None, threads = None))]
     fn pow<'py>(
         &self,
@@ -273,7 +274,7 @@ impl PyModulus {
     /// ``pow(base, exp, m)`` in constant time for secret exponents (RSA private keys): no branch
     /// or memory index depends on the bits of ``base`` or ``exp``; only the sizes of m and exp
     /// may leak (reducing a ``base >= m`` first is variable time). Needs an odd m and a
-    /// Montgomery reducer ("auto" picks one); ``exp`` must be non-negative (inverting is not
+    /// constant-time reducer ("auto" picks one; the ``ValueError`` otherwise names them); ``exp`` must be non-negative (inverting is not
     /// constant time).
     fn pow_ct<'py>(
         &self,
