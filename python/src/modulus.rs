@@ -8,6 +8,7 @@ use crate::conv::{to_int, to_natural, to_py, Int};
 use crate::errors::to_pyerr;
 use crate::residue;
 use modred::exp::{self, Method, PowOptions};
+use modred::reduce::WideResult;
 use modred::Natural;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -94,6 +95,33 @@ impl PyModulus {
         } else {
             f()
         }
+    }
+
+    /// `x mod m` by this context's reducer (its `reduce_wide`, the operation the seeds time),
+    /// for `x` within the reducer's documented range (below b^2k, or m R for Montgomery);
+    /// beyond it, and for m = 1, plain division.
+    fn reduce_by_reducer(&self, x: &Natural) -> Natural {
+        let Some(r) = self.inner.reducer() else {
+            return self.inner.reduce(x);
+        };
+        if x < self.m() {
+            return x.clone();
+        }
+        if r.check_wide(x.limbs()).is_err() {
+            return self.inner.reduce(x);
+        }
+        let k = r.len();
+        // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
+        let mut wide = x.to_padded((2 * k).max(x.len()));
+        let mut scratch = vec![0; r.scratch_len()];
+        let mut out = vec![0; k];
+        r.reduce_wide(&mut out, &mut wide, &mut scratch);
+        if r.wide_result() == WideResult::MontgomeryReduced {
+            // x R^-1 -> x: one more Montgomery product with R^2 (= to_repr).
+            let t = out.clone();
+            r.to_repr(&mut out, &t, &mut scratch);
+        }
+        Natural::from_limbs(out)
     }
 
     /// `base^exp mod m` with Python's semantics for a negative exponent.
@@ -204,14 +232,17 @@ impl PyModulus {
         self.m().bits()
     }
 
-    /// ``x % m`` for any int ``x``.
+    /// ``x % m`` for any int ``x``, by this modulus's reducer (Barrett, Montgomery REDC, ...)
+    /// when ``|x|`` is within its range (below ``2**(128 k)`` for k 64-bit words of m; below
+    /// ``m * 2**(64 k)`` for Montgomery), by plain division beyond.
     fn reduce<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = to_int(x, "reduce", "x")?;
         let r = self.maybe_release(py, || {
-            if x.negative {
-                residue(&x, self.m())
+            let r = self.reduce_by_reducer(&x.mag);
+            if x.negative && !r.is_zero() {
+                self.m().checked_sub(&r).expect("r < m")
             } else {
-                self.inner.reduce(&x.mag)
+                r
             }
         });
         to_py(py, &r)

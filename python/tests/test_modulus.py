@@ -252,3 +252,18 @@ def test_every_window_size(method):
                     assert got[0] is ValueError
                 else:
                     assert got == pow(7, e, m), (m, w, e)
+
+
+@pytest.mark.parametrize("reducer", REDUCERS)
+def test_reduce_at_the_reducers_range_limits(reducer):
+    for m in special_moduli(600):
+        if reducer in SLOW_REDUCERS and m.bit_length() > 192:
+            continue
+        M = make_modulus(m, reducer)
+        if M is None:
+            continue
+        k = max(1, (m.bit_length() + 63) // 64)
+        for x in [0, m - 1, m, m + 1, m * m - 1, m * m, 2 ** (128 * k) - 1, 2 ** (128 * k),
+                  m * 2 ** (64 * k) - 1, m * 2 ** (64 * k), 2 ** (128 * k + 1) + 5, 7 * m**3]:
+            assert M.reduce(x) == x % m, (m, x)
+            assert M.reduce(-x) == -x % m, (m, -x)
