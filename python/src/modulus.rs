@@ -344,7 +344,9 @@ impl PyModulus {
         exps: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let bases = int_list(bases, "pow_many", "bases")?;
-        let pairs: Vec<(Int, Int)> = if exps.is_instance_of::<pyo3::types::PyInt>() {
+        // One exponent for all: an int, or any non-iterable with __index__ (NumPy, gmpy2).
+        let single = exps.is_instance_of::<pyo3::types::PyInt>() || exps.try_iter().is_err();
+        let pairs: Vec<(Int, Int)> = if single {
             let e = to_int(exps, "pow_many", "exps")?;
             bases.into_iter().map(|b| (b, e.clone())).collect()
         } else {

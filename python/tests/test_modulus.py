@@ -159,6 +159,14 @@ def test_method_argument_errors():
         M.mul(2, "3")
     with pytest.raises(TypeError):
         M.pow_many(5, 3)
+    with pytest.raises(TypeError, match="must be an int"):
+        M.pow_many([5], 3.0)
+
+    class Idx:
+        def __index__(self):
+            return 5
+
+    assert M.pow_many([2, 3], Idx()) == [pow(2, 5, M.modulus), pow(3, 5, M.modulus)]
     with pytest.raises(ValueError, match="2 bases but 3 exponents"):
         M.pow_many([1, 2], [1, 2, 3])
 
