@@ -96,7 +96,7 @@ def main():
 
     have_gmp = gmpy2 is not None
     print(f"modred {modred.__version__}, Python {sys.version.split()[0]}"
-          + (f", gmpy2 {gmpy2.version()} (GMP {gmpy2.mp_version()})" if have_gmp else ", no gmpy2")
+          + (f", gmpy2 {gmpy2.version()} ({gmpy2.mp_version()})" if have_gmp else ", no gmpy2")
           + f"; {args.rounds} interleaved rounds, median time per call, full-length exponents")
     print()
     head = "| bits | pow (µs) |"

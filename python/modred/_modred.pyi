@@ -1,6 +1,8 @@
 """Type stubs of the native module ``modred._modred`` (re-exported by ``modred``)."""
 
-from typing import Dict, Iterable, List, Optional, SupportsIndex, Tuple, Union
+from typing import Dict, Iterable, List, Optional, SupportsIndex, Tuple, Union, final
+
+__all__ = ["FixedBase", "Modulus", "methods", "pow_batch", "powmod"]
 
 _Int = SupportsIndex
 """Anything ``operator.index`` accepts: ``int``, ``bool``, NumPy and gmpy2 integers."""
@@ -14,10 +16,11 @@ def pow_batch(triples: Iterable[Tuple[_Int, _Int, _Int]], /) -> List[int]:
 def methods() -> Dict[str, Dict[str, str]]:
     """``{"reducers": {name: summary}, "methods": {name: summary}}`` (the CLI's names)."""
 
+@final
 class Modulus:
     """A modulus context built once for ``m`` and reused; immutable, thread-safe, picklable."""
 
-    def __init__(self, m: _Int, reducer: str = "auto") -> None: ...
+    def __new__(cls, m: _Int, reducer: str = "auto") -> "Modulus": ...
     @property
     def modulus(self) -> int:
         """The modulus m."""
@@ -55,14 +58,15 @@ class Modulus:
         """``[pow(b, e, m) for b, e in pairs]`` over all cores."""
     def fixed_base(self, base: _Int) -> "FixedBase":
         """Precomputed tables for powers of ``base``."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
     def __hash__(self) -> int: ...
     def __reduce__(self) -> Tuple[type, Tuple[int, str]]: ...
 
+@final
 class FixedBase:
     """Powers of one base modulo a ``Modulus``, from precomputed tables."""
 
-    def __init__(self, modulus: Modulus, base: _Int) -> None: ...
+    def __new__(cls, modulus: Modulus, base: _Int) -> "FixedBase": ...
     @property
     def base(self) -> int:
         """The base reduced modulo m."""

@@ -8,6 +8,7 @@ use crate::conv::{to_int, to_natural, to_py, Int};
 use crate::errors::to_pyerr;
 use crate::residue;
 use modred::exp::{self, Method, PowOptions};
+use modred::reduce::WideResult;
 use modred::Natural;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -61,8 +62,6 @@ fn int_list(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Vec<Int>> 
     it.map(|x| to_int(&x?, func, arg)).collect()
 }
 
-/// Modulus(m, reducer="auto")
-///
 /// A modulus context: built once for ``m`` (the reducer's precomputation), then used for many
 /// reductions, products and powers. ``m`` must be a positive int; ``reducer`` is one of
 /// ``modred.methods()["reducers"]`` ("auto" picks the fastest for the size and handles even
@@ -96,6 +95,33 @@ impl PyModulus {
         } else {
             f()
         }
+    }
+
+    /// `x mod m` by this context's reducer (its `reduce_wide`, the operation the seeds time),
+    /// for `x` within the reducer's documented range (below b^2k, or m R for Montgomery);
+    /// beyond it, and for m = 1, plain division.
+    fn reduce_by_reducer(&self, x: &Natural) -> Natural {
+        let Some(r) = self.inner.reducer() else {
+            return self.inner.reduce(x);
+        };
+        if x < self.m() {
+            return x.clone();
+        }
+        if r.check_wide(x.limbs()).is_err() {
+            return self.inner.reduce(x);
+        }
+        let k = r.len();
+        // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
+        let mut wide = x.to_padded((2 * k).max(x.len()));
+        let mut scratch = vec![0; r.scratch_len()];
+        let mut out = vec![0; k];
+        r.reduce_wide(&mut out, &mut wide, &mut scratch);
+        if r.wide_result() == WideResult::MontgomeryReduced {
+            // x R^-1 -> x: one more Montgomery product with R^2 (= to_repr).
+            let t = out.clone();
+            r.to_repr(&mut out, &t, &mut scratch);
+        }
+        Natural::from_limbs(out)
     }
 
     /// `base^exp mod m` with Python's semantics for a negative exponent.
@@ -206,14 +232,17 @@ impl PyModulus {
         self.m().bits()
     }
 
-    /// ``x % m`` for any int ``x``.
+    /// ``x % m`` for any int ``x``, by this modulus's reducer (Barrett, Montgomery REDC, ...)
+    /// when ``|x|`` is within its range (below ``2**(128 k)`` for k 64-bit words of m; below
+    /// ``m * 2**(64 k)`` for Montgomery), by plain division beyond.
     fn reduce<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = to_int(x, "reduce", "x")?;
         let r = self.maybe_release(py, || {
-            if x.negative {
-                residue(&x, self.m())
+            let r = self.reduce_by_reducer(&x.mag);
+            if x.negative && !r.is_zero() {
+                self.m().checked_sub(&r).expect("r < m")
             } else {
-                self.inner.reduce(&x.mag)
+                r
             }
         });
         to_py(py, &r)
@@ -246,7 +275,8 @@ impl PyModulus {
     /// ``ValueError`` if it is not invertible). ``method`` is one of
     /// ``modred.methods()["methods"]``; ``window`` sets the window bits (window, sliding, ct) or
     /// comb teeth, ``threads`` the worker threads of "fixed-base". "ct" needs an odd m and a
-    /// Montgomery (or "auto") reducer. The GIL is released while computing.
+    /// reducer modred lists as constant-time ("auto" picks one; the ``ValueError`` otherwise
+    /// names them). The GIL is released while computing.
     #[pyo3(signature = (base, exp, method = "auto", window = None, threads = None))]
     fn pow<'py>(
         &self,
@@ -275,7 +305,7 @@ impl PyModulus {
     /// ``pow(base, exp, m)`` in constant time for secret exponents (RSA private keys): no branch
     /// or memory index depends on the bits of ``base`` or ``exp``; only the sizes of m and exp
     /// may leak (reducing a ``base >= m`` first is variable time). Needs an odd m and a
-    /// Montgomery reducer ("auto" picks one); ``exp`` must be non-negative (inverting is not
+    /// constant-time reducer ("auto" picks one; the ``ValueError`` otherwise names them); ``exp`` must be non-negative (inverting is not
     /// constant time).
     fn pow_ct<'py>(
         &self,
@@ -314,7 +344,9 @@ impl PyModulus {
         exps: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
         let bases = int_list(bases, "pow_many", "bases")?;
-        let pairs: Vec<(Int, Int)> = if exps.is_instance_of::<pyo3::types::PyInt>() {
+        // One exponent for all: an int, or any non-iterable with __index__ (NumPy, gmpy2).
+        let single = exps.is_instance_of::<pyo3::types::PyInt>() || exps.try_iter().is_err();
+        let pairs: Vec<(Int, Int)> = if single {
             let e = to_int(exps, "pow_many", "exps")?;
             bases.into_iter().map(|b| (b, e.clone())).collect()
         } else {
@@ -407,8 +439,6 @@ impl PyModulus {
     }
 }
 
-/// FixedBase(modulus, base)
-///
 /// Powers of one fixed ``base`` modulo ``modulus`` (a ``Modulus``), with precomputed tables:
 /// seed 004's residues ``base^(2^i)`` (with their detected period) and a Lim-Lee comb built from
 /// them. ``Modulus.fixed_base(base)`` makes one. Immutable, thread-safe, picklable (the tables
