@@ -126,7 +126,17 @@ fn seed000_barrett_at_most_k_k_plus_4() {
         for (odd, top) in [(true, true), (false, true), (true, false)] {
             let m = random_modulus(&mut rng, k, odd, top);
             let (r, mut scratch) = build("barrett", &m);
-            let mut x: Vec<u64> = (0..2 * k).map(|_| rng.gen()).collect();
+            // The seed's argument: a product of two residues (x < m^2), so the quotient estimate
+            // has k digits ("q and n are k-digit numbers"); an arbitrary x < b^2k can need a
+            // (k+1)-th quotient digit and one more multiplication.
+            let residue = |rng: &mut StdRng| -> Vec<u64> {
+                let mut a: Vec<u64> = (0..k).map(|_| rng.gen()).collect();
+                a[k - 1] %= m.limbs()[k - 1];
+                a
+            };
+            let (a, b) = (residue(&mut rng), residue(&mut rng));
+            let mut x = vec![0u64; 2 * k];
+            modred::arith::mul_basecase(&mut x, &a, &b);
             let mut out = vec![0; k];
             let ((), c) = measure(|| r.reduce_wide(&mut out, &mut x, &mut scratch));
             eprintln!(

@@ -97,6 +97,16 @@ fn powmod<'py>(
         .allow_threads(|| -> modred::Result<Natural> {
             match prepare(&b, &e, mm)? {
                 None => Ok(Natural::zero()),
+                // Moduli below 2^64: the single-word path (seed 003's Montgomery, modred::word).
+                Some((b, e)) if mm.len() == 1 && e.len() <= 1 => {
+                    let b1 = &b % mm;
+                    let first = |x: &Natural| x.limbs().first().copied().unwrap_or(0);
+                    Ok(Natural::from(modred::word::pow_mod(
+                        first(&b1),
+                        first(&e),
+                        mm.limbs()[0],
+                    )?))
+                }
                 Some((b, e)) => exp::pow(&b, &e, mm, &PowOptions::default()),
             }
         })
