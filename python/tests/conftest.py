@@ -41,6 +41,19 @@ def moduli(max_bits=700):
     )
 
 
+def pseudo_mersenne(max_bits=700):
+    """Moduli 2^e - c with small c, the form `diminished-radix` serves (c < 2^(e-64))."""
+    return st.integers(100, max(100, max_bits)).flatmap(
+        lambda e: st.integers(1, 1 << 32).map(lambda c: (1 << e) - c))
+
+
+def moduli_for(reducer, max_bits=700):
+    """Moduli a reducer can serve: special-form methods get their form, the others anything."""
+    if reducer == "diminished-radix":
+        return pseudo_mersenne(max_bits)
+    return moduli(max_bits)
+
+
 def operands(m):
     """Bases for modulus m: 0, 1, m-1, m, >= m, negative, random."""
     return st.one_of(
