@@ -79,26 +79,6 @@ impl Reducer for Classical {
     fn one(&self) -> &[Limb] {
         &self.one
     }
-    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
-        let k = self.m.len();
-        let (t, rest) = scratch.split_at_mut(2 * k);
-        let (u, rest) = rest.split_at_mut(2 * k + 1);
-        arith::mul_karatsuba(t, a, b, rest);
-        self.rem_into(out, t, u);
-    }
-    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
-        let k = self.m.len();
-        let (t, rest) = scratch.split_at_mut(2 * k);
-        let (u, rest) = rest.split_at_mut(2 * k + 1);
-        arith::sqr_karatsuba(t, a, rest);
-        self.rem_into(out, t, u);
-    }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         if x.len() < scratch.len() {
             self.rem_into(out, x, scratch);

@@ -282,30 +282,6 @@ impl Reducer for DiminishedRadix {
     fn one(&self) -> &[Limb] {
         &self.one
     }
-    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
-        let k = self.m.len();
-        let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::mul_karatsuba(t, a, b, rest);
-        if self.one_limb_fast() {
-            return self.reduce_one_limb(out, t);
-        }
-        self.reduce_into(out, t, rest);
-    }
-    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
-        let k = self.m.len();
-        let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::sqr_karatsuba(t, a, rest);
-        if self.one_limb_fast() {
-            return self.reduce_one_limb(out, t);
-        }
-        self.reduce_into(out, t, rest);
-    }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         if self.one_limb_fast() {
             return self.reduce_one_limb(out, x);

@@ -60,18 +60,34 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// The representation of 1.
     fn one(&self) -> &[Limb];
 
-    /// `out = repr(x)` for `x < m` (k limbs).
-    fn to_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]);
+    /// `out = repr(x)` for `x < m` (k limbs). Default: the plain residue itself (every method
+    /// but the Montgomery family).
+    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _scratch: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
 
     /// `out = x` for `x` in representation (inverse of [`Self::to_repr`]).
-    fn from_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]);
+    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _scratch: &mut [Limb]) {
+        out.copy_from_slice(x)
+    }
 
     /// `out = a * b` in representation (for Montgomery: a b R^{-1} mod m). All k limbs, < m.
-    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]);
+    /// Default: the separated method — the k x k product into `scratch[..2k]` (Karatsuba from
+    /// its threshold), then [`Self::reduce_wide`] with the rest of the scratch, so
+    /// `scratch_len()` must cover 2k limbs plus the larger of the Karatsuba scratch and what
+    /// `reduce_wide` needs.
+    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        let (t, rest) = scratch.split_at_mut(2 * self.len());
+        arith::mul_karatsuba(t, a, b, rest);
+        self.reduce_wide(out, t, rest);
+    }
 
-    /// `out = a^2` in representation.
+    /// `out = a^2` in representation. Default: the symmetric square, then
+    /// [`Self::reduce_wide`] (as [`Self::mul`]).
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
-        self.mul(out, a, a, scratch)
+        let (t, rest) = scratch.split_at_mut(2 * self.len());
+        arith::sqr_karatsuba(t, a, rest);
+        self.reduce_wide(out, t, rest);
     }
 
     /// Reduce the 2k-limb argument `x` (destroyed), the operation the seeds' reduction tables

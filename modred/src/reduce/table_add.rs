@@ -205,24 +205,6 @@ impl Reducer for TableAdd {
     fn one(&self) -> &[Limb] {
         &self.one
     }
-    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
-        let k = self.m.len();
-        let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::mul_karatsuba(t, a, b, rest);
-        self.reduce_into(out, t, rest);
-    }
-    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
-        let k = self.m.len();
-        let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::sqr_karatsuba(t, a, rest);
-        self.reduce_into(out, t, rest);
-    }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         self.reduce_into(out, x, scratch);
     }

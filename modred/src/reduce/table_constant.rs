@@ -138,12 +138,6 @@ impl Reducer for TableConstant {
     fn one(&self) -> &[Limb] {
         self.bk.classical.one()
     }
-    fn to_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
-    fn from_repr(&self, out: &mut [Limb], x: &[Limb], _: &mut [Limb]) {
-        out.copy_from_slice(x)
-    }
     /// Builds the table of `a` in scratch, then accumulates rows by the digits of `b`.
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = self.bk.m.len();
@@ -155,6 +149,9 @@ impl Reducer for TableConstant {
     }
     /// x = x_lo + (b^k mod m) x_hi by the table of b^k mod m, then the classical tail on
     /// k + 2 limbs (x_lo folded into the accumulator).
+    fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        self.mul(out, a, a, scratch) // the table of a, multiplied by a
+    }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         let k = self.bk.m.len();
         let (acc, u) = scratch.split_at_mut(k + 2);
