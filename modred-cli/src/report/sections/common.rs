@@ -92,6 +92,27 @@ pub fn reducer_mul<'a>(
     })
 }
 
+/// Columns of seed 000's reduction figures: its three methods, then GMP and OpenSSL.
+pub const SEED000_REDUCTION_COLUMNS: [&str; 5] = [
+    "classical",
+    "barrett",
+    "montgomery-redc",
+    "GMP mpz_mod",
+    "OpenSSL BN_nnmod",
+];
+
+/// The competitors of [`SEED000_REDUCTION_COLUMNS`] reducing `x` mod `m` (classical gets `x`
+/// at its own length, the others the 2k-limb argument their reduction takes).
+pub fn seed000_reduction_competitors<'a>(m: &Natural, x: &Natural) -> Vec<Competitor<'a>> {
+    vec![
+        reducer_reduce("classical", "classical", m, x, true),
+        reducer_reduce("barrett", "barrett", m, x, false),
+        reducer_reduce("montgomery-redc", "montgomery-redc", m, x, false),
+        gmp_mod("GMP mpz_mod", x, m),
+        ossl_nnmod("OpenSSL BN_nnmod", x, m),
+    ]
+}
+
 /// GMP `mpz_mod` (rug `modulo`).
 pub fn gmp_mod<'a>(label: &str, x: &Natural, m: &Natural) -> Competitor<'a> {
     let (x, m) = (to_rug(x), to_rug(m));

@@ -1,7 +1,7 @@
 //! Seed 000 Fig. 1: reduction time vs argument length for a 512-bit modulus (classical and
 //! Barrett grow with the length, Montgomery is flat).
 
-use super::common::{gmp_mod, oracle_mod, ossl_nnmod, reducer_reduce};
+use super::common::{oracle_mod, seed000_reduction_competitors, SEED000_REDUCTION_COLUMNS};
 use crate::report::data::Rng;
 use crate::report::harness::measure_row;
 use crate::report::table::{PlotSpec, Row, Table};
@@ -17,13 +17,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         "µs per reduction",
         "argument bits",
     );
-    t.columns = vec![
-        "classical".into(),
-        "barrett".into(),
-        "montgomery-redc".into(),
-        "GMP mpz_mod".into(),
-        "OpenSSL BN_nnmod".into(),
-    ];
+    t.columns = SEED000_REDUCTION_COLUMNS.map(String::from).to_vec();
     t.reference = Some("montgomery-redc".into());
     let mut rng = Rng::new(0xf161);
     let m = rng.odd_modulus(bits);
@@ -33,13 +27,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         // The top `len` bits of a product of two residues: below m R for every length.
         let x = &full >> (full.bits().saturating_sub(len));
         let want = oracle_mod(&x, &m);
-        let mut comps = vec![
-            reducer_reduce("classical", "classical", &m, &x, true),
-            reducer_reduce("barrett", "barrett", &m, &x, false),
-            reducer_reduce("montgomery-redc", "montgomery-redc", &m, &x, false),
-            gmp_mod("GMP mpz_mod", &x, &m),
-            ossl_nnmod("OpenSSL BN_nnmod", &x, &m),
-        ];
+        let mut comps = seed000_reduction_competitors(&m, &x);
         let cells = measure_row(&ctx.proto, &want, &mut comps, &t);
         t.rows.push(Row {
             label: len.to_string(),

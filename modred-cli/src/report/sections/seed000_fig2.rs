@@ -3,7 +3,9 @@
 //! n steps of Algorithm D are non-void. For Montgomery, x = h b^k + (b^k - sum_{i<n} t_i m b^i
 //! mod b^k) makes the low k digits vanish after n steps (all later t_i are zero).
 
-use super::common::{gmp_mod, oracle_mod, ossl_nnmod, reducer_reduce};
+use super::common::{
+    oracle_mod, reducer_reduce, seed000_reduction_competitors, SEED000_REDUCTION_COLUMNS,
+};
 use crate::report::data::Rng;
 use crate::report::harness::measure_row;
 use crate::report::table::{PlotSpec, Row, Table};
@@ -33,14 +35,9 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         "µs per reduction",
         "steps n",
     );
-    t.columns = vec![
-        "classical".into(),
-        "barrett".into(),
-        "montgomery-redc".into(),
-        "GMP mpz_mod".into(),
-        "OpenSSL BN_nnmod".into(),
-        "montgomery-redc (Montgomery-special x)".into(),
-    ];
+    t.columns = SEED000_REDUCTION_COLUMNS.map(String::from).to_vec();
+    t.columns
+        .push("montgomery-redc (Montgomery-special x)".into());
     t.reference = Some("montgomery-redc".into());
     let mut rng = Rng::new(0xf162);
     let m = rng.odd_modulus(bits);
@@ -53,12 +50,8 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         let want = oracle_mod(&x, &m);
         let xm = montgomery_special(&mut rng, &m, k, n);
         let want_m = oracle_mod(&xm, &m);
-        let mut comps = vec![
-            reducer_reduce("classical", "classical", &m, &x, true),
-            reducer_reduce("barrett", "barrett", &m, &x, false),
-            reducer_reduce("montgomery-redc", "montgomery-redc", &m, &x, false),
-            gmp_mod("GMP mpz_mod", &x, &m),
-            ossl_nnmod("OpenSSL BN_nnmod", &x, &m),
+        let mut comps = seed000_reduction_competitors(&m, &x);
+        comps.push(
             reducer_reduce(
                 "montgomery-redc",
                 "montgomery-redc (Montgomery-special x)",
@@ -67,7 +60,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
                 false,
             )
             .expecting(want_m),
-        ];
+        );
         let cells = measure_row(&ctx.proto, &want, &mut comps, &t);
         t.rows.push(Row {
             label: n.to_string(),
