@@ -2,7 +2,7 @@
 //! go-ethereum MODEXP precompile files, and RSA key pairs made at test time by the `openssl`
 //! command.
 
-use modred::exp::{self, Method, Modulus, PowOptions, METHODS};
+use modred::exp::{self, Method, MethodInfo, Modulus, PowOptions, METHODS};
 use modred::{Error, Natural};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, RngCore, SeedableRng};
@@ -30,17 +30,24 @@ fn hex(v: &str) -> Natural {
     Natural::parse(&format!("0x{v}")).unwrap_or_else(|e| panic!("{v}: {e}"))
 }
 
+/// The methods to run on (e, m): `ct` only for odd m; fixed-base and comb (which precompute
+/// once per call) only for exponents up to `max_table_exp_bits`, to keep the run short (they are
+/// covered at every size in tests/exp.rs).
+fn applicable_methods<'a>(
+    e: &'a Natural,
+    m: &'a Natural,
+    max_table_exp_bits: usize,
+) -> impl Iterator<Item = &'static MethodInfo> + 'a {
+    METHODS.iter().filter(move |info| {
+        !(info.method == Method::Ct && !m.is_odd())
+            && !(matches!(info.method, Method::FixedBase | Method::Comb)
+                && e.bits() > max_table_exp_bits)
+    })
+}
+
 /// Every method with the default reducer; `ct` only where it applies (odd m).
 fn all_methods(b: &Natural, e: &Natural, m: &Natural, want: &Natural, what: &str) {
-    for info in METHODS {
-        if info.method == Method::Ct && !m.is_odd() {
-            continue;
-        }
-        // The bit-by-bit fixed-base and comb precompute once per call: skip them for the
-        // longest exponents to keep the run short (they are covered in tests/exp.rs).
-        if matches!(info.method, Method::FixedBase | Method::Comb) && e.bits() > 4096 {
-            continue;
-        }
+    for info in applicable_methods(e, m, 4096) {
         let o = PowOptions {
             method: info.method,
             ..PowOptions::default()
@@ -135,13 +142,7 @@ fn go_ethereum_modexp() {
                     Err(err) => panic!("{file} {name}: {err}"),
                 }
             };
-            for info in METHODS {
-                if info.method == Method::Ct && !m.is_odd() {
-                    continue;
-                }
-                if matches!(info.method, Method::FixedBase | Method::Comb) && e.bits() > 8192 {
-                    continue;
-                }
+            for info in applicable_methods(&e, &m, 8192) {
                 let o = PowOptions {
                     method: info.method,
                     ..PowOptions::default()
