@@ -38,10 +38,10 @@ fn applicable_methods<'a>(
     m: &'a Natural,
     max_table_exp_bits: usize,
 ) -> impl Iterator<Item = &'static MethodInfo> + 'a {
-    METHODS.iter().filter(move |info| {
-        !(info.method == Method::Ct && !m.is_odd())
-            && !(matches!(info.method, Method::FixedBase | Method::Comb)
-                && e.bits() > max_table_exp_bits)
+    METHODS.iter().filter(move |info| match info.method {
+        Method::Ct => m.is_odd(),
+        Method::FixedBase | Method::Comb => e.bits() <= max_table_exp_bits,
+        _ => true,
     })
 }
 
