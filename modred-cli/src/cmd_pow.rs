@@ -56,22 +56,16 @@ pub struct PowArgs {
 }
 
 /// Whether the default path may take the single-word module for modulus `m`.
-pub fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
-    (opts.reducer == "auto" && opts.method == Method::Auto && m.len() == 1).then(|| m.limbs()[0])
+fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
+    m.to_u64()
+        .filter(|&m1| m1 != 0 && opts.reducer == "auto" && opts.method == Method::Auto)
 }
 
 /// B^E mod M by the options, through the single-word path when it applies.
 pub fn pow(b: &Natural, e: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural, CliError> {
-    if let Some(m1) = word_path(opts, m) {
-        if e.len() <= 1 {
-            let b1 = b.div_rem(m).map(|(_, r)| r).unwrap_or_default();
-            let r = modred::word::pow_mod(
-                b1.limbs().first().copied().unwrap_or(0),
-                e.limbs().first().copied().unwrap_or(0),
-                m1,
-            )?;
-            return Ok(Natural::from(r));
-        }
+    if let (Some(m1), Some(e1)) = (word_path(opts, m), e.to_u64()) {
+        let r = modred::word::pow_mod(modred::word::residue(b, m1), e1, m1)?;
+        return Ok(Natural::from(r));
     }
     Ok(exp::pow(b, e, m, opts)?)
 }

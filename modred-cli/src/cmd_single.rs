@@ -47,15 +47,9 @@ pub fn run_reduce(a: ReduceArgs) -> Result<ExitCode, CliError> {
 
 /// A*B mod M by `reducer`; with `auto` a modulus below 2^64 takes the single-word path.
 pub fn mulmod(reducer: &str, a: &Natural, b: &Natural, m: &Natural) -> Result<Natural, CliError> {
-    if reducer == "auto" && m.len() == 1 {
-        let word = |x: &Natural| x.div_rem(m).map(|(_, r)| r).unwrap_or_default();
-        let (a1, b1) = (word(a), word(b));
-        let first = |x: &Natural| x.limbs().first().copied().unwrap_or(0);
-        return Ok(Natural::from(modred::word::mul_mod(
-            first(&a1),
-            first(&b1),
-            m.limbs()[0],
-        )?));
+    if let Some(m1) = m.to_u64().filter(|&m1| m1 != 0 && reducer == "auto") {
+        use modred::word::{mul_mod, residue};
+        return Ok(Natural::from(mul_mod(residue(a, m1), residue(b, m1), m1)?));
     }
     let mut ctx = context(reducer, m, Workload::Single)?;
     Ok(ctx.mulmod(a, b))

@@ -44,6 +44,15 @@ impl Natural {
         &self.limbs
     }
 
+    /// The value as one `u64`, or `None` if it needs more than one limb.
+    pub fn to_u64(&self) -> Option<u64> {
+        match self.limbs[..] {
+            [] => Some(0),
+            [x] => Some(x),
+            _ => None,
+        }
+    }
+
     /// The limbs zero-padded to `len` (which must be at least [`Self::len`]).
     pub fn to_padded(&self, len: usize) -> Vec<Limb> {
         assert!(len >= self.limbs.len());
@@ -401,6 +410,14 @@ mod tests {
         for bad in ["", "-1", "12a", "0x", "0xg", "1.5", "+3", " "] {
             assert!(Natural::parse(bad).is_err(), "{bad:?} accepted");
         }
+    }
+
+    #[test]
+    fn to_u64_fits_one_limb_only() {
+        assert_eq!(Natural::zero().to_u64(), Some(0));
+        assert_eq!(Natural::from(u64::MAX).to_u64(), Some(u64::MAX));
+        assert_eq!(Natural::power_of_two(64).to_u64(), None);
+        assert_eq!(Natural::from_limbs(vec![7, 0, 0]).to_u64(), Some(7));
     }
 
     #[test]

@@ -97,17 +97,14 @@ fn powmod<'py>(
         .allow_threads(|| -> modred::Result<Natural> {
             match prepare(&b, &e, mm)? {
                 None => Ok(Natural::zero()),
-                // Moduli below 2^64: the single-word path (seed 003's Montgomery, modred::word).
-                Some((b, e)) if mm.len() == 1 && e.len() <= 1 => {
-                    let b1 = &b % mm;
-                    let first = |x: &Natural| x.limbs().first().copied().unwrap_or(0);
-                    Ok(Natural::from(modred::word::pow_mod(
-                        first(&b1),
-                        first(&e),
-                        mm.limbs()[0],
-                    )?))
-                }
-                Some((b, e)) => exp::pow(&b, &e, mm, &PowOptions::default()),
+                Some((b, e)) => match (mm.to_u64().filter(|&m1| m1 != 0), e.to_u64()) {
+                    // Moduli below 2^64: the single-word path (seed 003's Montgomery).
+                    (Some(m1), Some(e1)) => {
+                        let b1 = modred::word::residue(&b, m1);
+                        Ok(Natural::from(modred::word::pow_mod(b1, e1, m1)?))
+                    }
+                    _ => exp::pow(&b, &e, mm, &PowOptions::default()),
+                },
             }
         })
         .map_err(to_pyerr)?;

@@ -6,6 +6,13 @@ use super::divq::mul_divq;
 use super::montgomery64::Monty64;
 use crate::error::{Error, Result};
 use crate::limb::Limb;
+use crate::natural::Natural;
+
+/// `x mod m` for a natural `x` of any length and a one-limb modulus `m > 0`: one division per
+/// limb of `x`, so multi-limb operands can enter the single-word path. Variable time.
+pub fn residue(x: &Natural, m: Limb) -> Limb {
+    crate::arith::div_rem_1(None, x.limbs(), m)
+}
 
 /// `b^e mod m`, output `< m` (0 for m = 1; `0^0 = 1`). Odd m: [`Monty64`] (seed 003's winner);
 /// even m: [`Barrett64`]. Variable time only in the bit length of `e`.

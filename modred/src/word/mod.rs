@@ -22,7 +22,7 @@ pub mod montgomery64;
 pub mod prime;
 pub mod shoup64;
 
-pub use arith::{inv_mod, mul_mod, pow_mod};
+pub use arith::{inv_mod, mul_mod, pow_mod, residue};
 pub use barrett64::Barrett64;
 pub use montgomery64::Monty64;
 pub use prime::is_prime;
