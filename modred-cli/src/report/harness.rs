@@ -164,11 +164,11 @@ fn calibrate(f: &mut RunFn<'_>, target: Duration, clock: Clock) -> u64 {
     loop {
         let per_call = sample(f, iters, clock);
         let total = per_call * iters as f64;
-        if total >= target || iters >= 1 << 30 {
-            return iters;
-        }
-        // Aim 20% above the target, at least doubling.
+        // Aim 20% above the target, so warmer later samples still reach it.
         let want = (target * 1.2 / per_call.max(1e-12)).ceil() as u64;
+        if total >= target || iters >= 1 << 30 {
+            return want.clamp(iters, 1 << 30);
+        }
         iters = want.clamp(iters * 2, iters * 1000);
     }
 }
