@@ -25,16 +25,18 @@ pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
 pub const LHL_DELTA: usize = 2;
 
 /// `auto` picks `diminished-radix` for moduli 2^e - c whose normalized c' = c 2^(64k-e) has at
-/// most this many limbs (the in-place one-limb fold). Measured with
-/// `cargo bench -p modred --bench lhl -- --warm-up-time 1 --measurement-time 2 dr/` on AMD EPYC
-/// (Zen 3, shared and loaded machine): 2k-limb reduction diminished-radix / montgomery-cios time
-/// ratio 0.63 on 2^255-19, 0.50 on secp256k1, 0.23 on 2^521-1; multi-limb c' (block folds
-/// through general slice kernels, or digit folding for the RFC 3526 MODP primes) was not
-/// measured faster than Montgomery, so auto keeps Montgomery there.
+/// most this many limbs (the one-limb folds). Measured with
+/// `cargo bench -p modred --bench lhl -- --warm-up-time 1 --measurement-time 3 dr/` on AMD EPYC
+/// (Zen 4, shared machine), 2k-limb reduction diminished-radix / montgomery-cios time: 0.35 on
+/// 2^255-19 and 0.41 on secp256k1 (the const-size fold, `fold_fixed`), 0.46 on 2^521-1 (the
+/// generic one-limb fold); multi-limb c' (block folds through general slice kernels, or digit
+/// folding for the RFC 3526 MODP primes) was not measured faster than Montgomery, so auto
+/// keeps Montgomery there.
 ///
-/// Against `montgomery-fast` (the default) the picture changes at small sizes: squaring ratio
-/// diminished-radix / montgomery-fast was 1.80 on 2^255-19, 1.73 on secp256k1 (the unrolled
-/// CIOS wins) and 0.73 on 2^521-1, so auto uses DR only above `FIXED_CIOS_MAX_LIMBS`.
+/// Against `montgomery-fast` (the default) the picture changes at small sizes: before the
+/// const-size fold, squaring ratio diminished-radix / montgomery-fast was 1.80 on 2^255-19,
+/// 1.73 on secp256k1 (the unrolled CIOS wins) and 0.73 on 2^521-1, so auto uses DR only above
+/// `FIXED_CIOS_MAX_LIMBS`.
 pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
 
 // ---- Exponentiation (src/exp/) ----

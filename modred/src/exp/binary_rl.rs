@@ -4,31 +4,45 @@
 //! it into the accumulator for every set bit (the same recurrence seed 004 precomputes for a
 //! fixed base). Variable time.
 
-use super::Ops;
+use super::{ExpArith, FusedPow, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
 
-/// `base^exp mod m` for `base < m` (k limbs) and any `exp`; returns k limbs `< m`. Variable time.
-pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    let mut ops = Ops::new(r);
+/// g^exp right to left; `None` for exp = 0. Invariant at step i: p = g^(2^i) and
+/// acc = g^(exp mod 2^i) (None while that is 1). The multiplication into acc and the next
+/// squaring of p are independent, so a latency-bound kernel overlaps them: only the squarings
+/// form the dependency chain. Variable time.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A::Elem> {
     let bits = arith::bit_len(exp);
-    if bits == 0 {
-        return ops.one_plain();
-    }
-    let mut p = ops.enter(base);
-    let mut acc: Option<Vec<Limb>> = None;
-    // Invariant at step i: p = g^(2^i), acc = g^(exp mod 2^i) (None while that is 1).
+    let mut p = g;
+    let mut acc: Option<A::Elem> = None;
     for i in 0..bits {
         if arith::bit(exp, i) {
             match acc.as_mut() {
-                Some(a) => ops.mul_in_place(a, &p),
+                Some(x) => a.mul_in_place(x, &p),
                 None => acc = Some(p.clone()),
             }
         }
         if i + 1 < bits {
-            ops.sqr_in_place(&mut p);
+            a.sqr_in_place(&mut p);
         }
     }
-    ops.leave(&acc.expect("top bit is set"))
+    acc
+}
+
+/// `base^exp mod m` for `base < m` (k limbs) and any `exp`; returns k limbs `< m`. Uses the
+/// reducer's fused fixed-size path ([`Reducer::pow_fused`], same algorithm) when it has one.
+/// Variable time.
+pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    if let Some(x) = r.pow_fused(base, exp, FusedPow::RightToLeft) {
+        return x;
+    }
+    let mut ops = Ops::new(r);
+    let g = ops.enter(base);
+    match scan(&mut ops, g, exp) {
+        Some(acc) => ops.leave(&acc),
+        None => ops.one_plain(),
+    }
 }

@@ -15,7 +15,7 @@
 //! "auto" picks CIOS. Reducing a base
 //! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
 
-use super::Ops;
+use super::{ExpArith, FusedPow, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -79,6 +79,13 @@ pub fn pow<R: Reducer + ?Sized>(
     exp_bits: usize,
     w: usize,
 ) -> Vec<Limb> {
+    assert!(
+        exp_bits >= arith::bit_len(exp),
+        "exp_bits below the exponent's length"
+    );
+    if let Some(x) = r.pow_fused(base, exp, FusedPow::Ct { exp_bits, w }) {
+        return x;
+    }
     pow_traced(r, base, exp, exp_bits, w, &mut NoTrace)
 }
 
@@ -96,38 +103,56 @@ pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
         exp_bits >= arith::bit_len(exp),
         "exp_bits below the exponent's length"
     );
-    let k = r.len();
     let mut ops = Ops::new(r);
-    let entries = 1usize << w;
     trace.event(CtEvent::ToRepr);
     let g = ops.enter(base);
+    let acc = scan(&mut ops, r.one().to_vec(), g, exp, exp_bits, w, trace);
+    trace.event(CtEvent::FromRepr);
+    ops.leave(&acc)
+}
+
+/// The constant-time scan of [`pow_traced`] on any [`ExpArith`] (so fused fixed-size kernels
+/// share it): table g^0..g^(2^w - 1) from `one` and `g`, then per digit `w` squarings, a
+/// masked scan of the whole table and one multiplication. Returns g^exp in representation.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith, T: CtTrace>(
+    a: &mut A,
+    one: A::Elem,
+    g: A::Elem,
+    exp: &[Limb],
+    exp_bits: usize,
+    w: usize,
+    trace: &mut T,
+) -> A::Elem
+where
+    A::Elem: AsRef<[Limb]> + AsMut<[Limb]>,
+{
+    let entries = 1usize << w;
     let mut table = Vec::with_capacity(entries);
-    table.push(r.one().to_vec());
+    table.push(one.clone());
     table.push(g);
     for i in 2..entries {
-        let mut t = vec![0; k];
+        let mut t = table[i - 1].clone();
         trace.event(CtEvent::TableMul);
-        ops.mul(&mut t, &table[i - 1], &table[1]);
+        a.mul_in_place(&mut t, &table[1]);
         table.push(t);
     }
     let digits = exp_bits.div_ceil(w).max(1);
-    let mut acc = r.one().to_vec();
-    let mut sel = vec![0; k];
-    // Invariant: acc = g^(exp >> (j w)) after digit j; every digit runs the same schedule.
+    let mut acc = one.clone();
+    let mut sel = one;
     for j in (0..digits).rev() {
         for _ in 0..w {
             trace.event(CtEvent::Sqr);
-            ops.sqr_in_place(&mut acc);
+            a.sqr_in_place(&mut acc);
         }
         let d = ct_digit(exp, j * w, w);
-        sel.fill(0);
+        sel.as_mut().fill(0);
         for (i, entry) in table.iter().enumerate() {
             trace.event(CtEvent::Scan(i));
-            arith::cond_copy(&mut sel, entry, ct_eq(i, d));
+            arith::cond_copy(sel.as_mut(), entry.as_ref(), ct_eq(i, d));
         }
         trace.event(CtEvent::Mul);
-        ops.mul_in_place(&mut acc, &sel);
+        a.mul_in_place(&mut acc, &sel);
     }
-    trace.event(CtEvent::FromRepr);
-    ops.leave(&acc)
+    acc
 }

@@ -85,6 +85,49 @@ impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
     }
 }
 
+/// The arithmetic the exponentiation scans need, on values of type `Elem` in some
+/// representation: implemented by the reducer-generic [`Ops`] (`Vec<Limb>`) and by fixed-size
+/// fused kernels (`[Limb; N]` Montgomery in `reduce::montgomery::fast`), which share the scans
+/// of [`sliding`] and [`binary_rl`].
+pub(crate) trait ExpArith {
+    /// A value in representation.
+    type Elem: Clone;
+    /// `a = a^2`.
+    fn sqr_in_place(&mut self, a: &mut Self::Elem);
+    /// `a = a b`.
+    fn mul_in_place(&mut self, a: &mut Self::Elem, b: &Self::Elem);
+}
+
+impl<R: Reducer + ?Sized> ExpArith for Ops<'_, R> {
+    type Elem = Vec<Limb>;
+    fn sqr_in_place(&mut self, a: &mut Vec<Limb>) {
+        Ops::sqr_in_place(self, a)
+    }
+    fn mul_in_place(&mut self, a: &mut Vec<Limb>, b: &Vec<Limb>) {
+        Ops::mul_in_place(self, a, b)
+    }
+}
+
+/// Which scan a reducer's fused fixed-size exponentiation ([`Reducer::pow_fused`]) runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FusedPow {
+    /// [`sliding`] windows of at most `w` bits (1 <= w <= 16).
+    Sliding {
+        /// Window bits.
+        w: usize,
+    },
+    /// [`binary_rl`]: right to left, the multiplications off the squarings' dependency chain.
+    RightToLeft,
+    /// [`ct`]: the constant-time fixed window over `exp_bits` (>= the exponent's length)
+    /// with `w`-bit digits; the fused kernel must be constant time too.
+    Ct {
+        /// Exponent bits scanned.
+        exp_bits: usize,
+        /// Window bits.
+        w: usize,
+    },
+}
+
 /// An exponentiation method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Method {

@@ -7,42 +7,50 @@
 //! one multiplication by the odd power. The window size is chosen from the exponent length by
 //! [`crate::tuning::sliding_window_bits`]. Variable time.
 
-use super::Ops;
+use super::{ExpArith, FusedPow, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
 
-/// `base^exp mod m` with windows of at most `w` bits (1 <= w <= 16), `base < m` (k limbs);
-/// returns k limbs `< m`. Variable time.
-pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
-    assert!((1..=16).contains(&w), "window size must be 1..=16");
-    let mut ops = Ops::new(r);
-    let bits = arith::bit_len(exp);
-    if bits == 0 {
-        return ops.one_plain();
-    }
-    let w = w.min(bits);
-    let g = ops.enter(base);
-    // odd[i] = g^(2i + 1).
+/// The odd powers g, g^3, ..., g^(2^w - 1) (`odd[i] = g^(2i + 1)`): one squaring and
+/// 2^(w-1) - 1 multiplications.
+#[inline(always)]
+pub(crate) fn odd_powers<A: ExpArith>(a: &mut A, g: A::Elem, w: usize) -> Vec<A::Elem> {
     let mut odd = Vec::with_capacity(1 << (w - 1));
-    odd.push(g);
     if w > 1 {
-        let mut g2 = vec![0; r.len()];
-        ops.sqr(&mut g2, &odd[0]);
+        let mut g2 = g.clone();
+        a.sqr_in_place(&mut g2);
+        odd.push(g);
         for i in 1..1usize << (w - 1) {
-            let mut t = vec![0; r.len()];
-            ops.mul(&mut t, &odd[i - 1], &g2);
+            let mut t = odd[i - 1].clone();
+            a.mul_in_place(&mut t, &g2);
             odd.push(t);
         }
+    } else {
+        odd.push(g);
     }
-    let mut acc: Option<Vec<Limb>> = None;
+    odd
+}
+
+/// g^exp from `odd` = [`odd_powers`] of g with windows of at most `w` bits; `None` for
+/// exp = 0. Scans from the top: a zero bit costs a squaring, a window [j, i] ending in a set
+/// bit its length in squarings and one multiplication. Variable time.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith>(
+    a: &mut A,
+    odd: &[A::Elem],
+    exp: &[Limb],
+    w: usize,
+) -> Option<A::Elem> {
+    debug_assert!(odd.len() >= 1 << (w - 1));
+    let mut acc: Option<A::Elem> = None;
     // Invariant: acc = g^(exp >> (i + 1)) (None while that is 1).
-    let mut i = bits as isize - 1;
+    let mut i = arith::bit_len(exp) as isize - 1;
     while i >= 0 {
         let iu = i as usize;
         if !arith::bit(exp, iu) {
-            if let Some(a) = acc.as_mut() {
-                ops.sqr_in_place(a);
+            if let Some(x) = acc.as_mut() {
+                a.sqr_in_place(x);
             }
             i -= 1;
             continue;
@@ -57,14 +65,34 @@ pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) ->
         debug_assert!(value & 1 == 1);
         match acc.as_mut() {
             None => acc = Some(odd[value >> 1].clone()),
-            Some(a) => {
+            Some(x) => {
                 for _ in 0..len {
-                    ops.sqr_in_place(a);
+                    a.sqr_in_place(x);
                 }
-                ops.mul_in_place(a, &odd[value >> 1]);
+                a.mul_in_place(x, &odd[value >> 1]);
             }
         }
         i = j as isize - 1;
     }
-    ops.leave(&acc.expect("exponent is non-zero"))
+    acc
+}
+
+/// `base^exp mod m` with windows of at most `w` bits (1 <= w <= 16), `base < m` (k limbs);
+/// returns k limbs `< m`. Uses the reducer's fused fixed-size path
+/// ([`Reducer::pow_fused`], same algorithm) when it has one. Variable time.
+pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
+    assert!((1..=16).contains(&w), "window size must be 1..=16");
+    let bits = arith::bit_len(exp);
+    let w = w.min(bits.max(1));
+    if let Some(x) = r.pow_fused(base, exp, FusedPow::Sliding { w }) {
+        return x;
+    }
+    let mut ops = Ops::new(r);
+    if bits == 0 {
+        return ops.one_plain();
+    }
+    let g = ops.enter(base);
+    let odd = odd_powers(&mut ops, g, w);
+    let acc = scan(&mut ops, &odd, exp, w).expect("exponent is non-zero");
+    ops.leave(&acc)
 }

@@ -10,6 +10,7 @@ use crate::limb::Limb;
 use crate::reduce::Reducer;
 
 /// The `w`-bit digit of `exp` starting at bit `pos` (bits beyond the top read as 0).
+#[inline]
 pub(crate) fn digit(exp: &[Limb], pos: usize, w: usize) -> usize {
     debug_assert!((1..=16).contains(&w));
     let limb = pos / 64;

@@ -18,6 +18,7 @@
 //! Then z < b^k < 2 m_n: one constant-time conditional subtraction, and the shift is undone.
 //! Variable time in the number of block passes and the rare fix-up.
 
+use super::montgomery::fast::sub_final_fixed;
 use super::{check_modulus, Reducer, ReducerInfo};
 use crate::arith::{
     self, add_1_in_place, add_in_place, addmul_1, karatsuba_scratch_len, mul_1, mul_basecase,
@@ -102,6 +103,8 @@ pub struct DiminishedRadix {
     mn: Vec<Limb>,
     form: DrForm,
     one: Vec<Limb>,
+    /// [`fold_fixed`] applies.
+    fixed_fold: bool,
 }
 
 impl DiminishedRadix {
@@ -117,11 +120,15 @@ impl DiminishedRadix {
         shl(&mut mn, m, form.shift);
         let mut one = vec![0; k];
         one[0] = 1;
+        let fixed_fold = (3..=8).contains(&k)
+            && form.c_norm.len() == 1
+            && (u128::from(form.c_norm[0]) << form.shift) < 1 << 64;
         Ok(Self {
             m: m.to_vec(),
             mn,
             form,
             one,
+            fixed_fold,
         })
     }
 
@@ -242,6 +249,26 @@ impl DiminishedRadix {
         sub_mod_final(out, &x[..k], 0, &self.m);
     }
 
+    /// [`fold_fixed`] for this modulus when its preconditions hold (c' of one limb,
+    /// c 2^(2 sh) < 2^64, 3 <= k <= 8: 2^255-19, secp256k1, ...).
+    fn reduce_fixed(&self, out: &mut [Limb], x: &[Limb]) -> bool {
+        if !self.fixed_fold {
+            return false;
+        }
+        let (cn, c, sh) = (self.form.c_norm[0], self.form.c[0], self.form.shift);
+        let m = &self.m;
+        match m.len() {
+            3 => out.copy_from_slice(&fold_fixed::<3>(x, m, cn, c, sh)),
+            4 => out.copy_from_slice(&fold_fixed::<4>(x, m, cn, c, sh)),
+            5 => out.copy_from_slice(&fold_fixed::<5>(x, m, cn, c, sh)),
+            6 => out.copy_from_slice(&fold_fixed::<6>(x, m, cn, c, sh)),
+            7 => out.copy_from_slice(&fold_fixed::<7>(x, m, cn, c, sh)),
+            8 => out.copy_from_slice(&fold_fixed::<8>(x, m, cn, c, sh)),
+            _ => return false,
+        }
+        true
+    }
+
     fn one_limb_fast(&self) -> bool {
         self.m.len() >= 2 && self.form.c_norm.len() == 1
     }
@@ -284,10 +311,50 @@ impl Reducer for DiminishedRadix {
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         if self.one_limb_fast() {
+            if self.reduce_fixed(out, x) {
+                return;
+            }
             return self.reduce_one_limb(out, x);
         }
         self.reduce_into(out, x, scratch);
     }
+}
+
+/// `x mod m` for a 2K-limb `x` (3 <= K <= 8) and m = 2^e - c (K limbs) whose c' = c 2^sh
+/// (sh = 64K - e) fits one limb with c 2^(2 sh) < 2^64, so b^K ≡ c' (mod m):
+/// 1. z + w b^K = x[0..K] + x[K..2K] c' (K multiplications; the carry word w <= c');
+/// 2. the part above bit e, t = w 2^sh + (z >> e) < 2^64, folds as t c (< 2^128) onto
+///    z mod 2^e, leaving z < 2^e + 2^128 <= 2m (e >= 129);
+/// 3. one masked subtraction of m: the result is `< m`.
+///
+/// K + 1 multiplications against Montgomery's K^2 + K. Constant time.
+#[inline(always)]
+fn fold_fixed<const K: usize>(x: &[Limb], m: &[Limb], cn: Limb, c: Limb, sh: u32) -> [Limb; K] {
+    const { assert!(K >= 3 && K <= 8) };
+    debug_assert!(x.len() == 2 * K && m.len() == K);
+    let mut z = [0 as Limb; K];
+    let mut w = 0;
+    for j in 0..K {
+        (z[j], w) = mac(x[K + j], cn, x[j], w);
+    }
+    debug_assert!(w <= cn && (u128::from(w) << sh) < 1 << 64);
+    let top = if sh == 0 {
+        w
+    } else {
+        let t = (w << sh) | (z[K - 1] >> (64 - sh));
+        z[K - 1] &= Limb::MAX >> sh;
+        t
+    };
+    let (v0, v1) = mul_wide(top, c);
+    let mut cy;
+    (z[0], cy) = adc(z[0], v0, 0);
+    (z[1], cy) = adc(z[1], v1, cy);
+    for zj in z.iter_mut().skip(2) {
+        (*zj, cy) = adc(*zj, 0, cy);
+    }
+    debug_assert_eq!(cy, 0);
+    let m: &[Limb; K] = m.try_into().expect("K limbs");
+    sub_final_fixed(&z, 0, m)
 }
 
 fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {

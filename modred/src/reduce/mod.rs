@@ -25,6 +25,7 @@ pub mod table_residue;
 
 use crate::arith;
 use crate::error::{Error, Result};
+use crate::exp::FusedPow;
 use crate::limb::Limb;
 use crate::natural::Natural;
 use core::fmt;
@@ -99,6 +100,15 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// values (only the modulus size may matter). Required by constant-time exponentiation.
     fn is_constant_time(&self) -> bool {
         false
+    }
+
+    /// `base^exp mod m` (plain residues, `base < m`, k limbs out, `< m`) by the scan `alg`,
+    /// computed by a fused kernel specialised for this modulus size — the same algorithm as
+    /// [`crate::exp::sliding`] or [`crate::exp::binary_rl`] without the per-product dynamic
+    /// dispatch and slice handling — or `None` when the reducer has none for this size (the
+    /// default). Variable time.
+    fn pow_fused(&self, _base: &[Limb], _exp: &[Limb], _alg: FusedPow) -> Option<Vec<Limb>> {
+        None
     }
 
     /// What [`Self::reduce_wide`] returns.

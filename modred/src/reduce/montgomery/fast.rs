@@ -11,7 +11,9 @@
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase, sqr_basecase};
-use crate::limb::{adc, mac, mask_if, mul_lo, sbb, Limb};
+use crate::exp::sliding::{odd_powers, scan};
+use crate::exp::{binary_rl, ct, ExpArith, FusedPow};
+use crate::limb::{adc, mac, mask_if, mul_lo, mul_wide, sbb, Limb};
 use crate::tuning::{FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
 
 /// CIOS Montgomery product for a compile-time size N: `a b R^{-1} mod m` for `a, b < m`,
@@ -44,18 +46,219 @@ pub fn cios_fixed<const N: usize>(
         t_top = tn1 + c2;
         debug_assert!(t_top <= 1);
     }
-    // Constant-time final subtraction: keep t if t < m (borrow out of t_top).
+    sub_final_fixed(&t, t_top, m)
+}
+
+/// Montgomery square for a compile-time size N <= 8: `a^2 R^{-1} mod m` for `a < m`, result
+/// `< m`. The 2N-limb square by the symmetric method (N(N-1)/2 off-diagonal products, doubled,
+/// plus N squares: N(N+1)/2 multiplications instead of N^2), then N REDC rows (seed 000
+/// Alg. 3 / seed 002 SOS, section 3) and the masked final subtraction: N^2 + N(N+1)/2 + N
+/// multiplications against CIOS's 2N^2 + N. Constant time. Reference: seed 002 sections 3-4.
+#[inline(always)]
+pub fn sqr_fixed<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> [Limb; N] {
+    const { assert!(N >= 1 && N <= 8) };
+    let mut t = [0 as Limb; 16];
+    // Off-diagonal products a_i a_j (i < j) at t[i + j]; row i ends at t[i + N], not yet
+    // written by rows < i (they end at t[i - 1 + N] at most).
+    for i in 0..N {
+        let mut c = 0;
+        for j in i + 1..N {
+            (t[i + j], c) = mac(a[i], a[j], t[i + j], c);
+        }
+        t[i + N] = c;
+    }
+    // Double (the off-diagonal sum is below b^(2N) / 2, so no bit leaves t[2N-1]) and add
+    // the squares a_i^2 at t[2i]; the total a^2 < b^(2N) leaves no final carry.
+    let mut top_bit = 0;
+    let mut c = 0;
+    for i in 0..N {
+        let (lo, hi) = mul_wide(a[i], a[i]);
+        let d0 = (t[2 * i] << 1) | top_bit;
+        let d1 = (t[2 * i + 1] << 1) | (t[2 * i] >> 63);
+        top_bit = t[2 * i + 1] >> 63;
+        (t[2 * i], c) = adc(d0, lo, c);
+        (t[2 * i + 1], c) = adc(d1, hi, c);
+    }
+    debug_assert_eq!(c | top_bit, 0);
+    redc_fixed::<N>(&t, m, n0)
+}
+
+/// REDC of the 2N-limb `t < m R` held in `t[..2N]` (N <= 8): `t R^{-1} mod m`, `< m`.
+/// Row i adds m_i m (m_i = t_i n'0 mod b) at limb i, zeroing t_i; the row's carry joins
+/// t[i + N] with the previous row's carry-out (at most one bit, `top`). Constant time.
+#[inline(always)]
+fn redc_fixed<const N: usize>(t: &[Limb; 16], m: &[Limb; N], n0: Limb) -> [Limb; N] {
+    let mut t = *t;
+    let mut top = 0;
+    for i in 0..N {
+        let mi = mul_lo(t[i], n0);
+        let mut c = 0;
+        for j in 0..N {
+            (t[i + j], c) = mac(mi, m[j], t[i + j], c);
+        }
+        debug_assert_eq!(t[i], 0);
+        (t[i + N], top) = adc(t[i + N], c, top);
+    }
+    // (t + M m) / R < 2m: value t[N..2N] + top b^N.
+    let mut hi = [0 as Limb; N];
+    hi.copy_from_slice(&t[N..2 * N]);
+    sub_final_fixed(&hi, top, m)
+}
+
+/// `x - m` if `x + top b^N >= m`, else `x`, for `x + top b^N < 2m`; masked (constant time).
+#[inline(always)]
+pub(crate) fn sub_final_fixed<const N: usize>(
+    x: &[Limb; N],
+    top: Limb,
+    m: &[Limb; N],
+) -> [Limb; N] {
     let mut d = [0 as Limb; N];
     let mut borrow = 0;
     for j in 0..N {
-        (d[j], borrow) = sbb(t[j], m[j], borrow);
+        (d[j], borrow) = sbb(x[j], m[j], borrow);
     }
-    let (_, keep_t) = sbb(t_top, borrow, 0);
-    let mask = mask_if(keep_t);
+    let (_, keep_x) = sbb(top, borrow, 0);
+    let mask = mask_if(keep_x);
     for j in 0..N {
-        d[j] = (t[j] & mask) | (d[j] & !mask);
+        d[j] = (x[j] & mask) | (d[j] & !mask);
     }
     d
+}
+
+/// [`ExpArith`] on `[Limb; N]` Montgomery residues with the fixed-size kernels.
+struct FixedArith<'a, const N: usize> {
+    m: &'a [Limb; N],
+    n0: Limb,
+}
+
+impl<const N: usize> ExpArith for FixedArith<'_, N> {
+    type Elem = [Limb; N];
+    #[inline(always)]
+    fn sqr_in_place(&mut self, a: &mut [Limb; N]) {
+        *a = sqr_fixed::<N>(a, self.m, self.n0);
+    }
+    #[inline(always)]
+    fn mul_in_place(&mut self, a: &mut [Limb; N], b: &[Limb; N]) {
+        *a = cios_fixed::<N>(a, b, self.m, self.n0);
+    }
+}
+
+/// `base^exp mod m` by the scan `alg` ([`crate::exp::sliding`], [`crate::exp::binary_rl`] or
+/// [`crate::exp::ct`])
+/// on fixed-size Montgomery arithmetic `ar` for the modulus of `p` (N limbs): enter with R^2,
+/// leave with 1. Variable time, except `FusedPow::Ct` (the scan of [`crate::exp::ct`] on
+/// constant-time kernels).
+#[inline(always)]
+fn sliding_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
+    ar: &mut A,
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Vec<Limb> {
+    let arr = |x: &[Limb]| -> [Limb; N] { x.try_into().expect("k limbs") };
+    let mut g = arr(base);
+    ar.mul_in_place(&mut g, &arr(&p.r2));
+    let mut acc = match alg {
+        FusedPow::Sliding { w } => {
+            let odd = odd_powers(ar, g, w);
+            scan(ar, &odd, exp, w)
+        }
+        FusedPow::RightToLeft => binary_rl::scan(ar, g, exp),
+        FusedPow::Ct { exp_bits, w } => Some(ct::scan(
+            ar,
+            arr(&p.one),
+            g,
+            exp,
+            exp_bits,
+            w,
+            &mut ct::NoTrace,
+        )),
+    }
+    .unwrap_or_else(|| arr(&p.one));
+    let mut one = [0 as Limb; N];
+    one[0] = 1;
+    ar.mul_in_place(&mut acc, &one);
+    acc.to_vec()
+}
+
+#[inline(always)]
+fn sliding_fixed_portable<const N: usize>(
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Vec<Limb> {
+    let m: &[Limb; N] = p.m.as_slice().try_into().expect("modulus length is N");
+    sliding_fixed_with(&mut FixedArith { m, n0: p.n0 }, p, base, exp, alg)
+}
+
+/// The portable kernels compiled with BMI2 (MULX frees the compiler from RDX:RAX).
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn sliding_fixed_bmi2<const N: usize>(
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Vec<Limb> {
+    sliding_fixed_portable::<N>(p, base, exp, alg)
+}
+
+/// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]).
+#[cfg(target_arch = "x86_64")]
+struct Adx4Arith {
+    p: super::adx4::Block4,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl ExpArith for Adx4Arith {
+    type Elem = [Limb; 4];
+    #[inline(always)]
+    fn sqr_in_place(&mut self, a: &mut [Limb; 4]) {
+        // SAFETY: only built by `sliding_4_adx`, which runs on CPUs with BMI2 and ADX.
+        *a = unsafe { super::adx4::mont_sqr_4(a, &self.p) };
+    }
+    #[inline(always)]
+    fn mul_in_place(&mut self, a: &mut [Limb; 4], b: &[Limb; 4]) {
+        self.p[..4].copy_from_slice(b);
+        // SAFETY: as above.
+        *a = unsafe { super::adx4::mont_mul_4(a, &self.p) };
+    }
+}
+
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn sliding_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Vec<Limb> {
+    let block = super::adx4::block4(&p.m, p.n0);
+    sliding_fixed_with(&mut Adx4Arith { p: block }, p, base, exp, alg)
+}
+
+/// Fused sliding-window exponentiation for N limbs: the 4-limb asm product on CPUs with
+/// BMI2/ADX, else the unrolled portable kernels (compiled with BMI2 where available).
+fn sliding_fixed<const N: usize>(
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Vec<Limb> {
+    #[cfg(target_arch = "x86_64")]
+    if crate::arith::x86_64::has_mulx_adx() {
+        // SAFETY: the CPU has BMI2 and ADX.
+        return unsafe {
+            if N == 4 {
+                sliding_4_adx(p, base, exp, alg)
+            } else {
+                sliding_fixed_bmi2::<N>(p, base, exp, alg)
+            }
+        };
+    }
+    sliding_fixed_portable::<N>(p, base, exp, alg)
 }
 
 #[inline(always)]
@@ -92,6 +295,29 @@ fn mul_fixed(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb]) -> bool {
     true
 }
 
+/// [`sliding_fixed`] for k <= [`FIXED_CIOS_MAX_LIMBS`] (instantiated up to 8), else `None`.
+fn sliding_dispatch(
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Option<Vec<Limb>> {
+    if p.k() > FIXED_CIOS_MAX_LIMBS {
+        return None;
+    }
+    Some(match p.k() {
+        1 => sliding_fixed::<1>(p, base, exp, alg),
+        2 => sliding_fixed::<2>(p, base, exp, alg),
+        3 => sliding_fixed::<3>(p, base, exp, alg),
+        4 => sliding_fixed::<4>(p, base, exp, alg),
+        5 => sliding_fixed::<5>(p, base, exp, alg),
+        6 => sliding_fixed::<6>(p, base, exp, alg),
+        7 => sliding_fixed::<7>(p, base, exp, alg),
+        8 => sliding_fixed::<8>(p, base, exp, alg),
+        _ => return None,
+    })
+}
+
 /// Kernel of `montgomery-fast`.
 pub struct Fast;
 
@@ -101,6 +327,9 @@ impl MontKernel for Fast {
         "default: unrolled const-size CIOS for small k, MULX/ADX product + REDC above (beyond the seeds)";
     fn scratch_len(k: usize) -> usize {
         2 * k + karatsuba_scratch_len(k)
+    }
+    fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
+        sliding_dispatch(p, base, exp, alg)
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.

@@ -8,6 +8,8 @@
 //! final subtraction [`crate::arith::sub_mod_final`], so all of them run in time independent of
 //! the operand values.
 
+#[cfg(target_arch = "x86_64")]
+pub mod adx4;
 pub mod bitserial;
 pub mod cihs;
 pub mod cios;
@@ -20,6 +22,7 @@ pub mod sos;
 use super::{check_modulus, Reducer, ReducerInfo, WideResult};
 use crate::arith;
 use crate::error::Result;
+use crate::exp::FusedPow;
 use crate::limb::{neg_inv_newton, Limb};
 use core::marker::PhantomData;
 
@@ -80,6 +83,15 @@ pub trait MontKernel: Send + Sync + 'static {
     /// Whether `mul`/`sqr`/`redc` run in time independent of the operands for k limbs.
     fn is_constant_time(_k: usize) -> bool {
         true
+    }
+    /// Fused exponentiation for this size (see [`Reducer::pow_fused`]); `None` by default.
+    fn pow_fused(
+        _p: &MontParams,
+        _base: &[Limb],
+        _exp: &[Limb],
+        _alg: FusedPow,
+    ) -> Option<Vec<Limb>> {
+        None
     }
     /// `out = x R^{-1} mod m` for a 2k-limb `x < m R` (destroyed); `out < m`.
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
@@ -163,6 +175,9 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
     }
     fn wide_result(&self) -> WideResult {
         WideResult::MontgomeryReduced
+    }
+    fn pow_fused(&self, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
+        K::pow_fused(&self.p, base, exp, alg)
     }
     fn is_constant_time(&self) -> bool {
         K::is_constant_time(self.p.k())
