@@ -2,7 +2,7 @@
 //! Re-measure with `cargo bench -p modred --bench tuning` after changing a kernel.
 
 /// Operand size (limbs) from which multiplication uses Karatsuba instead of schoolbook
-/// (seed 001 section 1: the best depth grows with the size). Measured on AMD EPYC (Zen 3) with
+/// (seed 001 section 1: the best depth grows with the size). Measured on AMD EPYC (Zen 4: family 25, model 17) with
 /// the MULX/ADX rows: with the threshold at 32, Karatsuba/schoolbook time was 1.08 at 32 limbs,
 /// 1.00 at 64, 0.95 at 80, 0.87 at 128, 0.72 at 256.
 pub const KARATSUBA_THRESHOLD: usize = 64;

@@ -25,7 +25,7 @@ use crate::arith::{
     normalized_len, shl, shr_in_place, sub_mod_final,
 };
 use crate::error::{Error, Result};
-use crate::limb::{adc, mac, mul_wide, Limb};
+use crate::limb::{adc, mac, mask_if, mul_wide, Limb};
 
 /// How the folding is organized (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -324,7 +324,8 @@ impl Reducer for DiminishedRadix {
 /// (sh = 64K - e) fits one limb with c 2^(2 sh) < 2^64, so b^K ≡ c' (mod m):
 /// 1. z + w b^K = x[0..K] + x[K..2K] c' (K multiplications; the carry word w <= c');
 /// 2. the part above bit e, t = w 2^sh + (z >> e) < 2^64, folds as t c (< 2^128) onto
-///    z mod 2^e, leaving z < 2^e + 2^128 <= 2m (e >= 129);
+///    z mod 2^e, leaving z < 2^e + 2^128 <= 2m (e >= 129); for sh = 0 that sum may pass b^K,
+///    and the dropped b^K folds once more as c' (the wrapped z is below 2^128);
 /// 3. one masked subtraction of m: the result is `< m`.
 ///
 /// K + 1 multiplications against Montgomery's K^2 + K. Constant time.
@@ -352,7 +353,15 @@ fn fold_fixed<const K: usize>(x: &[Limb], m: &[Limb], cn: Limb, c: Limb, sh: u32
     for zj in z.iter_mut().skip(2) {
         (*zj, cy) = adc(*zj, 0, cy);
     }
-    debug_assert_eq!(cy, 0);
+    // Only with sh = 0 can the sum pass b^K; the wrapped z is then below 2^128, and adding c'
+    // for the dropped b^K (masked, no branch) cannot wrap again.
+    debug_assert!(cy == 0 || sh == 0);
+    let (z0, mut cy2) = adc(z[0], cn & mask_if(cy), 0);
+    z[0] = z0;
+    for zj in z.iter_mut().skip(1) {
+        (*zj, cy2) = adc(*zj, 0, cy2);
+    }
+    debug_assert_eq!(cy2, 0);
     let m: &[Limb; K] = m.try_into().expect("K limbs");
     sub_final_fixed(&z, 0, m)
 }
