@@ -166,6 +166,7 @@ pub fn sub_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
 }
 
 /// Rows at least this long use the MULX/ADX kernels when the CPU has them.
+#[cfg_attr(feature = "count", allow(dead_code))]
 const ASM_MIN_LEN: usize = 4;
 
 /// `r = a * b` (one limb `b`); returns the high limb. `r.len() == a.len()`.

@@ -149,7 +149,7 @@ impl<const N: usize> ExpArith for FixedArith<'_, N> {
 /// leave with 1. Variable time, except `FusedPow::Ct` (the scan of [`crate::exp::ct`] on
 /// constant-time kernels).
 #[inline(always)]
-fn sliding_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
+fn pow_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
     ar: &mut A,
     p: &MontParams,
     base: &[Limb],
@@ -183,43 +183,43 @@ fn sliding_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
 }
 
 #[inline(always)]
-fn sliding_fixed_portable<const N: usize>(
+fn pow_fixed_portable<const N: usize>(
     p: &MontParams,
     base: &[Limb],
     exp: &[Limb],
     alg: FusedPow,
 ) -> Vec<Limb> {
     let m: &[Limb; N] = p.m.as_slice().try_into().expect("modulus length is N");
-    sliding_fixed_with(&mut FixedArith { m, n0: p.n0 }, p, base, exp, alg)
+    pow_fixed_with(&mut FixedArith { m, n0: p.n0 }, p, base, exp, alg)
 }
 
 /// The portable kernels compiled with BMI2 (MULX frees the compiler from RDX:RAX).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 #[target_feature(enable = "bmi2,adx")]
-unsafe fn sliding_fixed_bmi2<const N: usize>(
+unsafe fn pow_fixed_bmi2<const N: usize>(
     p: &MontParams,
     base: &[Limb],
     exp: &[Limb],
     alg: FusedPow,
 ) -> Vec<Limb> {
-    sliding_fixed_portable::<N>(p, base, exp, alg)
+    pow_fixed_portable::<N>(p, base, exp, alg)
 }
 
 /// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 struct Adx4Arith {
     p: super::adx4::Block4,
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 impl ExpArith for Adx4Arith {
     type Elem = [Limb; 4];
     #[inline(always)]
     fn sqr_in_place(&mut self, a: &mut [Limb; 4]) {
-        // SAFETY: only built by `sliding_4_adx`, which runs on CPUs with BMI2 and ADX.
+        // SAFETY: only built by `pow_4_adx`, which runs on CPUs with BMI2 and ADX.
         *a = unsafe { super::adx4::mont_sqr_4(a, &self.p) };
     }
     #[inline(always)]
@@ -232,33 +232,34 @@ impl ExpArith for Adx4Arith {
 
 /// # Safety
 /// The CPU must support BMI2 and ADX.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 #[target_feature(enable = "bmi2,adx")]
-unsafe fn sliding_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Vec<Limb> {
+unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Vec<Limb> {
     let block = super::adx4::block4(&p.m, p.n0);
-    sliding_fixed_with(&mut Adx4Arith { p: block }, p, base, exp, alg)
+    pow_fixed_with(&mut Adx4Arith { p: block }, p, base, exp, alg)
 }
 
-/// Fused sliding-window exponentiation for N limbs: the 4-limb asm product on CPUs with
+/// Fused exponentiation (scan `alg`) for N limbs: the 4-limb asm kernels on CPUs with
 /// BMI2/ADX, else the unrolled portable kernels (compiled with BMI2 where available).
-fn sliding_fixed<const N: usize>(
+fn pow_fixed<const N: usize>(
     p: &MontParams,
     base: &[Limb],
     exp: &[Limb],
     alg: FusedPow,
 ) -> Vec<Limb> {
-    #[cfg(target_arch = "x86_64")]
+    // The asm kernels bypass the `count` feature's counters, as in `arith`.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
     if crate::arith::x86_64::has_mulx_adx() {
         // SAFETY: the CPU has BMI2 and ADX.
         return unsafe {
             if N == 4 {
-                sliding_4_adx(p, base, exp, alg)
+                pow_4_adx(p, base, exp, alg)
             } else {
-                sliding_fixed_bmi2::<N>(p, base, exp, alg)
+                pow_fixed_bmi2::<N>(p, base, exp, alg)
             }
         };
     }
-    sliding_fixed_portable::<N>(p, base, exp, alg)
+    pow_fixed_portable::<N>(p, base, exp, alg)
 }
 
 #[inline(always)]
@@ -295,25 +296,20 @@ fn mul_fixed(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb]) -> bool {
     true
 }
 
-/// [`sliding_fixed`] for k <= [`FIXED_CIOS_MAX_LIMBS`] (instantiated up to 8), else `None`.
-fn sliding_dispatch(
-    p: &MontParams,
-    base: &[Limb],
-    exp: &[Limb],
-    alg: FusedPow,
-) -> Option<Vec<Limb>> {
+/// [`pow_fixed`] for k <= [`FIXED_CIOS_MAX_LIMBS`] (instantiated up to 8), else `None`.
+fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     if p.k() > FIXED_CIOS_MAX_LIMBS {
         return None;
     }
     Some(match p.k() {
-        1 => sliding_fixed::<1>(p, base, exp, alg),
-        2 => sliding_fixed::<2>(p, base, exp, alg),
-        3 => sliding_fixed::<3>(p, base, exp, alg),
-        4 => sliding_fixed::<4>(p, base, exp, alg),
-        5 => sliding_fixed::<5>(p, base, exp, alg),
-        6 => sliding_fixed::<6>(p, base, exp, alg),
-        7 => sliding_fixed::<7>(p, base, exp, alg),
-        8 => sliding_fixed::<8>(p, base, exp, alg),
+        1 => pow_fixed::<1>(p, base, exp, alg),
+        2 => pow_fixed::<2>(p, base, exp, alg),
+        3 => pow_fixed::<3>(p, base, exp, alg),
+        4 => pow_fixed::<4>(p, base, exp, alg),
+        5 => pow_fixed::<5>(p, base, exp, alg),
+        6 => pow_fixed::<6>(p, base, exp, alg),
+        7 => pow_fixed::<7>(p, base, exp, alg),
+        8 => pow_fixed::<8>(p, base, exp, alg),
         _ => return None,
     })
 }
@@ -329,7 +325,7 @@ impl MontKernel for Fast {
         2 * k + karatsuba_scratch_len(k)
     }
     fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
-        sliding_dispatch(p, base, exp, alg)
+        pow_dispatch(p, base, exp, alg)
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.
@@ -369,3 +365,72 @@ impl MontKernel for Fast {
 pub type MontgomeryFast = Montgomery<Fast>;
 /// Its listing.
 pub const INFO: crate::reduce::ReducerInfo = MontgomeryFast::INFO;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn big(x: &[Limb]) -> BigUint {
+        BigUint::from_slice(
+            &x.iter()
+                .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    /// The portable fused kernels (what CPUs without BMI2/ADX run, and what `MODRED_NO_ASM=1`
+    /// selects) for every size 1..=8 and every scan, against num-bigint's `modpow`.
+    #[test]
+    fn portable_fused_scans_match_num_bigint() {
+        let mut s: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut rnd = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        fn run<const N: usize>(p: &MontParams, b: &[Limb], e: &[Limb], alg: FusedPow) -> Vec<Limb> {
+            pow_fixed_portable::<N>(p, b, e, alg)
+        }
+        for k in 1..=8usize {
+            for case in 0..6 {
+                let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
+                m[0] |= 1;
+                m[k - 1] |= if case % 2 == 0 { 1 << 63 } else { 1 };
+                let p = MontParams::new(&m);
+                let mb = big(&m);
+                let b: Vec<Limb> = {
+                    let x = big(&(0..k).map(|_| rnd()).collect::<Vec<_>>()) % &mb;
+                    let mut d = x.to_u64_digits();
+                    d.resize(k, 0);
+                    d
+                };
+                let e: Vec<Limb> = match case {
+                    0 => vec![0],
+                    1 => vec![1],
+                    _ => (0..k + case % 3).map(|_| rnd()).collect(),
+                };
+                let want = big(&b).modpow(&big(&e), &mb);
+                let exp_bits = 64 * e.len();
+                for alg in [
+                    FusedPow::Sliding { w: 4 },
+                    FusedPow::RightToLeft,
+                    FusedPow::Ct { exp_bits, w: 3 },
+                ] {
+                    let got = match k {
+                        1 => run::<1>(&p, &b, &e, alg),
+                        2 => run::<2>(&p, &b, &e, alg),
+                        3 => run::<3>(&p, &b, &e, alg),
+                        4 => run::<4>(&p, &b, &e, alg),
+                        5 => run::<5>(&p, &b, &e, alg),
+                        6 => run::<6>(&p, &b, &e, alg),
+                        7 => run::<7>(&p, &b, &e, alg),
+                        _ => run::<8>(&p, &b, &e, alg),
+                    };
+                    assert_eq!(big(&got), want, "k={k} case={case} {alg:?}");
+                }
+            }
+        }
+    }
+}
