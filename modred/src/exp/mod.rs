@@ -88,7 +88,7 @@ impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
 /// The arithmetic the exponentiation scans need, on values of type `Elem` in some
 /// representation: implemented by the reducer-generic [`Ops`] (`Vec<Limb>`) and by fixed-size
 /// fused kernels (`[Limb; N]` Montgomery in `reduce::montgomery::fast`), which share the scans
-/// of [`sliding`] and [`binary_rl`].
+/// of [`sliding`], [`binary_rl`] and [`ct`].
 pub(crate) trait ExpArith {
     /// A value in representation.
     type Elem: Clone;

@@ -16,18 +16,16 @@ use crate::reduce::Reducer;
 /// 2^(w-1) - 1 multiplications.
 #[inline(always)]
 pub(crate) fn odd_powers<A: ExpArith>(a: &mut A, g: A::Elem, w: usize) -> Vec<A::Elem> {
-    let mut odd = Vec::with_capacity(1 << (w - 1));
+    let mut g2 = g.clone();
     if w > 1 {
-        let mut g2 = g.clone();
         a.sqr_in_place(&mut g2);
-        odd.push(g);
-        for i in 1..1usize << (w - 1) {
-            let mut t = odd[i - 1].clone();
-            a.mul_in_place(&mut t, &g2);
-            odd.push(t);
-        }
-    } else {
-        odd.push(g);
+    }
+    let mut odd = Vec::with_capacity(1 << (w - 1));
+    odd.push(g);
+    for i in 1..1usize << (w - 1) {
+        let mut t = odd[i - 1].clone();
+        a.mul_in_place(&mut t, &g2);
+        odd.push(t);
     }
     odd
 }

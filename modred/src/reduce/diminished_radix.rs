@@ -187,7 +187,7 @@ impl DiminishedRadix {
         }
     }
 
-    /// Fast path for a one-limb c' and k >= 2 (2^255-19, secp256k1, the Mersenne primes),
+    /// Fast path for a one-limb c' and k >= 2 (2^521-1 and the other Mersenne primes),
     /// folding at bit e directly (no normalizing shifts), in place on the 2k-limb `x`:
     /// 1. z = (x mod 2^e) + (x >> e) c in one pass (the k + 1 digits of x >> e are assembled
     ///    from two limbs each); the spill above b^k is at most 2^(65+sh);
@@ -195,8 +195,12 @@ impl DiminishedRadix {
     ///    shrinks by a factor of at least 2^e / c each time: one or two passes);
     /// 3. z < 2^e = m + c <= 2m: one constant-time conditional subtraction of m.
     ///
-    /// 2k + O(1) multiplications instead of Montgomery's k^2 + k.
+    /// 2k + O(1) multiplications instead of Montgomery's k^2 + k. Sizes and forms that
+    /// [`fold_fixed`] serves (2^255-19, secp256k1, ...) take that const-size fold instead.
     fn reduce_one_limb(&self, out: &mut [Limb], x: &mut [Limb]) {
+        if self.reduce_fixed(out, x) {
+            return;
+        }
         let k = self.m.len();
         let sh = self.form.shift;
         let r = 64 - sh; // bits of m's top limb
@@ -311,9 +315,6 @@ impl Reducer for DiminishedRadix {
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         if self.one_limb_fast() {
-            if self.reduce_fixed(out, x) {
-                return;
-            }
             return self.reduce_one_limb(out, x);
         }
         self.reduce_into(out, x, scratch);

@@ -144,10 +144,9 @@ impl<const N: usize> ExpArith for FixedArith<'_, N> {
 }
 
 /// `base^exp mod m` by the scan `alg` ([`crate::exp::sliding`], [`crate::exp::binary_rl`] or
-/// [`crate::exp::ct`])
-/// on fixed-size Montgomery arithmetic `ar` for the modulus of `p` (N limbs): enter with R^2,
-/// leave with 1. Variable time, except `FusedPow::Ct` (the scan of [`crate::exp::ct`] on
-/// constant-time kernels).
+/// [`crate::exp::ct`]) on fixed-size Montgomery arithmetic `ar` for the modulus of `p`
+/// (N limbs): enter with R^2, leave with 1. Variable time, except `FusedPow::Ct` (the ct scan
+/// on constant-time kernels).
 #[inline(always)]
 fn pow_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
     ar: &mut A,
@@ -372,11 +371,7 @@ mod tests {
     use num_bigint::BigUint;
 
     fn big(x: &[Limb]) -> BigUint {
-        BigUint::from_slice(
-            &x.iter()
-                .flat_map(|&l| [l as u32, (l >> 32) as u32])
-                .collect::<Vec<_>>(),
-        )
+        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
     }
 
     /// The portable fused kernels (what CPUs without BMI2/ADX run, and what `MODRED_NO_ASM=1`
