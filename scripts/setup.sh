@@ -42,6 +42,16 @@ if ! command -v cargo >/dev/null 2>&1; then
         export PATH="$HOME/.cargo/bin:$PATH"
     fi
 fi
+# rust-version in Cargo.toml: 1.89 (the AVX-512 intrinsics of the IFMA kernels).
+if ! rustc --version | awk '{ split($2, v, "."); exit !(v[1] > 1 || v[2] >= 89) }'; then
+    if command -v rustup >/dev/null 2>&1; then
+        echo "setup.sh: $(rustc --version) is older than 1.89; updating with rustup"
+        rustup update stable
+    else
+        echo "setup.sh: modred needs Rust 1.89 or newer; have $(rustc --version)" >&2
+        exit 1
+    fi
+fi
 for comp in rustfmt clippy; do
     if ! cargo "${comp/rustfmt/fmt}" --version >/dev/null 2>&1 && command -v rustup >/dev/null 2>&1; then
         rustup component add "$comp"

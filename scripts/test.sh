@@ -18,6 +18,9 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "cargo test --workspace"
 cargo test --workspace
 
+step "MODRED_NO_ASM=1 cargo test -p modred --lib --test exp (portable kernels only)"
+MODRED_NO_ASM=1 cargo test -p modred --lib --test exp
+
 step "cargo test -p modred --features count --test opcount"
 cargo test -p modred --features count --test opcount
 

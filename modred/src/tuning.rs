@@ -4,8 +4,10 @@
 /// Operand size (limbs) from which multiplication uses Karatsuba instead of schoolbook
 /// (seed 001 section 1: the best depth grows with the size). Measured on AMD EPYC (Zen 4: family 25, model 17) with
 /// the MULX/ADX rows: with the threshold at 32, Karatsuba/schoolbook time was 1.08 at 32 limbs,
-/// 1.00 at 64, 0.95 at 80, 0.87 at 128, 0.72 at 256.
-pub const KARATSUBA_THRESHOLD: usize = 64;
+/// 1.00 at 64, 0.95 at 80, 0.87 at 128, 0.72 at 256. Set between the tie at 64 and the gain
+/// at 80, so 4096-bit moduli (64 limbs) keep the schoolbook product, which is constant time:
+/// `montgomery-fast` then serves `pow_ct` there (with its fused IFMA kernel where present).
+pub const KARATSUBA_THRESHOLD: usize = 72;
 
 /// Operand size (limbs) from which squaring uses Karatsuba instead of the symmetric schoolbook.
 /// Same measurement: Karatsuba squaring (threshold 48) was slower than the symmetric schoolbook
@@ -18,6 +20,14 @@ pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 /// SOS on ADX rows, interleaved): 4 limbs 33 vs 50; 8 limbs mul 119 vs 117, sqr 118 vs 130;
 /// 16 limbs 459 vs 355.
 pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
+
+/// Smallest modulus (limbs) whose fused exponentiation runs on the AVX-512 IFMA kernels
+/// (`reduce::montgomery::ifma`) where the CPU has them; below it the unrolled CIOS serves.
+pub const IFMA_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
+
+/// Largest IFMA size in 512-bit vectors of eight 52-bit digits (10: moduli up to 4158 bits,
+/// k <= 64 limbs). Larger moduli use product + REDC on the MULX/ADX rows.
+pub const IFMA_MAX_VECTORS: usize = 10;
 
 /// δ of the Lim–Hwang–Lee L1/L2 reducers (seed 001 section 3.1): n' = b^(k+δ) mod m. The paper
 /// uses δ = 2 ("in most cases it suffices to choose δ = 2 ~ 4"); with 64-bit limbs a final

@@ -25,7 +25,7 @@ impl Rng {
     pub fn limbs(&mut self, bits: usize) -> Vec<Limb> {
         let n = bits.div_ceil(64);
         let mut v: Vec<Limb> = (0..n).map(|_| self.next_u64()).collect();
-        if bits % 64 != 0 {
+        if !bits.is_multiple_of(64) {
             if let Some(top) = v.last_mut() {
                 *top &= (1u64 << (bits % 64)) - 1;
             }

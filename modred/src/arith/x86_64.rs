@@ -35,7 +35,7 @@ pub fn has_mulx_adx() -> bool {
 /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
 #[target_feature(enable = "bmi2,adx")]
 pub unsafe fn addmul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Limb {
-    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len() % 4 == 0);
+    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
     let mut rp = r.as_mut_ptr();
     let mut ap = a.as_ptr();
     let mut blocks = a.len() / 4;
@@ -92,7 +92,7 @@ pub unsafe fn addmul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> 
 /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
 #[target_feature(enable = "bmi2,adx")]
 pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Limb {
-    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len() % 4 == 0);
+    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
     let mut rp = r.as_mut_ptr();
     let mut ap = a.as_ptr();
     let mut blocks = a.len() / 4;

@@ -7,10 +7,12 @@
 //!   acc = 1; for t = b-1 .. 0 { acc = acc^2; for s in 0..v { acc *= G[s][column index] } }
 //! costs b squarings and at most a v = a multiplications, against about `bits` squarings for
 //! sliding windows. The tables (v 2^h entries) are built once per base from the seed-004
-//! residues [`super::fixed_base::Powers`] and reused for every exponent. Variable time.
+//! residues [`super::fixed_base::Powers`] and reused for every exponent; where the reducer has
+//! a fused arithmetic ([`Reducer::fused_arith`], e.g. IFMA) the tables are also imported into
+//! it and the exponentiations run there. Variable time.
 
 use super::fixed_base::Powers;
-use super::Ops;
+use super::{ExpArith, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -19,10 +21,11 @@ use crate::reduce::Reducer;
 #[derive(Clone, Debug)]
 pub struct CombTable {
     h: usize,
-    v: usize,
     a: usize,
     b: usize,
     tables: Vec<Vec<Vec<Limb>>>,
+    /// The tables in the reducer's fused arithmetic, when it has one.
+    fused: Option<Vec<Vec<Vec<u64>>>>,
 }
 
 impl CombTable {
@@ -54,7 +57,17 @@ impl CombTable {
             }
             tables.push(g);
         }
-        Self { h, v, a, b, tables }
+        let fused = r.fused_arith().map(|mut f| {
+            let import = |g: &Vec<Vec<Limb>>| g.iter().map(|x| f.import(x)).collect();
+            tables.iter().map(import).collect()
+        });
+        Self {
+            h,
+            a,
+            b,
+            tables,
+            fused,
+        }
     }
 
     /// The longest exponent (bits) the tables serve.
@@ -68,13 +81,32 @@ impl CombTable {
             return None;
         }
         let mut ops = Ops::new(r);
-        let mut acc: Option<Vec<Limb>> = None;
+        let acc = match (&self.fused, r.fused_arith()) {
+            (Some(tables), Some(mut f)) => {
+                self.scan(&mut f, tables, exp).map(|x| f.export_plain(&x))
+            }
+            _ => self
+                .scan(&mut ops, &self.tables, exp)
+                .map(|x| ops.leave(&x)),
+        };
+        Some(acc.unwrap_or_else(|| ops.one_plain()))
+    }
+
+    /// The comb scan on `ar` over `tables` (these tables in `ar`'s representation); `None`
+    /// for a zero exponent.
+    fn scan<A: ExpArith>(
+        &self,
+        ar: &mut A,
+        tables: &[Vec<A::Elem>],
+        exp: &[Limb],
+    ) -> Option<A::Elem> {
+        let mut acc: Option<A::Elem> = None;
         // Invariant: after column t, acc = prod over processed bits p of A^(2^(p - t)).
         for t in (0..self.b).rev() {
             if let Some(x) = acc.as_mut() {
-                ops.sqr_in_place(x);
+                ar.sqr_in_place(x);
             }
-            for s in 0..self.v {
+            for (s, table) in tables.iter().enumerate() {
                 let col = s * self.b + t;
                 if col >= self.a {
                     continue;
@@ -85,15 +117,12 @@ impl CombTable {
                 }
                 if idx != 0 {
                     match acc.as_mut() {
-                        None => acc = Some(self.tables[s][idx].clone()),
-                        Some(x) => ops.mul_in_place(x, &self.tables[s][idx]),
+                        None => acc = Some(table[idx].clone()),
+                        Some(x) => ar.mul_in_place(x, &table[idx]),
                     }
                 }
             }
         }
-        Some(match acc {
-            Some(x) => ops.leave(&x),
-            None => ops.one_plain(),
-        })
+        acc
     }
 }

@@ -123,7 +123,7 @@ impl EvenCtx {
                 .chain(core::iter::repeat(0))
                 .take(keep.div_ceil(64).max(1))
                 .collect::<Vec<_>>();
-            if keep % 64 != 0 {
+            if !keep.is_multiple_of(64) {
                 let last = e.len() - 1;
                 e[last] &= (1u64 << (keep % 64)) - 1;
             } else if keep == 0 {

@@ -7,9 +7,11 @@
 //! earlier r_u, r_{i} = r_{u + (i - u) mod T'} for all i >= u with period T' = j - u. [`Powers`]
 //! stores r_0..r_{j-1} and (u, T') when a repetition shows up within the precomputed length, so
 //! exponents of any length are then served by the short table. Each exponentiation costs one
-//! multiplication per set bit, no squaring. Variable time.
+//! multiplication per set bit, no squaring. Where the reducer has a fused arithmetic
+//! ([`Reducer::fused_arith`], e.g. IFMA) the residues are also imported into it and the
+//! products run there. Variable time.
 
-use super::Ops;
+use super::{ExpArith, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -22,6 +24,8 @@ pub struct Powers {
     residues: Vec<Vec<Limb>>,
     /// (offset u, period T') when the sequence repeated within the computed length.
     period: Option<(usize, usize)>,
+    /// The residues in the reducer's fused arithmetic, when it has one.
+    fused: Option<Vec<Vec<u64>>>,
 }
 
 impl Powers {
@@ -49,7 +53,14 @@ impl Powers {
             }
             residues.push(core::mem::replace(&mut cur, next));
         }
-        Self { residues, period }
+        let fused = r
+            .fused_arith()
+            .map(|mut f| residues.iter().map(|x| f.import(x)).collect());
+        Self {
+            residues,
+            period,
+            fused,
+        }
     }
 
     /// The detected (offset u, period T'), if the sequence repeated.
@@ -64,11 +75,16 @@ impl Powers {
 
     /// A^(2^i) in representation, if known (always when a period was found).
     pub fn get(&self, i: usize) -> Option<&[Limb]> {
+        self.slot(i).map(|j| self.residues[j].as_slice())
+    }
+
+    /// Where A^(2^i) is stored.
+    fn slot(&self, i: usize) -> Option<usize> {
         if i < self.residues.len() {
-            return Some(&self.residues[i]);
+            return Some(i);
         }
         let (u, t) = self.period?;
-        Some(&self.residues[u + (i - u) % t])
+        Some(u + (i - u) % t)
     }
 
     /// Whether every bit position below `bits` is served.
@@ -77,20 +93,57 @@ impl Powers {
     }
 }
 
-/// Product of the residues of the set bits `bits` (in representation), `None` if empty.
-fn partial<R: Reducer + ?Sized>(r: &R, p: &Powers, bits: &[usize]) -> Option<Vec<Limb>> {
-    let (&first, rest) = bits.split_first()?;
-    let mut ops = Ops::new(r);
-    let mut acc = p.get(first).expect("covered").to_vec();
-    for &i in rest {
-        ops.mul_in_place(&mut acc, p.get(i).expect("covered"));
+/// Product of `table[slot]` over `slots` on `ar`, `None` if empty.
+fn partial<A: ExpArith>(ar: &mut A, table: &[A::Elem], slots: &[usize]) -> Option<A::Elem> {
+    let (&first, rest) = slots.split_first()?;
+    let mut acc = table[first].clone();
+    for &j in rest {
+        ar.mul_in_place(&mut acc, &table[j]);
     }
     Some(acc)
 }
 
+/// Product of `table[slot]` over `slots`, split among `threads` scoped threads, each with its
+/// own arithmetic from `make`; `None` if `slots` is empty.
+fn product<A: ExpArith>(
+    make: impl Fn() -> A + Sync,
+    table: &[A::Elem],
+    slots: &[usize],
+    threads: usize,
+) -> Option<A::Elem>
+where
+    A::Elem: Send + Sync,
+{
+    let mut ar = make();
+    if threads <= 1 {
+        return partial(&mut ar, table, slots);
+    }
+    let chunk = slots.len().div_ceil(threads);
+    let parts: Vec<Option<A::Elem>> = std::thread::scope(|s| {
+        let mut chunks = slots.chunks(chunk);
+        let mine = chunks.next().unwrap_or(&[]);
+        let make = &make;
+        let handles: Vec<_> = chunks
+            .map(|c| s.spawn(move || partial(&mut make(), table, c)))
+            .collect();
+        // This thread takes the first chunk instead of waiting idle.
+        let mut parts = vec![partial(&mut ar, table, mine)];
+        parts.extend(
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("worker panicked")),
+        );
+        parts
+    });
+    parts.into_iter().flatten().reduce(|mut a, b| {
+        ar.mul_in_place(&mut a, &b);
+        a
+    })
+}
+
 /// `A^exp mod m` (k limbs, < m) from the precomputed residues, splitting the set bits of `exp`
-/// among `threads` scoped threads. `None` if `exp` is longer than the residues cover.
-/// Variable time.
+/// among `threads` threads (the calling one included). `None` if `exp` is longer than the
+/// residues cover. Variable time.
 pub fn pow<R: Reducer + ?Sized>(
     r: &R,
     p: &Powers,
@@ -101,33 +154,18 @@ pub fn pow<R: Reducer + ?Sized>(
     if !p.covers(nbits) {
         return None;
     }
-    let set: Vec<usize> = (0..nbits).filter(|&i| arith::bit(exp, i)).collect();
-    let threads = threads.clamp(1, set.len().max(1));
-    let parts: Vec<Option<Vec<Limb>>> = if threads == 1 {
-        vec![partial(r, p, &set)]
-    } else {
-        let chunk = set.len().div_ceil(threads);
-        std::thread::scope(|s| {
-            let handles: Vec<_> = set
-                .chunks(chunk)
-                .map(|c| s.spawn(move || partial(r, p, c)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("worker panicked"))
-                .collect()
-        })
-    };
+    let slots: Vec<usize> = (0..nbits)
+        .filter(|&i| arith::bit(exp, i))
+        .filter_map(|i| p.slot(i))
+        .collect();
+    let threads = threads.clamp(1, slots.len().max(1));
     let mut ops = Ops::new(r);
-    let mut acc: Option<Vec<Limb>> = None;
-    for part in parts.into_iter().flatten() {
-        match acc.as_mut() {
-            None => acc = Some(part),
-            Some(a) => ops.mul_in_place(a, &part),
+    let acc = match (&p.fused, r.fused_arith()) {
+        (Some(table), Some(mut f)) => {
+            let make = || r.fused_arith().expect("the reducer gave one above");
+            product(make, table, &slots, threads).map(|x| f.export_plain(&x))
         }
-    }
-    Some(match acc {
-        Some(a) => ops.leave(&a),
-        None => ops.one_plain(),
-    })
+        _ => product(|| Ops::new(r), &p.residues, &slots, threads).map(|x| ops.leave(&x)),
+    };
+    Some(acc.unwrap_or_else(|| ops.one_plain()))
 }

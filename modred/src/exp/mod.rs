@@ -108,6 +108,31 @@ impl<R: Reducer + ?Sized> ExpArith for Ops<'_, R> {
     }
 }
 
+/// A reducer's own product arithmetic in a representation of its choosing (e.g. radix-2^52
+/// digits for AVX-512 IFMA), for the table-based methods ([`comb`], [`fixed_base`]), whose
+/// tables are imported once and reused. Obtained from [`Reducer::fused_arith`]; elements are
+/// `Vec<u64>` of the arithmetic's own width.
+pub trait FusedArith {
+    /// `x` (the reducer's representation, k limbs, `< m`) in this arithmetic's representation.
+    fn import(&mut self, x: &[Limb]) -> Vec<u64>;
+    /// The plain residue (k limbs, `< m`) of an element.
+    fn export_plain(&mut self, x: &[u64]) -> Vec<Limb>;
+    /// `a = a b`.
+    fn mul(&mut self, a: &mut Vec<u64>, b: &[u64]);
+    /// `a = a^2`.
+    fn sqr(&mut self, a: &mut Vec<u64>);
+}
+
+impl ExpArith for Box<dyn FusedArith> {
+    type Elem = Vec<u64>;
+    fn sqr_in_place(&mut self, a: &mut Vec<u64>) {
+        self.sqr(a)
+    }
+    fn mul_in_place(&mut self, a: &mut Vec<u64>, b: &Vec<u64>) {
+        self.mul(a, b)
+    }
+}
+
 /// Which scan a reducer's fused fixed-size exponentiation ([`Reducer::pow_fused`]) runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FusedPow {
@@ -126,6 +151,33 @@ pub enum FusedPow {
         /// Window bits.
         w: usize,
     },
+}
+
+impl FusedPow {
+    /// `g^exp` by this scan on the arithmetic `ar`, with `one` the representation of 1
+    /// (returned for a zero exponent). Timing as the scan's: variable, except `Ct`.
+    #[inline(always)]
+    pub(crate) fn run<A: ExpArith>(
+        self,
+        ar: &mut A,
+        g: A::Elem,
+        one: A::Elem,
+        exp: &[Limb],
+    ) -> A::Elem
+    where
+        A::Elem: AsRef<[Limb]> + AsMut<[Limb]>,
+    {
+        match self {
+            FusedPow::Sliding { w } => {
+                let odd = sliding::odd_powers(ar, g, w);
+                sliding::scan(ar, &odd, exp, w).unwrap_or(one)
+            }
+            FusedPow::RightToLeft => binary_rl::scan(ar, g, exp).unwrap_or(one),
+            FusedPow::Ct { exp_bits, w } => {
+                ct::scan(ar, one, g, exp, exp_bits, w, &mut ct::NoTrace)
+            }
+        }
+    }
 }
 
 /// An exponentiation method.

@@ -25,7 +25,7 @@ pub mod table_residue;
 
 use crate::arith;
 use crate::error::{Error, Result};
-use crate::exp::FusedPow;
+use crate::exp::{FusedArith, FusedPow};
 use crate::limb::Limb;
 use crate::natural::Natural;
 use core::fmt;
@@ -109,6 +109,12 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// for this size (the default). Variable time, except `FusedPow::Ct`, which must keep
     /// constant time.
     fn pow_fused(&self, _base: &[Limb], _exp: &[Limb], _alg: FusedPow) -> Option<Vec<Limb>> {
+        None
+    }
+
+    /// The reducer's fused product arithmetic for this modulus on this CPU, for the
+    /// table-based methods, or `None` (the default). Variable time is allowed.
+    fn fused_arith(&self) -> Option<Box<dyn FusedArith>> {
         None
     }
 

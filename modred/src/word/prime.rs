@@ -65,7 +65,7 @@ pub fn is_prime(n: Limb) -> bool {
         if n == p {
             return true;
         }
-        if n % p == 0 {
+        if n.is_multiple_of(p) {
             return false;
         }
     }

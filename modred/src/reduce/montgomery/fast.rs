@@ -11,8 +11,7 @@
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase, sqr_basecase};
-use crate::exp::sliding::{odd_powers, scan};
-use crate::exp::{binary_rl, ct, ExpArith, FusedPow};
+use crate::exp::{ExpArith, FusedArith, FusedPow};
 use crate::limb::{adc, mac, mask_if, mul_lo, mul_wide, sbb, Limb};
 use crate::tuning::{FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
 
@@ -158,23 +157,7 @@ fn pow_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
     let arr = |x: &[Limb]| -> [Limb; N] { x.try_into().expect("k limbs") };
     let mut g = arr(base);
     ar.mul_in_place(&mut g, &arr(&p.r2));
-    let mut acc = match alg {
-        FusedPow::Sliding { w } => {
-            let odd = odd_powers(ar, g, w);
-            scan(ar, &odd, exp, w)
-        }
-        FusedPow::RightToLeft => binary_rl::scan(ar, g, exp),
-        FusedPow::Ct { exp_bits, w } => Some(ct::scan(
-            ar,
-            arr(&p.one),
-            g,
-            exp,
-            exp_bits,
-            w,
-            &mut ct::NoTrace,
-        )),
-    }
-    .unwrap_or_else(|| arr(&p.one));
+    let mut acc = alg.run(ar, g, arr(&p.one), exp);
     let mut one = [0 as Limb; N];
     one[0] = 1;
     ar.mul_in_place(&mut acc, &one);
@@ -324,7 +307,18 @@ impl MontKernel for Fast {
         2 * k + karatsuba_scratch_len(k)
     }
     fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if let Some(x) = super::ifma::pow(p, base, exp, alg) {
+            return Some(x);
+        }
         pow_dispatch(p, base, exp, alg)
+    }
+    fn fused_arith(_p: &MontParams) -> Option<Box<dyn FusedArith>> {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if let Some(s) = super::ifma::Session::new(_p) {
+            return Some(Box::new(s));
+        }
+        None
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.

@@ -16,13 +16,15 @@ pub mod cios;
 pub mod fast;
 pub mod fios;
 pub mod fips;
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+pub mod ifma;
 pub mod redc;
 pub mod sos;
 
 use super::{check_modulus, Reducer, ReducerInfo, WideResult};
 use crate::arith;
 use crate::error::Result;
-use crate::exp::FusedPow;
+use crate::exp::{FusedArith, FusedPow};
 use crate::limb::{neg_inv_newton, Limb};
 use core::marker::PhantomData;
 
@@ -91,6 +93,10 @@ pub trait MontKernel: Send + Sync + 'static {
         _exp: &[Limb],
         _alg: FusedPow,
     ) -> Option<Vec<Limb>> {
+        None
+    }
+    /// Fused product arithmetic (see [`Reducer::fused_arith`]); `None` by default.
+    fn fused_arith(_p: &MontParams) -> Option<Box<dyn FusedArith>> {
         None
     }
     /// `out = x R^{-1} mod m` for a 2k-limb `x < m R` (destroyed); `out < m`.
@@ -178,6 +184,9 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
     }
     fn pow_fused(&self, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
         K::pow_fused(&self.p, base, exp, alg)
+    }
+    fn fused_arith(&self) -> Option<Box<dyn FusedArith>> {
+        K::fused_arith(&self.p)
     }
     fn is_constant_time(&self) -> bool {
         K::is_constant_time(self.p.k())

@@ -1,0 +1,442 @@
+//! Fused exponentiation for `montgomery-fast` above the unrolled sizes on CPUs with AVX-512
+//! IFMA (beyond the seeds): almost Montgomery multiplication (AMM) in radix 2^52, eight digits
+//! per 512-bit vector, products by `vpmadd52luq` / `vpmadd52huq`.
+//!
+//! A residue of m (k limbs) is held as n = 8V digits of 52 bits with R = 2^(52n) >= 4m
+//! (V = [`vectors_for`]). AMM keeps values below 2m instead of m, so it never subtracts
+//! (Gueron and Krasnov, "Software implementation of modular exponentiation, using advanced
+//! vector instructions architectures", WAIFI 2012; the word-serial loop is seed 002's CIOS
+//! with the inner loops vectorised). Entering multiplies by R^2 mod m, leaving by 1 followed
+//! by one masked subtraction.
+//!
+//! Runtime-detected ([`available`]); `MODRED_NO_ASM=1` turns it off like the MULX/ADX
+//! kernels. Constant time: no branch or memory index depends on operand values.
+
+use super::MontParams;
+use crate::arith;
+use crate::exp::{ExpArith, FusedArith, FusedPow};
+use crate::limb::Limb;
+use crate::tuning::{IFMA_MAX_VECTORS, IFMA_MIN_LIMBS};
+use core::arch::x86_64::*;
+use std::sync::atomic::{AtomicU8, Ordering};
+
+const DIGIT_BITS: usize = 52;
+const MASK52: u64 = (1 << DIGIT_BITS) - 1;
+const LANES: usize = 8;
+
+/// Whether this CPU has AVX-512F and AVX-512 IFMA (cached; `MODRED_NO_ASM=1` says no).
+pub fn available() -> bool {
+    static STATE: AtomicU8 = AtomicU8::new(0); // 0 unknown, 1 no, 2 yes
+    match STATE.load(Ordering::Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            let yes = std::env::var_os("MODRED_NO_ASM").is_none()
+                && std::arch::is_x86_feature_detected!("avx512f")
+                && std::arch::is_x86_feature_detected!("avx512ifma");
+            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+    }
+}
+
+/// Vectors V for a k-limb modulus: the least V with 2^(416 V) >= 4 * 2^(64k) > 4m, `None`
+/// outside the sizes this module serves (see [`crate::tuning::IFMA_MIN_LIMBS`]).
+pub fn vectors_for(k: usize) -> Option<usize> {
+    let v = (64 * k + 2).div_ceil(DIGIT_BITS * LANES);
+    (k >= IFMA_MIN_LIMBS && v <= IFMA_MAX_VECTORS).then_some(v)
+}
+
+/// A value as 8V digits of 52 bits (each < 2^52 between products), little-endian; each row
+/// of eight is one vector. `repr(C)`: the layout of `[u64; 8V]` (see [`Digits::view`]).
+#[derive(Clone, Copy, Debug)]
+#[repr(C)]
+pub(crate) struct Digits<const V: usize>([[u64; LANES]; V]);
+
+impl<const V: usize> AsRef<[u64]> for Digits<V> {
+    fn as_ref(&self) -> &[u64] {
+        self.0.as_flattened()
+    }
+}
+
+impl<const V: usize> AsMut<[u64]> for Digits<V> {
+    fn as_mut(&mut self) -> &mut [u64] {
+        self.0.as_flattened_mut()
+    }
+}
+
+impl<const V: usize> Digits<V> {
+    fn small(x: u64) -> Self {
+        let mut d = Self([[0; LANES]; V]);
+        d.0[0][0] = x;
+        d
+    }
+
+    /// `x` (8V digits) as `Digits`, without a copy.
+    fn view(x: &[u64]) -> &Self {
+        assert_eq!(x.len(), LANES * V);
+        // SAFETY: `Digits<V>` is repr(C) over [[u64; 8]; V]: same size and alignment as the
+        // 8V u64 checked above.
+        unsafe { &*x.as_ptr().cast::<Self>() }
+    }
+
+    /// The digits of `x < 2^(52 * 8V)`.
+    fn from_limbs(x: &[Limb]) -> Self {
+        let mut d = Self::small(0);
+        let limb = |i: usize| x.get(i).copied().unwrap_or(0);
+        for (i, out) in d.as_mut().iter_mut().enumerate() {
+            let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+            // A digit starting at bit s of limb w spills into limb w + 1 when s > 12.
+            let spill = if s > 64 - DIGIT_BITS {
+                limb(w + 1) << (64 - s)
+            } else {
+                0
+            };
+            *out = ((limb(w) >> s) | spill) & MASK52;
+        }
+        debug_assert!(arith::bit_len(x) <= DIGIT_BITS * LANES * V);
+        d
+    }
+
+    /// The value as k limbs; it must fit.
+    fn limbs(&self, k: usize) -> Vec<Limb> {
+        let mut out = vec![0; k + 1];
+        for (i, &d) in self.as_ref().iter().enumerate() {
+            let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+            if w < out.len() {
+                out[w] |= d << s;
+            }
+            if s > 64 - DIGIT_BITS && w + 1 < out.len() {
+                out[w + 1] |= d >> (64 - s);
+            }
+            debug_assert!(w + 1 < out.len() || d == 0, "value does not fit k limbs");
+        }
+        debug_assert_eq!(out[k], 0);
+        out.truncate(k);
+        out
+    }
+}
+
+/// Almost Montgomery product: `a b R^{-1} mod m` up to one m, i.e. a value `< 2m` congruent to
+/// it, as normalized digits. Preconditions: `a, b < 2m` with digits < 2^52, `4m <= R =
+/// 2^(52 * 8V)`, `m` odd with digits < 2^52, `k0 = -m^{-1} mod 2^52`. Bound: (ab + Ym)/R <
+/// 4m^2/R + m <= 2m. Constant time.
+///
+/// Iteration i (CIOS with radix 2^52, seed 002 section 5) adds b_i a + y m with y chosen to
+/// zero digit 0, then drops that digit. Vector lanes accumulate digits unnormalized: each
+/// iteration adds four 52-bit halves (< 2^54) per lane, so after 8V <= 80 iterations a lane
+/// stays below 2^61. The low halves go to lane j, the high halves to lane j + 1, added after
+/// the one-lane shift. Digit 0 is followed in a scalar (`acc0`) so that y needs no vector
+/// round trip beyond one lane extract; the vector's lane 0 lacks the carry of the dropped
+/// digit, which only `acc0` holds.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm<const V: usize>(a: &Digits<V>, b: &Digits<V>, m: &Digits<V>, k0: u64) -> Digits<V> {
+    let zero = _mm512_setzero_si512();
+    let mut av = [zero; V];
+    let mut mv = [zero; V];
+    for v in 0..V {
+        // SAFETY: each row is 8 u64 = 64 bytes.
+        unsafe {
+            av[v] = _mm512_loadu_si512(a.0[v].as_ptr().cast());
+            mv[v] = _mm512_loadu_si512(m.0[v].as_ptr().cast());
+        }
+    }
+    let (a0, m0) = (a.0[0][0], m.0[0][0]);
+    let mut x = [zero; V];
+    // acc0: digit 0 of the running value (vector lane 0 without the dropped digit's carry).
+    let mut acc0: u64 = 0;
+    for &bi in b.as_ref() {
+        let bv = _mm512_set1_epi64(bi as i64);
+        let p = a0 as u128 * bi as u128;
+        let t = acc0 + (p as u64 & MASK52);
+        let y = t.wrapping_mul(k0) & MASK52;
+        let q = m0 as u128 * y as u128;
+        let t = t + (q as u64 & MASK52);
+        debug_assert_eq!(t & MASK52, 0);
+        // Digit 1's share from digit 0: both high halves and the carry of the zeroed digit.
+        let h = (p >> DIGIT_BITS) as u64 + (q >> DIGIT_BITS) as u64 + (t >> DIGIT_BITS);
+        let yv = _mm512_set1_epi64(y as i64);
+        for v in 0..V {
+            x[v] = _mm512_madd52lo_epu64(x[v], av[v], bv);
+            x[v] = _mm512_madd52lo_epu64(x[v], mv[v], yv);
+        }
+        let digit1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(x[0])) as u64;
+        for v in 0..V {
+            let above = if v + 1 < V { x[v + 1] } else { zero };
+            x[v] = _mm512_alignr_epi64::<1>(above, x[v]);
+        }
+        for v in 0..V {
+            x[v] = _mm512_madd52hi_epu64(x[v], av[v], bv);
+            x[v] = _mm512_madd52hi_epu64(x[v], mv[v], yv);
+        }
+        acc0 = digit1 + h;
+        debug_assert!(acc0 < 1 << 62);
+    }
+    let mut out = Digits::<V>::small(0);
+    for v in 0..V {
+        // SAFETY: as above.
+        unsafe { _mm512_storeu_si512(out.0[v].as_mut_ptr().cast(), x[v]) };
+    }
+    let d = out.as_mut();
+    d[0] = acc0;
+    let mut carry = 0;
+    for digit in d.iter_mut() {
+        let s = *digit + carry;
+        *digit = s & MASK52;
+        carry = s >> DIGIT_BITS;
+    }
+    debug_assert_eq!(carry, 0, "AMM result must stay below R");
+    out
+}
+
+/// [`ExpArith`] on AMM residues (< 2m).
+struct IfmaArith<const V: usize> {
+    m: Digits<V>,
+    k0: u64,
+}
+
+impl<const V: usize> ExpArith for IfmaArith<V> {
+    type Elem = Digits<V>;
+    #[inline]
+    fn sqr_in_place(&mut self, a: &mut Digits<V>) {
+        // SAFETY: only built by `pow_v`, which runs on CPUs with AVX-512 IFMA.
+        *a = unsafe { amm(a, a, &self.m, self.k0) };
+    }
+    #[inline]
+    fn mul_in_place(&mut self, a: &mut Digits<V>, b: &Digits<V>) {
+        // SAFETY: as above.
+        *a = unsafe { amm(a, b, &self.m, self.k0) };
+    }
+}
+
+/// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on AMM with V vectors.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA; `4m <= 2^(416 V)`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn pow_v<const V: usize>(
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Vec<Limb> {
+    let k = p.k();
+    let mut ar = IfmaArith {
+        m: Digits::<V>::from_limbs(&p.m),
+        k0: p.n0 & MASK52,
+    };
+    // R^2 mod m with R = 2^(416 V): 2^(832 V) is limb 13V.
+    let mut r_squared = vec![0; 13 * V + 1];
+    r_squared[13 * V] = 1;
+    let rr = Digits::<V>::from_limbs(&arith::rem_vartime(&r_squared, &p.m));
+    let unit = Digits::<V>::small(1);
+    // SAFETY (all three): the caller guarantees the CPU features.
+    let g = unsafe { amm(&Digits::from_limbs(base), &rr, &ar.m, ar.k0) };
+    let one = unsafe { amm(&rr, &unit, &ar.m, ar.k0) };
+    let acc = alg.run(&mut ar, g, one, exp);
+    // (acc + Y m) / R <= m for acc < 2m: one masked subtraction finishes.
+    let left = unsafe { amm(&acc, &unit, &ar.m, ar.k0) }.limbs(k);
+    let mut out = vec![0; k];
+    arith::sub_mod_final(&mut out, &left, 0, &p.m);
+    out
+}
+
+/// `$f::<V>($args)` for the runtime vector count `$v` (2..=[`IFMA_MAX_VECTORS`]).
+macro_rules! by_vectors {
+    ($v:expr, $f:ident($($arg:expr),*)) => {
+        match $v {
+            2 => $f::<2>($($arg),*),
+            3 => $f::<3>($($arg),*),
+            4 => $f::<4>($($arg),*),
+            5 => $f::<5>($($arg),*),
+            6 => $f::<6>($($arg),*),
+            7 => $f::<7>($($arg),*),
+            8 => $f::<8>($($arg),*),
+            9 => $f::<9>($($arg),*),
+            10 => $f::<10>($($arg),*),
+            v => unreachable!("vectors_for never gives {v}"),
+        }
+    };
+}
+
+/// Fused exponentiation on AMM for the sizes [`vectors_for`] serves on CPUs with IFMA, else
+/// `None`. Variable time except `FusedPow::Ct`.
+pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
+    if !available() {
+        return None;
+    }
+    let v = vectors_for(p.k())?;
+    // SAFETY: the CPU has AVX-512F and IFMA, and V = vectors_for(k) gives 4m <= R.
+    Some(unsafe { by_vectors!(v, pow_v(p, base, exp, alg)) })
+}
+
+/// `out = AMM(a, b)` on slices of 8V digits.
+///
+/// # Safety
+/// As [`amm`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm_slices<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64) {
+    // SAFETY: the caller guarantees the CPU features.
+    let r = unsafe { amm::<V>(Digits::view(a), Digits::view(b), Digits::view(m), k0) };
+    out.copy_from_slice(r.as_ref());
+}
+
+/// [`FusedArith`] on AMM residues (< 2m, 8V digits) for one modulus: the comb and fixed-base
+/// tables of `montgomery-fast` are imported from its Montgomery form x R64 (R64 = 2^(64k))
+/// by one AMM with 2^(832 V - 64k) mod m, giving x R; leaving is one AMM by 1 and the masked
+/// subtraction. Constant time per operation.
+pub(crate) struct Session {
+    v: usize,
+    m: Vec<u64>,
+    m_limbs: Vec<Limb>,
+    k0: u64,
+    /// 2^(832 V - 64 k) mod m, as digits.
+    import: Vec<u64>,
+    unit: Vec<u64>,
+    /// Output buffer of the products.
+    tmp: Vec<u64>,
+}
+
+impl Session {
+    /// `None` without IFMA or for a size [`vectors_for`] does not serve.
+    pub(crate) fn new(p: &MontParams) -> Option<Self> {
+        if !available() {
+            return None;
+        }
+        let (k, v) = (p.k(), vectors_for(p.k())?);
+        let n = LANES * v;
+        let digits = |x: &[Limb]| by_vectors!(v, digits_of(x));
+        let mut c = vec![0; 13 * v + 1];
+        let shift = 832 * v - 64 * k;
+        c[shift / 64] = 1 << (shift % 64);
+        let mut unit = vec![0; n];
+        unit[0] = 1;
+        Some(Self {
+            v,
+            m: digits(&p.m),
+            m_limbs: p.m.clone(),
+            k0: p.n0 & MASK52,
+            import: digits(&arith::rem_vartime(&c, &p.m)),
+            unit,
+            tmp: vec![0; n],
+        })
+    }
+
+    fn amm(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
+        let mut out = vec![0; self.m.len()];
+        // SAFETY: a Session exists only on CPUs with IFMA, for a served V.
+        unsafe { by_vectors!(self.v, amm_slices(&mut out, a, b, &self.m, self.k0)) };
+        out
+    }
+}
+
+fn digits_of<const V: usize>(x: &[Limb]) -> Vec<u64> {
+    Digits::<V>::from_limbs(x).as_ref().to_vec()
+}
+
+fn limbs_of<const V: usize>(x: &[u64], k: usize) -> Vec<Limb> {
+    Digits::<V>::view(x).limbs(k)
+}
+
+impl FusedArith for Session {
+    fn import(&mut self, x: &[Limb]) -> Vec<u64> {
+        self.amm(&by_vectors!(self.v, digits_of(x)), &self.import)
+    }
+    fn export_plain(&mut self, x: &[u64]) -> Vec<Limb> {
+        let k = self.m_limbs.len();
+        let left = by_vectors!(self.v, limbs_of(&self.amm(x, &self.unit), k));
+        let mut out = vec![0; k];
+        arith::sub_mod_final(&mut out, &left, 0, &self.m_limbs);
+        out
+    }
+    fn mul(&mut self, a: &mut Vec<u64>, b: &[u64]) {
+        // SAFETY: as in `amm`.
+        unsafe { by_vectors!(self.v, amm_slices(&mut self.tmp, a, b, &self.m, self.k0)) };
+        core::mem::swap(a, &mut self.tmp);
+    }
+    fn sqr(&mut self, a: &mut Vec<u64>) {
+        // SAFETY: as in `amm`.
+        unsafe { by_vectors!(self.v, amm_slices(&mut self.tmp, a, a, &self.m, self.k0)) };
+        core::mem::swap(a, &mut self.tmp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn big(x: &[Limb]) -> BigUint {
+        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
+    }
+
+    #[test]
+    fn digits_round_trip() {
+        let x: Vec<Limb> = (0..13u64)
+            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+            .collect();
+        assert_eq!(Digits::<2>::from_limbs(&x).limbs(13), x);
+    }
+
+    /// Every served size class, moduli with the top bit set, top limb 1, all ones and
+    /// b^k - 3, every scan, against num-bigint's `modpow`. Needs IFMA (says so otherwise).
+    #[test]
+    fn amm_pow_matches_num_bigint() {
+        if !available() {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU (or MODRED_NO_ASM set)");
+            return;
+        }
+        let mut s: u64 = 0x0123_4567_89ab_cdef;
+        let mut rnd = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let mut checked = 0;
+        for k in [9usize, 12, 13, 16, 17, 19, 26, 32, 33, 45, 52, 58, 64] {
+            assert!(vectors_for(k).is_some(), "k = {k} not served");
+            for case in 0..4 {
+                let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
+                match case {
+                    0 => m[k - 1] |= 1 << 63,
+                    1 => m[k - 1] = 1,
+                    2 => m.fill(u64::MAX),
+                    _ => {
+                        m.fill(u64::MAX);
+                        m[0] = u64::MAX - 3; // b^k - 4, made odd below: b^k - 3
+                    }
+                }
+                m[0] |= 1;
+                let p = MontParams::new(&m);
+                let mb = big(&m);
+                let mut b = (big(&(0..k).map(|_| rnd()).collect::<Vec<_>>()) % &mb).to_u64_digits();
+                if case == 2 {
+                    b = (&mb - 1u32).to_u64_digits(); // m - 1
+                }
+                b.resize(k, 0);
+                let e: Vec<Limb> = (0..k + case).map(|_| rnd()).collect();
+                let want = big(&b).modpow(&big(&e), &mb);
+                for alg in [
+                    FusedPow::Sliding { w: 5 },
+                    FusedPow::RightToLeft,
+                    FusedPow::Ct {
+                        exp_bits: 64 * e.len(),
+                        w: 4,
+                    },
+                ] {
+                    let got = pow(&p, &b, &e, alg).expect("served");
+                    assert_eq!(big(&got), want, "k={k} case={case} {alg:?}");
+                    checked += 1;
+                }
+                let zero = pow(&p, &b, &[0], FusedPow::Sliding { w: 5 }).expect("served");
+                assert_eq!(big(&zero), BigUint::from(1u32) % &mb, "k={k} e=0");
+            }
+        }
+        assert_eq!(checked, 13 * 4 * 3);
+    }
+}
