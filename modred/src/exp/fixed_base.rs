@@ -103,8 +103,9 @@ fn partial<A: ExpArith>(ar: &mut A, table: &[A::Elem], slots: &[usize]) -> Optio
     Some(acc)
 }
 
-/// Product of `table[slot]` over `slots`, split among `threads` scoped threads, each with its
-/// own arithmetic from `make`; `None` if `slots` is empty.
+/// Product of `table[slot]` over `slots`, split among `threads` threads (the calling one and
+/// parked [`super::helpers`]), each with its own arithmetic from `make`; `None` if `slots` is
+/// empty.
 fn product<A: ExpArith>(
     make: impl Fn() -> A + Sync,
     table: &[A::Elem],
@@ -118,31 +119,22 @@ where
     if threads <= 1 {
         return partial(&mut ar, table, slots);
     }
-    let chunk = slots.len().div_ceil(threads);
-    let parts: Vec<Option<A::Elem>> = std::thread::scope(|s| {
-        let mut chunks = slots.chunks(chunk);
-        let mine = chunks.next().unwrap_or(&[]);
-        let make = &make;
-        let handles: Vec<_> = chunks
-            .map(|c| s.spawn(move || partial(&mut make(), table, c)))
-            .collect();
-        // This thread takes the first chunk instead of waiting idle.
-        let mut parts = vec![partial(&mut ar, table, mine)];
-        parts.extend(
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("worker panicked")),
-        );
-        parts
-    });
-    parts.into_iter().flatten().reduce(|mut a, b| {
-        ar.mul_in_place(&mut a, &b);
-        a
-    })
+    let make = &make;
+    let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = slots
+        .chunks(slots.len().div_ceil(threads))
+        .map(|c| Box::new(move || partial(&mut make(), table, c)) as Box<_>)
+        .collect();
+    super::helpers::run_all(jobs)
+        .into_iter()
+        .flatten()
+        .reduce(|mut a, b| {
+            ar.mul_in_place(&mut a, &b);
+            a
+        })
 }
 
 /// `A^exp mod m` (k limbs, < m) from the precomputed residues, splitting the set bits of `exp`
-/// among `threads` threads (the calling one included). `None` if `exp` is longer than the
+/// among `threads` threads (the calling one included; see [`product`]). `None` if `exp` is longer than the
 /// residues cover. Variable time.
 pub fn pow<R: Reducer + ?Sized>(
     r: &R,

@@ -18,6 +18,7 @@ pub mod comb;
 pub mod ct;
 pub mod even;
 pub mod fixed_base;
+mod helpers;
 pub mod inverse;
 pub mod sliding;
 pub mod table_window;
