@@ -126,7 +126,11 @@ mod tests {
             assert_eq!(sums.iter().sum::<u64>(), 499_500);
             assert_eq!(
                 sums[0],
-                data.chunks(1 + round * 37).next().unwrap().iter().sum::<u64>()
+                data.chunks(1 + round * 37)
+                    .next()
+                    .unwrap()
+                    .iter()
+                    .sum::<u64>()
             );
         }
     }

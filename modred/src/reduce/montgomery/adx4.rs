@@ -18,14 +18,23 @@
 use super::fast::sub_final_fixed;
 use crate::limb::Limb;
 
-/// The operand block of [`mont_mul_4`] and [`mont_sqr_4`]: [b_0..b_3, m_0..m_3, n'0].
-pub type Block4 = [Limb; 9];
+/// The operand block of [`mont_mul_4`] and [`mont_sqr_4`]: [b_0..b_3, m_0..m_3, n'0, n'1]
+/// with n'0 + n'1 b = -m^{-1} mod b^2.
+pub type Block4 = [Limb; 10];
 
 /// Block for modulus `m` (odd, 4 limbs) with n'0 = -m^{-1} mod 2^64; b = 0.
 pub fn block4(m: &[Limb], n0: Limb) -> Block4 {
-    let mut p = [0; 9];
+    let mut p = [0; 10];
     p[4..8].copy_from_slice(m);
     p[8] = n0;
+    // One Newton step lifts m^{-1} from mod 2^64 to mod 2^128: x (2 - m x).
+    let m_lo = m[0] as u128 | (m[1] as u128) << 64;
+    let x = n0.wrapping_neg() as u128;
+    let inv = x.wrapping_mul(2u128.wrapping_sub(m_lo.wrapping_mul(x)));
+    debug_assert_eq!(m_lo.wrapping_mul(inv), 1);
+    let neg_inv = inv.wrapping_neg();
+    debug_assert_eq!(neg_inv as Limb, n0);
+    p[9] = (neg_inv >> 64) as Limb;
     p
 }
 
@@ -218,7 +227,9 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
 /// `a^2 R^{-1} mod m` for `a < m` by the separated method (SOS, seed 002 section 3): the
 /// symmetric square (6 cross products doubled plus 4 squares: 10 MULX instead of 16) into
 /// s_0..s_7, then four REDC rows, each leaving its carry word in the zeroed s_i for the next
-/// row; 26 MULX against CIOS's 32. `a` is read from memory (the product is bound by
+/// row; 26 MULX against CIOS's 32. The rows' multipliers are computed two at a time, q_j +
+/// q_{j+1} b = (s_j + s_{j+1} b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums
+/// (the chain q -> row -> next q bounds this kernel's latency). `a` is read from memory (the product is bound by
 /// throughput, not by the store-to-load latency). Result `< m`; constant time.
 ///
 /// # Safety
@@ -227,7 +238,7 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
 #[inline]
 pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     let (s3, s4, s5, s6, s7): (Limb, Limb, Limb, Limb, Limb);
-    // SAFETY: reads a[0..4] and p[4..9]; writes only registers.
+    // SAFETY: reads a[0..4] and p[4..10]; writes only registers.
     unsafe {
         core::arch::asm!(
             // off-diagonal products a_i a_j (i < j) into s1..s7
@@ -280,9 +291,18 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             "adox {s6}, {lo}",
             "adcx {s7}, {s7}",
             "adox {s7}, {hi}",
-            // REDC row 0: s += q m b^0, q = s_0 n'0 mod b; carry word c_0 into s0
+            // REDC row 0: s += q_0 m b^0; carry word c_0 into s0
+            // q = (s_1 b + s_0) (n'0 + n'1 b) mod b^2 for rows 0 and 1 at once: the high word
+            // needs only s_0, s_1, not row 0's result (a shorter dependency chain)
             "mov rdx, {s0}",
-            "imul rdx, qword ptr [{p} + 64]",
+            "mulx {hi}, {lo}, qword ptr [{p} + 64]",
+            "mov {a}, {s0}",
+            "imul {a}, qword ptr [{p} + 72]",
+            "add {hi}, {a}",
+            "mov {a}, {s1}",
+            "imul {a}, qword ptr [{p} + 64]",
+            "add {a}, {hi}",
+            "mov rdx, {lo}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{p} + 32]",
             "adcx {s0}, {lo}",
@@ -299,9 +319,8 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             "adcx {s4}, {s0}",
             "adox {s0}, {s0}",
             "adc {s0}, 0",
-            // REDC row 1: s += q m b^1, q = s_1 n'0 mod b; carry word c_1 into s1
-            "mov rdx, {s1}",
-            "imul rdx, qword ptr [{p} + 64]",
+            // REDC row 1: s += q_1 m b^1; carry word c_1 into s1
+            "mov rdx, {a}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{p} + 32]",
             "adcx {s1}, {lo}",
@@ -318,9 +337,18 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             "adcx {s5}, {s0}",
             "adox {s1}, {s1}",
             "adc {s1}, 0",
-            // REDC row 2: s += q m b^2, q = s_2 n'0 mod b; carry word c_2 into s2
+            // REDC row 2: s += q_2 m b^2; carry word c_2 into s2
+            // q = (s_3 b + s_2) (n'0 + n'1 b) mod b^2 for rows 2 and 3 at once: the high word
+            // needs only s_2, s_3, not row 2's result (a shorter dependency chain)
             "mov rdx, {s2}",
-            "imul rdx, qword ptr [{p} + 64]",
+            "mulx {hi}, {lo}, qword ptr [{p} + 64]",
+            "mov {a}, {s2}",
+            "imul {a}, qword ptr [{p} + 72]",
+            "add {hi}, {a}",
+            "mov {a}, {s3}",
+            "imul {a}, qword ptr [{p} + 64]",
+            "add {a}, {hi}",
+            "mov rdx, {lo}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{p} + 32]",
             "adcx {s2}, {lo}",
@@ -337,9 +365,8 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             "adcx {s6}, {s1}",
             "adox {s2}, {s2}",
             "adc {s2}, 0",
-            // REDC row 3: s += q m b^3, q = s_3 n'0 mod b; carry word c_3 into s3
-            "mov rdx, {s3}",
-            "imul rdx, qword ptr [{p} + 64]",
+            // REDC row 3: s += q_3 m b^3; carry word c_3 into s3
+            "mov rdx, {a}",
             "xor {lo:e}, {lo:e}",
             "mulx {hi}, {lo}, qword ptr [{p} + 32]",
             "adcx {s3}, {lo}",
@@ -356,7 +383,7 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             "adcx {s7}, {s2}",
             "adox {s3}, {s3}",
             "adc {s3}, 0",
-            a = in(reg) a.as_ptr(),
+            a = inout(reg) a.as_ptr() => _,
             p = in(reg) p.as_ptr(),
             s0 = out(reg) _,
             s1 = out(reg) _,
