@@ -3,7 +3,11 @@
 //! - k <= [`FIXED_CIOS_MAX_LIMBS`]: CIOS (seed 002 section 5) specialised at compile time for
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
 //! - larger k: separated product and REDC (seed 000 Alg. 3) on the MULX/ADX row kernels, with
-//!   Karatsuba multiplication and squaring from their thresholds.
+//!   Karatsuba multiplication and squaring from their thresholds;
+//! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
+//!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on CPUs with AVX-512 IFMA: almost Montgomery
+//!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
+//!   entry and exit.
 //!
 //! Constant time in both regimes (the final subtraction is masked; Karatsuba's sign branches only
 //! occur above [`crate::tuning::KARATSUBA_THRESHOLD`] limbs and depend on operand values, so
@@ -313,12 +317,14 @@ impl MontKernel for Fast {
         }
         pow_dispatch(p, base, exp, alg)
     }
-    fn fused_arith(_p: &MontParams) -> Option<Box<dyn FusedArith>> {
+    fn fused_arith(p: &MontParams) -> Option<Box<dyn FusedArith>> {
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        if let Some(s) = super::ifma::Session::new(_p) {
-            return Some(Box::new(s));
+        return super::ifma::Session::new(p).map(|s| Box::new(s) as Box<dyn FusedArith>);
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
+        {
+            let _ = p;
+            None
         }
-        None
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.
