@@ -2,8 +2,8 @@
 //! IFMA (beyond the seeds): almost Montgomery multiplication (AMM) in radix 2^52, eight digits
 //! per 512-bit vector, products by `vpmadd52luq` / `vpmadd52huq`.
 //!
-//! A residue of m (k limbs) is held as n = 8V digits of 52 bits with R = 2^(52n) >= 4m
-//! (V = [`vectors_for`]). AMM keeps values below 2m instead of m, so it never subtracts
+//! A residue of m (k limbs) is held as n digits of 52 bits, R = 2^(52n) >= 4m, in V = ceil(n/8)
+//! vectors ([`size_for`]; the lanes above n stay zero). AMM keeps values below 2m instead of m, so it never subtracts
 //! (Gueron and Krasnov, "Software implementation of modular exponentiation, using advanced
 //! vector instructions architectures", WAIFI 2012; the word-serial loop is seed 002's CIOS
 //! with the inner loops vectorised). Entering multiplies by R^2 mod m, leaving by 1 followed
@@ -40,11 +40,21 @@ pub fn available() -> bool {
     }
 }
 
-/// Vectors V for a k-limb modulus: the least V with 2^(416 V) >= 4 * 2^(64k) > 4m, `None`
-/// outside the sizes this module serves (see [`crate::tuning::IFMA_MIN_LIMBS`]).
-pub fn vectors_for(k: usize) -> Option<usize> {
-    let v = (64 * k + 2).div_ceil(DIGIT_BITS * LANES);
-    (k >= IFMA_MIN_LIMBS && v <= IFMA_MAX_VECTORS).then_some(v)
+/// The AMM size for a k-limb modulus: (n, V) with n the least digit count such that
+/// R = 2^(52n) >= 4 * 2^(64k) > 4m, and V = ceil(n / 8) vectors; `None` outside the sizes this
+/// module serves (see [`crate::tuning::IFMA_MIN_LIMBS`]). The product loop runs n times, so
+/// 1024-bit moduli take 20 iterations, not 24.
+pub fn size_for(k: usize) -> Option<(usize, usize)> {
+    let n = (64 * k + 2).div_ceil(DIGIT_BITS);
+    let v = n.div_ceil(LANES);
+    (k >= IFMA_MIN_LIMBS && v <= IFMA_MAX_VECTORS).then_some((n, v))
+}
+
+/// 2^e mod m.
+fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
+    let mut x = vec![0; e / 64 + 1];
+    x[e / 64] = 1 << (e % 64);
+    arith::rem_vartime(&x, m)
 }
 
 /// A value as 8V digits of 52 bits (each < 2^52 between products), little-endian; each row
@@ -119,12 +129,12 @@ impl<const V: usize> Digits<V> {
 
 /// Almost Montgomery product: `a b R^{-1} mod m` up to one m, i.e. a value `< 2m` congruent to
 /// it, as normalized digits. Preconditions: `a, b < 2m` with digits < 2^52, `4m <= R =
-/// 2^(52 * 8V)`, `m` odd with digits < 2^52, `k0 = -m^{-1} mod 2^52`. Bound: (ab + Ym)/R <
+/// 2^(52 n)`, `n <= 8V`, `m` odd with digits < 2^52, `k0 = -m^{-1} mod 2^52`. Bound: (ab + Ym)/R <
 /// 4m^2/R + m <= 2m. Constant time.
 ///
 /// Iteration i (CIOS with radix 2^52, seed 002 section 5) adds b_i a + y m with y chosen to
 /// zero digit 0, then drops that digit. Vector lanes accumulate digits unnormalized: each
-/// iteration adds four 52-bit halves (< 2^54) per lane, so after 8V <= 80 iterations a lane
+/// iteration adds four 52-bit halves (< 2^54) per lane, so after n <= 80 iterations a lane
 /// stays below 2^61. The low halves go to lane j, the high halves to lane j + 1, added after
 /// the one-lane shift. Digit 0 is followed in a scalar (`acc0`) so that y needs no vector
 /// round trip beyond one lane extract; the vector's lane 0 lacks the carry of the dropped
@@ -134,7 +144,14 @@ impl<const V: usize> Digits<V> {
 /// The CPU must support AVX-512F and AVX-512 IFMA.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm<const V: usize>(a: &Digits<V>, b: &Digits<V>, m: &Digits<V>, k0: u64) -> Digits<V> {
+unsafe fn amm<const V: usize>(
+    a: &Digits<V>,
+    b: &Digits<V>,
+    m: &Digits<V>,
+    k0: u64,
+    n: usize,
+) -> Digits<V> {
+    debug_assert!(n <= LANES * V);
     let zero = _mm512_setzero_si512();
     let mut av = [zero; V];
     let mut mv = [zero; V];
@@ -149,7 +166,7 @@ unsafe fn amm<const V: usize>(a: &Digits<V>, b: &Digits<V>, m: &Digits<V>, k0: u
     let mut x = [zero; V];
     // acc0: digit 0 of the running value (vector lane 0 without the dropped digit's carry).
     let mut acc0: u64 = 0;
-    for &bi in b.as_ref() {
+    for &bi in &b.as_ref()[..n] {
         let bv = _mm512_set1_epi64(bi as i64);
         let p = a0 as u128 * bi as u128;
         let t = acc0 + (p as u64 & MASK52);
@@ -193,10 +210,21 @@ unsafe fn amm<const V: usize>(a: &Digits<V>, b: &Digits<V>, m: &Digits<V>, k0: u
     out
 }
 
-/// [`ExpArith`] on AMM residues (< 2m).
+/// [`ExpArith`] on AMM residues (< 2m) with n digits.
 struct IfmaArith<const V: usize> {
     m: Digits<V>,
     k0: u64,
+    n: usize,
+}
+
+impl<const V: usize> IfmaArith<V> {
+    /// # Safety
+    /// The CPU must support AVX-512F and AVX-512 IFMA.
+    #[inline]
+    unsafe fn amm(&self, a: &Digits<V>, b: &Digits<V>) -> Digits<V> {
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe { amm(a, b, &self.m, self.k0, self.n) }
+    }
 }
 
 impl<const V: usize> ExpArith for IfmaArith<V> {
@@ -204,22 +232,23 @@ impl<const V: usize> ExpArith for IfmaArith<V> {
     #[inline]
     fn sqr_in_place(&mut self, a: &mut Digits<V>) {
         // SAFETY: only built by `pow_v`, which runs on CPUs with AVX-512 IFMA.
-        *a = unsafe { amm(a, a, &self.m, self.k0) };
+        *a = unsafe { self.amm(a, a) };
     }
     #[inline]
     fn mul_in_place(&mut self, a: &mut Digits<V>, b: &Digits<V>) {
         // SAFETY: as above.
-        *a = unsafe { amm(a, b, &self.m, self.k0) };
+        *a = unsafe { self.amm(a, b) };
     }
 }
 
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on AMM with V vectors.
 ///
 /// # Safety
-/// The CPU must support AVX-512F and AVX-512 IFMA; `4m <= 2^(416 V)`.
+/// The CPU must support AVX-512F and AVX-512 IFMA; `4m <= 2^(52 n)`, `n <= 8V`.
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn pow_v<const V: usize>(
     p: &MontParams,
+    n: usize,
     base: &[Limb],
     exp: &[Limb],
     alg: FusedPow,
@@ -228,18 +257,16 @@ unsafe fn pow_v<const V: usize>(
     let mut ar = IfmaArith {
         m: Digits::<V>::from_limbs(&p.m),
         k0: p.n0 & MASK52,
+        n,
     };
-    // R^2 mod m with R = 2^(416 V): 2^(832 V) is limb 13V.
-    let mut r_squared = vec![0; 13 * V + 1];
-    r_squared[13 * V] = 1;
-    let rr = Digits::<V>::from_limbs(&arith::rem_vartime(&r_squared, &p.m));
+    let rr = Digits::<V>::from_limbs(&pow2_mod(2 * DIGIT_BITS * n, &p.m)); // R^2 mod m
     let unit = Digits::<V>::small(1);
     // SAFETY (all three): the caller guarantees the CPU features.
-    let g = unsafe { amm(&Digits::from_limbs(base), &rr, &ar.m, ar.k0) };
-    let one = unsafe { amm(&rr, &unit, &ar.m, ar.k0) };
+    let g = unsafe { ar.amm(&Digits::from_limbs(base), &rr) };
+    let one = unsafe { ar.amm(&rr, &unit) };
     let acc = alg.run(&mut ar, g, one, exp);
     // (acc + Y m) / R <= m for acc < 2m: one masked subtraction finishes.
-    let left = unsafe { amm(&acc, &unit, &ar.m, ar.k0) }.limbs(k);
+    let left = unsafe { ar.amm(&acc, &unit) }.limbs(k);
     let mut out = vec![0; k];
     arith::sub_mod_final(&mut out, &left, 0, &p.m);
     out
@@ -258,20 +285,20 @@ macro_rules! by_vectors {
             8 => $f::<8>($($arg),*),
             9 => $f::<9>($($arg),*),
             10 => $f::<10>($($arg),*),
-            v => unreachable!("vectors_for never gives {v}"),
+            v => unreachable!("size_for never gives {v} vectors"),
         }
     };
 }
 
-/// Fused exponentiation on AMM for the sizes [`vectors_for`] serves on CPUs with IFMA, else
+/// Fused exponentiation on AMM for the sizes [`size_for`] serves on CPUs with IFMA, else
 /// `None`. Variable time except `FusedPow::Ct`.
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     if !available() {
         return None;
     }
-    let v = vectors_for(p.k())?;
-    // SAFETY: the CPU has AVX-512F and IFMA, and V = vectors_for(k) gives 4m <= R.
-    Some(unsafe { by_vectors!(v, pow_v(p, base, exp, alg)) })
+    let (n, v) = size_for(p.k())?;
+    // SAFETY: the CPU has AVX-512F and IFMA, and size_for(k) gives 4m <= R, n <= 8V.
+    Some(unsafe { by_vectors!(v, pow_v(p, n, base, exp, alg)) })
 }
 
 /// `out = AMM(a, b)` on slices of 8V digits.
@@ -279,22 +306,30 @@ pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) ->
 /// # Safety
 /// As [`amm`].
 #[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm_slices<const V: usize>(out: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64) {
+unsafe fn amm_slices<const V: usize>(
+    out: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    m: &[u64],
+    k0: u64,
+    n: usize,
+) {
     // SAFETY: the caller guarantees the CPU features.
-    let r = unsafe { amm::<V>(Digits::view(a), Digits::view(b), Digits::view(m), k0) };
+    let r = unsafe { amm::<V>(Digits::view(a), Digits::view(b), Digits::view(m), k0, n) };
     out.copy_from_slice(r.as_ref());
 }
 
 /// [`FusedArith`] on AMM residues (< 2m, 8V digits) for one modulus: the comb and fixed-base
 /// tables of `montgomery-fast` are imported from its Montgomery form x R64 (R64 = 2^(64k))
-/// by one AMM with 2^(832 V - 64k) mod m, giving x R; leaving is one AMM by 1 and the masked
+/// by one AMM with 2^(104 n - 64k) mod m = R^2 / R64, giving x R; leaving is one AMM by 1 and the masked
 /// subtraction. Constant time per operation.
 pub(crate) struct Session {
     v: usize,
+    n: usize,
     m: Vec<u64>,
     m_limbs: Vec<Limb>,
     k0: u64,
-    /// 2^(832 V - 64 k) mod m, as digits.
+    /// 2^(104 n - 64 k) mod m, as digits.
     import: Vec<u64>,
     unit: Vec<u64>,
     /// Output buffer of the products.
@@ -302,34 +337,31 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// `None` without IFMA or for a size [`vectors_for`] does not serve.
+    /// `None` without IFMA or for a size [`size_for`] does not serve.
     pub(crate) fn new(p: &MontParams) -> Option<Self> {
         if !available() {
             return None;
         }
-        let (k, v) = (p.k(), vectors_for(p.k())?);
-        let n = LANES * v;
+        let (n, v) = size_for(p.k())?;
         let digits = |x: &[Limb]| by_vectors!(v, digits_of(x));
-        let mut c = vec![0; 13 * v + 1];
-        let shift = 832 * v - 64 * k;
-        c[shift / 64] = 1 << (shift % 64);
-        let mut unit = vec![0; n];
+        let mut unit = vec![0; LANES * v];
         unit[0] = 1;
         Some(Self {
             v,
+            n,
             m: digits(&p.m),
             m_limbs: p.m.clone(),
             k0: p.n0 & MASK52,
-            import: digits(&arith::rem_vartime(&c, &p.m)),
+            import: digits(&pow2_mod(2 * DIGIT_BITS * n - 64 * p.k(), &p.m)),
             unit,
-            tmp: vec![0; n],
+            tmp: vec![0; LANES * v],
         })
     }
 
     fn amm(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
         let mut out = vec![0; self.m.len()];
         // SAFETY: a Session exists only on CPUs with IFMA, for a served V.
-        unsafe { by_vectors!(self.v, amm_slices(&mut out, a, b, &self.m, self.k0)) };
+        unsafe { by_vectors!(self.v, amm_slices(&mut out, a, b, &self.m, self.k0, self.n)) };
         out
     }
 }
@@ -355,12 +387,22 @@ impl FusedArith for Session {
     }
     fn mul(&mut self, a: &mut Vec<u64>, b: &[u64]) {
         // SAFETY: as in `amm`.
-        unsafe { by_vectors!(self.v, amm_slices(&mut self.tmp, a, b, &self.m, self.k0)) };
+        unsafe {
+            by_vectors!(
+                self.v,
+                amm_slices(&mut self.tmp, a, b, &self.m, self.k0, self.n)
+            )
+        };
         core::mem::swap(a, &mut self.tmp);
     }
     fn sqr(&mut self, a: &mut Vec<u64>) {
         // SAFETY: as in `amm`.
-        unsafe { by_vectors!(self.v, amm_slices(&mut self.tmp, a, a, &self.m, self.k0)) };
+        unsafe {
+            by_vectors!(
+                self.v,
+                amm_slices(&mut self.tmp, a, a, &self.m, self.k0, self.n)
+            )
+        };
         core::mem::swap(a, &mut self.tmp);
     }
 }
@@ -399,7 +441,7 @@ mod tests {
         };
         let mut checked = 0;
         for k in [9usize, 12, 13, 16, 17, 19, 26, 32, 33, 45, 52, 58, 64] {
-            assert!(vectors_for(k).is_some(), "k = {k} not served");
+            assert!(size_for(k).is_some(), "k = {k} not served");
             for case in 0..4 {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
                 match case {
