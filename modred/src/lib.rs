@@ -12,6 +12,20 @@
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
 #![allow(clippy::needless_range_loop)]
 
+/// `match n { K => body, ... }` over the listed sizes, with `K` a `const usize` in `body`:
+/// one monomorphised copy of a const-generic fixed-size kernel per size; `default` otherwise.
+macro_rules! const_dispatch {
+    ($n:expr; $K:ident in [$($k:literal),+ $(,)?] => $body:expr; else $default:expr) => {
+        match $n {
+            $($k => {
+                const $K: usize = $k;
+                $body
+            })+
+            _ => $default,
+        }
+    };
+}
+
 pub mod arith;
 pub mod count;
 pub mod error;

@@ -261,15 +261,8 @@ impl DiminishedRadix {
         }
         let (cn, c, sh) = (self.form.c_norm[0], self.form.c[0], self.form.shift);
         let m = &self.m;
-        match m.len() {
-            3 => out.copy_from_slice(&fold_fixed::<3>(x, m, cn, c, sh)),
-            4 => out.copy_from_slice(&fold_fixed::<4>(x, m, cn, c, sh)),
-            5 => out.copy_from_slice(&fold_fixed::<5>(x, m, cn, c, sh)),
-            6 => out.copy_from_slice(&fold_fixed::<6>(x, m, cn, c, sh)),
-            7 => out.copy_from_slice(&fold_fixed::<7>(x, m, cn, c, sh)),
-            8 => out.copy_from_slice(&fold_fixed::<8>(x, m, cn, c, sh)),
-            _ => return false,
-        }
+        const_dispatch!(m.len(); K in [3, 4, 5, 6, 7, 8] =>
+            out.copy_from_slice(&fold_fixed::<K>(x, m, cn, c, sh)); else return false);
         true
     }
 

@@ -260,25 +260,8 @@ fn fixed<const N: usize>(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb
 /// Kept out of line so the large-k path does not carry the unrolled kernels' stack frame.
 #[inline(never)]
 fn mul_fixed(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb]) -> bool {
-    match p.k() {
-        1 => fixed::<1>(p, out, a, b),
-        2 => fixed::<2>(p, out, a, b),
-        3 => fixed::<3>(p, out, a, b),
-        4 => fixed::<4>(p, out, a, b),
-        5 => fixed::<5>(p, out, a, b),
-        6 => fixed::<6>(p, out, a, b),
-        7 => fixed::<7>(p, out, a, b),
-        8 => fixed::<8>(p, out, a, b),
-        9 => fixed::<9>(p, out, a, b),
-        10 => fixed::<10>(p, out, a, b),
-        11 => fixed::<11>(p, out, a, b),
-        12 => fixed::<12>(p, out, a, b),
-        13 => fixed::<13>(p, out, a, b),
-        14 => fixed::<14>(p, out, a, b),
-        15 => fixed::<15>(p, out, a, b),
-        16 => fixed::<16>(p, out, a, b),
-        _ => return false,
-    }
+    const_dispatch!(p.k(); N in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16] =>
+        fixed::<N>(p, out, a, b); else return false);
     true
 }
 
@@ -287,17 +270,8 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
     if p.k() > FIXED_CIOS_MAX_LIMBS {
         return None;
     }
-    Some(match p.k() {
-        1 => pow_fixed::<1>(p, base, exp, alg),
-        2 => pow_fixed::<2>(p, base, exp, alg),
-        3 => pow_fixed::<3>(p, base, exp, alg),
-        4 => pow_fixed::<4>(p, base, exp, alg),
-        5 => pow_fixed::<5>(p, base, exp, alg),
-        6 => pow_fixed::<6>(p, base, exp, alg),
-        7 => pow_fixed::<7>(p, base, exp, alg),
-        8 => pow_fixed::<8>(p, base, exp, alg),
-        _ => return None,
-    })
+    Some(const_dispatch!(p.k(); N in [1, 2, 3, 4, 5, 6, 7, 8] =>
+        pow_fixed::<N>(p, base, exp, alg); else return None))
 }
 
 /// Kernel of `montgomery-fast`.
@@ -413,16 +387,8 @@ mod tests {
                     FusedPow::RightToLeft,
                     FusedPow::Ct { exp_bits, w: 3 },
                 ] {
-                    let got = match k {
-                        1 => run::<1>(&p, &b, &e, alg),
-                        2 => run::<2>(&p, &b, &e, alg),
-                        3 => run::<3>(&p, &b, &e, alg),
-                        4 => run::<4>(&p, &b, &e, alg),
-                        5 => run::<5>(&p, &b, &e, alg),
-                        6 => run::<6>(&p, &b, &e, alg),
-                        7 => run::<7>(&p, &b, &e, alg),
-                        _ => run::<8>(&p, &b, &e, alg),
-                    };
+                    let got = const_dispatch!(k; N in [1, 2, 3, 4, 5, 6, 7, 8] =>
+                        run::<N>(&p, &b, &e, alg); else unreachable!("k <= 8"));
                     assert_eq!(big(&got), want, "k={k} case={case} {alg:?}");
                 }
             }

@@ -275,18 +275,8 @@ unsafe fn pow_v<const V: usize>(
 /// `$f::<V>($args)` for the runtime vector count `$v` (2..=[`IFMA_MAX_VECTORS`]).
 macro_rules! by_vectors {
     ($v:expr, $f:ident($($arg:expr),*)) => {
-        match $v {
-            2 => $f::<2>($($arg),*),
-            3 => $f::<3>($($arg),*),
-            4 => $f::<4>($($arg),*),
-            5 => $f::<5>($($arg),*),
-            6 => $f::<6>($($arg),*),
-            7 => $f::<7>($($arg),*),
-            8 => $f::<8>($($arg),*),
-            9 => $f::<9>($($arg),*),
-            10 => $f::<10>($($arg),*),
-            v => unreachable!("size_for never gives {v} vectors"),
-        }
+        const_dispatch!($v; V in [2, 3, 4, 5, 6, 7, 8, 9, 10] => $f::<V>($($arg),*);
+            else unreachable!("size_for never gives {} vectors", $v))
     };
 }
 
