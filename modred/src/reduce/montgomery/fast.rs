@@ -280,7 +280,7 @@ pub struct Fast;
 impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const SUMMARY: &'static str =
-        "default: unrolled const-size CIOS for small k, MULX/ADX product + REDC above (beyond the seeds)";
+        "default: unrolled const-size CIOS for small k, MULX/ADX product + REDC above, AVX-512 IFMA exponentiation for 9..=64 limbs (beyond the seeds)";
     fn scratch_len(k: usize) -> usize {
         2 * k + karatsuba_scratch_len(k)
     }

@@ -50,6 +50,9 @@ pub fn size_for(k: usize) -> Option<(usize, usize)> {
     (k >= IFMA_MIN_LIMBS && v <= IFMA_MAX_VECTORS).then_some((n, v))
 }
 
+// `by_vectors!` instantiates V = 1..=10.
+const _: () = assert!(IFMA_MAX_VECTORS <= 10);
+
 /// 2^e mod m.
 fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
     let mut x = vec![0; e / 64 + 1];
@@ -272,10 +275,10 @@ unsafe fn pow_v<const V: usize>(
     out
 }
 
-/// `$f::<V>($args)` for the runtime vector count `$v` (2..=[`IFMA_MAX_VECTORS`]).
+/// `$f::<V>($args)` for the runtime vector count `$v` (1..=[`IFMA_MAX_VECTORS`]).
 macro_rules! by_vectors {
     ($v:expr, $f:ident($($arg:expr),*)) => {
-        const_dispatch!($v; V in [2, 3, 4, 5, 6, 7, 8, 9, 10] => $f::<V>($($arg),*);
+        const_dispatch!($v; V in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] => $f::<V>($($arg),*);
             else unreachable!("size_for never gives {} vectors", $v))
     };
 }
