@@ -33,6 +33,15 @@ pub const IFMA_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
 /// k <= 64 limbs). Larger moduli use product + REDC on the MULX/ADX rows.
 pub const IFMA_MAX_VECTORS: usize = 10;
 
+/// Largest IFMA size (vectors) whose product loop takes its next digit 0 from scalars and
+/// sums each iteration's multiply-adds in fresh registers, adding them to the accumulator once
+/// (shorter dependency chains, 2V more additions), rather than multiply-adding in place
+/// (fewest instructions). Measured with `modred report --only headline --sizes S --rounds 11`,
+/// the two builds alternated (µs per exponentiation, split vs in place): 1024 bits 167 vs
+/// 197-204, 2048 bits 770-773 vs 825-828, 4096 bits 5072-5167 vs 4857-4879 (at 10 vectors the
+/// loop is bound by multiply-add throughput).
+pub const IFMA_SPLIT_MAX_VECTORS: usize = 5;
+
 /// δ of the Lim–Hwang–Lee L1/L2 reducers (seed 001 section 3.1): n' = b^(k+δ) mod m. The paper
 /// uses δ = 2 ("in most cases it suffices to choose δ = 2 ~ 4"); with 64-bit limbs a final
 /// carry then has probability about 2^-64 per digit.

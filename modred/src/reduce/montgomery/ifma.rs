@@ -16,7 +16,7 @@ use super::MontParams;
 use crate::arith;
 use crate::exp::{ExpArith, FusedArith, FusedPow};
 use crate::limb::Limb;
-use crate::tuning::{IFMA_MAX_VECTORS, IFMA_MIN_LIMBS};
+use crate::tuning::{IFMA_MAX_VECTORS, IFMA_MIN_LIMBS, IFMA_SPLIT_MAX_VECTORS};
 use core::arch::x86_64::*;
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -141,7 +141,8 @@ impl<const V: usize> Digits<V> {
 /// stays below 2^61. The low halves go to lane j, the high halves to lane j + 1, added after
 /// the one-lane shift. Digit 0 is followed in a scalar (`acc0`) so that y needs no vector
 /// round trip beyond one lane extract; the vector's lane 0 lacks the carry of the dropped
-/// digit, which only `acc0` holds.
+/// digit, which only `acc0` holds. Two schedules of the same arithmetic, by size (see
+/// [`crate::tuning::IFMA_SPLIT_MAX_VECTORS`]).
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA.
@@ -165,35 +166,58 @@ unsafe fn amm<const V: usize>(
             mv[v] = _mm512_loadu_si512(m.0[v].as_ptr().cast());
         }
     }
-    let (a0, m0) = (a.0[0][0], m.0[0][0]);
+    let (a0, a1, m0, m1) = (a.0[0][0], a.0[0][1], m.0[0][0], m.0[0][1]);
+    let lo = |x: u128| x as u64 & MASK52;
+    let hi = |x: u128| (x >> DIGIT_BITS) as u64;
+    let lane1 = |x: __m512i| _mm_extract_epi64::<1>(_mm512_castsi512_si128(x)) as u64;
     let mut x = [zero; V];
     // acc0: digit 0 of the running value (vector lane 0 without the dropped digit's carry).
     let mut acc0: u64 = 0;
     for &bi in &b.as_ref()[..n] {
         let bv = _mm512_set1_epi64(bi as i64);
-        let p = a0 as u128 * bi as u128;
-        let t = acc0 + (p as u64 & MASK52);
+        let p0 = a0 as u128 * bi as u128;
+        let t = acc0 + lo(p0);
         let y = t.wrapping_mul(k0) & MASK52;
-        let q = m0 as u128 * y as u128;
-        let t = t + (q as u64 & MASK52);
+        let q0 = m0 as u128 * y as u128;
+        let t = t + lo(q0);
         debug_assert_eq!(t & MASK52, 0);
         // Digit 1's share from digit 0: both high halves and the carry of the zeroed digit.
-        let h = (p >> DIGIT_BITS) as u64 + (q >> DIGIT_BITS) as u64 + (t >> DIGIT_BITS);
+        let h = hi(p0) + hi(q0) + (t >> DIGIT_BITS);
         let yv = _mm512_set1_epi64(y as i64);
-        for v in 0..V {
-            x[v] = _mm512_madd52lo_epu64(x[v], av[v], bv);
-            x[v] = _mm512_madd52lo_epu64(x[v], mv[v], yv);
+        if V <= IFMA_SPLIT_MAX_VECTORS {
+            // Latency-bound sizes. The next digit 0 comes from scalars and digit 1 as this
+            // iteration starts, so y never waits for this iteration's vector work; and each
+            // half is summed in a fresh register (the b_i a product does not wait for y) and
+            // joins x with one addition, so x's own chain is add, shift, add.
+            let digit1 = lane1(x[0]);
+            for v in 0..V {
+                let low = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(zero, av[v], bv), mv[v], yv);
+                x[v] = _mm512_add_epi64(x[v], low);
+            }
+            for v in 0..V {
+                let high = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, av[v], bv), mv[v], yv);
+                let above = if v + 1 < V { x[v + 1] } else { zero };
+                x[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(above, x[v]), high);
+            }
+            acc0 = digit1 + lo(a1 as u128 * bi as u128) + lo(m1 as u128 * y as u128) + h;
+        } else {
+            // Throughput-bound sizes: the fewest instructions, accumulating in place; digit 1
+            // is read once its low halves are in.
+            for v in 0..V {
+                x[v] = _mm512_madd52lo_epu64(x[v], av[v], bv);
+                x[v] = _mm512_madd52lo_epu64(x[v], mv[v], yv);
+            }
+            let digit1 = lane1(x[0]);
+            for v in 0..V {
+                let above = if v + 1 < V { x[v + 1] } else { zero };
+                x[v] = _mm512_alignr_epi64::<1>(above, x[v]);
+            }
+            for v in 0..V {
+                x[v] = _mm512_madd52hi_epu64(x[v], av[v], bv);
+                x[v] = _mm512_madd52hi_epu64(x[v], mv[v], yv);
+            }
+            acc0 = digit1 + h;
         }
-        let digit1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128(x[0])) as u64;
-        for v in 0..V {
-            let above = if v + 1 < V { x[v + 1] } else { zero };
-            x[v] = _mm512_alignr_epi64::<1>(above, x[v]);
-        }
-        for v in 0..V {
-            x[v] = _mm512_madd52hi_epu64(x[v], av[v], bv);
-            x[v] = _mm512_madd52hi_epu64(x[v], mv[v], yv);
-        }
-        acc0 = digit1 + h;
         debug_assert!(acc0 < 1 << 62);
     }
     let mut out = Digits::<V>::small(0);
