@@ -4,27 +4,39 @@
 //! multiplication per further set bit. Variable time: the multiplications follow the set bits of
 //! the exponent. Works in the representation of any [`Reducer`].
 
-use super::Ops;
+use super::{ExpArith, FusedPow, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
 
-/// `base^exp mod m` for `base < m` (k limbs) and any `exp` (little-endian limbs, may be untrimmed);
-/// returns k limbs `< m`. Variable time.
-pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    let mut ops = Ops::new(r);
+/// g^exp left to right; `None` for exp = 0. Invariant: acc = g^(exp >> i). Variable time.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A::Elem> {
     let bits = arith::bit_len(exp);
     if bits == 0 {
-        return ops.one_plain();
+        return None;
     }
-    let g = ops.enter(base);
     let mut acc = g.clone();
-    // Invariant: acc = g^(exp >> i) in representation.
     for i in (0..bits - 1).rev() {
-        ops.sqr_in_place(&mut acc);
+        a.sqr_in_place(&mut acc);
         if arith::bit(exp, i) {
-            ops.mul_in_place(&mut acc, &g);
+            a.mul_in_place(&mut acc, &g);
         }
     }
-    ops.leave(&acc)
+    Some(acc)
+}
+
+/// `base^exp mod m` for `base < m` (k limbs) and any `exp` (little-endian limbs, may be untrimmed);
+/// returns k limbs `< m`. Uses the reducer's fused path ([`Reducer::pow_fused`], same
+/// algorithm) when it has one. Variable time.
+pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    if let Some(x) = r.pow_fused(base, exp, FusedPow::Binary) {
+        return x;
+    }
+    let mut ops = Ops::new(r);
+    let g = ops.enter(base);
+    match scan(&mut ops, g, exp) {
+        Some(acc) => ops.leave(&acc),
+        None => ops.one_plain(),
+    }
 }

@@ -144,6 +144,13 @@ pub enum FusedPow {
     },
     /// [`binary_rl`]: right to left, the multiplications off the squarings' dependency chain.
     RightToLeft,
+    /// [`binary`]: left-to-right square-and-multiply.
+    Binary,
+    /// [`window`]: fixed `w`-bit digits (1 <= w <= 16).
+    Window {
+        /// Digit bits.
+        w: usize,
+    },
     /// [`ct`]: the constant-time fixed window over `exp_bits` (>= the exponent's length)
     /// with `w`-bit digits; the fused kernel must be constant time too.
     Ct {
@@ -174,6 +181,8 @@ impl FusedPow {
                 sliding::scan(ar, &odd, exp, w).unwrap_or(one)
             }
             FusedPow::RightToLeft => binary_rl::scan(ar, g, exp).unwrap_or(one),
+            FusedPow::Binary => binary::scan(ar, g, exp).unwrap_or(one),
+            FusedPow::Window { w } => window::scan(ar, one.clone(), g, exp, w).unwrap_or(one),
             FusedPow::Ct { exp_bits, w } => {
                 ct::scan(ar, one, g, exp, exp_bits, w, &mut ct::NoTrace)
             }

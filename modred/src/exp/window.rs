@@ -4,7 +4,7 @@
 //! The exponent is cut into `w`-bit digits from the top; each digit costs `w` squarings and one
 //! multiplication by the table entry `g^digit` (skipped for zero digits). Variable time.
 
-use super::Ops;
+use super::{ExpArith, FusedPow, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -24,37 +24,57 @@ pub(crate) fn digit(exp: &[Limb], pos: usize, w: usize) -> usize {
     ((lo | hi) & ((1u64 << w) - 1)) as usize
 }
 
-/// `base^exp mod m` with `w`-bit digits (1 <= w <= 16), `base < m` (k limbs); returns k limbs
-/// `< m`. Table of 2^w entries. Variable time.
-pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
-    assert!((1..=16).contains(&w), "window size must be 1..=16");
-    let mut ops = Ops::new(r);
+/// g^exp with `w`-bit digits from the top, `one` the representation of 1 (table entry 0, never
+/// multiplied in); `None` for exp = 0. Table of the 2^w powers (fewer for short exponents).
+/// Invariant: acc = g^(exp >> (j w)) after digit j. Variable time.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith>(
+    a: &mut A,
+    one: A::Elem,
+    g: A::Elem,
+    exp: &[Limb],
+    w: usize,
+) -> Option<A::Elem> {
     let bits = arith::bit_len(exp);
     if bits == 0 {
-        return ops.one_plain();
+        return None;
     }
     // Only the powers up to the largest possible digit are needed for short exponents.
     let entries = 1usize << w.min(bits);
-    let g = ops.enter(base);
     let mut table = Vec::with_capacity(entries);
-    table.push(r.one().to_vec());
-    table.push(g.clone());
+    table.push(one);
+    table.push(g);
     for i in 2..entries {
-        let mut t = vec![0; r.len()];
-        ops.mul(&mut t, &table[i - 1], &g);
+        let mut t = table[i - 1].clone();
+        a.mul_in_place(&mut t, &table[1]);
         table.push(t);
     }
     let digits = bits.div_ceil(w);
     let mut acc = table[digit(exp, (digits - 1) * w, w)].clone();
-    // Invariant: acc = g^(exp >> (j w)) after processing digit j.
     for j in (0..digits - 1).rev() {
         for _ in 0..w {
-            ops.sqr_in_place(&mut acc);
+            a.sqr_in_place(&mut acc);
         }
         let d = digit(exp, j * w, w);
         if d != 0 {
-            ops.mul_in_place(&mut acc, &table[d]);
+            a.mul_in_place(&mut acc, &table[d]);
         }
     }
-    ops.leave(&acc)
+    Some(acc)
+}
+
+/// `base^exp mod m` with `w`-bit digits (1 <= w <= 16), `base < m` (k limbs); returns k limbs
+/// `< m`. Uses the reducer's fused path ([`Reducer::pow_fused`], same algorithm) when it has
+/// one. Variable time.
+pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
+    assert!((1..=16).contains(&w), "window size must be 1..=16");
+    if let Some(x) = r.pow_fused(base, exp, FusedPow::Window { w }) {
+        return x;
+    }
+    let mut ops = Ops::new(r);
+    let g = ops.enter(base);
+    match scan(&mut ops, r.one().to_vec(), g, exp, w) {
+        Some(acc) => ops.leave(&acc),
+        None => ops.one_plain(),
+    }
 }

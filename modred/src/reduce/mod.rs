@@ -104,7 +104,8 @@ pub trait Reducer: Send + Sync + fmt::Debug {
 
     /// `base^exp mod m` (plain residues, `base < m`, k limbs out, `< m`) by the scan `alg`,
     /// computed by a fused kernel specialised for this modulus size — the same algorithm as
-    /// [`crate::exp::sliding`], [`crate::exp::binary_rl`] or [`crate::exp::ct`] without the
+    /// [`crate::exp::sliding`], [`crate::exp::binary_rl`], [`crate::exp::binary`],
+    /// [`crate::exp::window`] or [`crate::exp::ct`] without the
     /// per-product dynamic dispatch and slice handling — or `None` when the reducer has none
     /// for this size (the default). Variable time, except `FusedPow::Ct`, which must keep
     /// constant time.

@@ -146,8 +146,7 @@ impl<const N: usize> ExpArith for FixedArith<'_, N> {
     }
 }
 
-/// `base^exp mod m` by the scan `alg` ([`crate::exp::sliding`], [`crate::exp::binary_rl`] or
-/// [`crate::exp::ct`]) on fixed-size Montgomery arithmetic `ar` for the modulus of `p`
+/// `base^exp mod m` by the scan `alg` (see [`FusedPow`]) on fixed-size Montgomery arithmetic `ar` for the modulus of `p`
 /// (N limbs): enter with R^2, leave with 1. Variable time, except `FusedPow::Ct` (the ct scan
 /// on constant-time kernels).
 #[inline(always)]
@@ -385,6 +384,8 @@ mod tests {
                 for alg in [
                     FusedPow::Sliding { w: 4 },
                     FusedPow::RightToLeft,
+                    FusedPow::Binary,
+                    FusedPow::Window { w: 4 },
                     FusedPow::Ct { exp_bits, w: 3 },
                 ] {
                     let got = const_dispatch!(k; N in [1, 2, 3, 4, 5, 6, 7, 8] =>

@@ -483,6 +483,8 @@ mod tests {
                 for alg in [
                     FusedPow::Sliding { w: 5 },
                     FusedPow::RightToLeft,
+                    FusedPow::Binary,
+                    FusedPow::Window { w: 4 },
                     FusedPow::Ct {
                         exp_bits: 64 * e.len(),
                         w: 4,
@@ -492,10 +494,18 @@ mod tests {
                     assert_eq!(big(&got), want, "k={k} case={case} {alg:?}");
                     checked += 1;
                 }
-                let zero = pow(&p, &b, &[0], FusedPow::Sliding { w: 5 }).expect("served");
-                assert_eq!(big(&zero), BigUint::from(1u32) % &mb, "k={k} e=0");
+                for alg in [
+                    FusedPow::Sliding { w: 5 },
+                    FusedPow::RightToLeft,
+                    FusedPow::Binary,
+                    FusedPow::Window { w: 4 },
+                    FusedPow::Ct { exp_bits: 64, w: 4 },
+                ] {
+                    let zero = pow(&p, &b, &[0], alg).expect("served");
+                    assert_eq!(big(&zero), BigUint::from(1u32), "k={k} e=0 {alg:?}");
+                }
             }
         }
-        assert_eq!(checked, 13 * 4 * 3);
+        assert_eq!(checked, 13 * 4 * 5);
     }
 }
