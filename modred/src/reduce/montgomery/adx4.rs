@@ -224,13 +224,13 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     finish(r4, r3, r0, r1, r2, p)
 }
 
-/// `a^2 R^{-1} mod m` for `a < m` by the separated method (SOS, seed 002 section 3): the
-/// symmetric square (6 cross products doubled plus 4 squares: 10 MULX instead of 16) into
-/// s_0..s_7, then four REDC rows, each leaving its carry word in the zeroed s_i for the next
-/// row; 26 MULX against CIOS's 32. The rows' multipliers are computed two at a time, q_j +
-/// q_{j+1} b = (s_j + s_{j+1} b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums
-/// (the chain q -> row -> next q bounds this kernel's latency). `a` is read from memory (the product is bound by
-/// throughput, not by the store-to-load latency). Result `< m`; constant time.
+/// `a^2 R^{-1} mod m` for `a < m` by the separated method (SOS, seed 002 section 3): the symmetric
+/// square (6 cross products doubled plus 4 squares: 10 MULX instead of 16) into s_0..s_7, then four
+/// REDC rows, each leaving its carry word in the zeroed s_i for the next row; 26 MULX against
+/// CIOS's 32. The rows' multipliers are computed two at a time, q_j + q_{j+1} b = (s_j + s_{j+1}
+/// b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums (the chain q -> row -> next q
+/// bounds this kernel's latency). `a` is read from memory (the product is bound by throughput, not
+/// by the store-to-load latency). Result `< m`; constant time.
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.

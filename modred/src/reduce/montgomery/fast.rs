@@ -146,9 +146,9 @@ impl<const N: usize> ExpArith for FixedArith<'_, N> {
     }
 }
 
-/// `base^exp mod m` by the scan `alg` (see [`FusedPow`]) on fixed-size Montgomery arithmetic `ar` for the modulus of `p`
-/// (N limbs): enter with R^2, leave with 1. Variable time, except `FusedPow::Ct` (the ct scan
-/// on constant-time kernels).
+/// `base^exp mod m` by the scan `alg` (see [`FusedPow`]) on fixed-size Montgomery arithmetic `ar`
+/// for the modulus of `p` (N limbs): enter with R^2, leave with 1. Variable time, except
+/// `FusedPow::Ct` (the ct scan on constant-time kernels).
 #[inline(always)]
 fn pow_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
     ar: &mut A,

@@ -3,11 +3,11 @@
 //! per 512-bit vector, products by `vpmadd52luq` / `vpmadd52huq`.
 //!
 //! A residue of m (k limbs) is held as n digits of 52 bits, R = 2^(52n) >= 4m, in V = ceil(n/8)
-//! vectors ([`size_for`]; the lanes above n stay zero). AMM keeps values below 2m instead of m, so it never subtracts
-//! (Gueron and Krasnov, "Software implementation of modular exponentiation, using advanced
-//! vector instructions architectures", WAIFI 2012; the word-serial loop is seed 002's CIOS
-//! with the inner loops vectorised). Entering multiplies by R^2 mod m, leaving by 1 followed
-//! by one masked subtraction.
+//! vectors ([`size_for`]; the lanes above n stay zero). AMM keeps values below 2m instead of m, so
+//! it never subtracts (Gueron and Krasnov, "Software implementation of modular exponentiation,
+//! using advanced vector instructions architectures", WAIFI 2012; the word-serial loop is seed
+//! 002's CIOS with the inner loops vectorised). Entering multiplies by R^2 mod m, leaving by 1
+//! followed by one masked subtraction.
 //!
 //! Runtime-detected ([`available`]); `MODRED_NO_ASM=1` turns it off like the MULX/ADX
 //! kernels. Constant time: no branch or memory index depends on operand values.
@@ -336,9 +336,9 @@ unsafe fn amm_slices<const V: usize>(
     out.copy_from_slice(r.as_ref());
 }
 
-/// [`FusedArith`] on AMM residues (< 2m, 8V digits) for one modulus: the comb and fixed-base
-/// tables of `montgomery-fast` are imported from its Montgomery form x R64 (R64 = 2^(64k))
-/// by one AMM with 2^(104 n - 64k) mod m = R^2 / R64, giving x R; leaving is one AMM by 1 and the masked
+/// [`FusedArith`] on AMM residues (< 2m, 8V digits) for one modulus: the comb and fixed-base tables
+/// of `montgomery-fast` are imported from its Montgomery form x R64 (R64 = 2^(64k)) by one AMM with
+/// 2^(104 n - 64k) mod m = R^2 / R64, giving x R; leaving is one AMM by 1 and the masked
 /// subtraction. Constant time per operation.
 pub(crate) struct Session {
     v: usize,
