@@ -103,10 +103,11 @@ fn partial<A: ExpArith>(ar: &mut A, table: &[A::Elem], slots: &[usize]) -> Optio
     Some(acc)
 }
 
-/// Product of `table[slot]` over `slots`, split among `threads` threads (the calling one and
-/// parked [`super::helpers`]), each with its own arithmetic from `make`; `None` if `slots` is
-/// empty.
+/// Product of `table[slot]` over `slots` on `ar`, split among `threads` threads: the calling
+/// one (with `ar`) and parked [`super::helpers`], each with its own arithmetic from `make`;
+/// `None` if `slots` is empty.
 fn product<A: ExpArith>(
+    ar: &mut A,
     make: impl Fn() -> A + Sync,
     table: &[A::Elem],
     slots: &[usize],
@@ -115,18 +116,19 @@ fn product<A: ExpArith>(
 where
     A::Elem: Send + Sync,
 {
-    let mut ar = make();
     if threads <= 1 {
-        return partial(&mut ar, table, slots);
+        return partial(ar, table, slots);
     }
+    let mut chunks = slots.chunks(slots.len().div_ceil(threads));
+    let mine = chunks.next().unwrap_or(&[]);
     let make = &make;
-    let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = slots
-        .chunks(slots.len().div_ceil(threads))
+    let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = chunks
         .map(|c| Box::new(move || partial(&mut make(), table, c)) as Box<_>)
         .collect();
-    super::helpers::run_all(jobs)
+    let (first, rest) = super::helpers::run_all(|| partial(ar, table, mine), jobs);
+    first
         .into_iter()
-        .flatten()
+        .chain(rest.into_iter().flatten())
         .reduce(|mut a, b| {
             ar.mul_in_place(&mut a, &b);
             a
@@ -155,9 +157,9 @@ pub fn pow<R: Reducer + ?Sized>(
     let acc = match (&p.fused, r.fused_arith()) {
         (Some(table), Some(mut f)) => {
             let make = || r.fused_arith().expect("the reducer gave one above");
-            product(make, table, &slots, threads).map(|x| f.export_plain(&x))
+            product(&mut f, make, table, &slots, threads).map(|x| f.export_plain(&x))
         }
-        _ => product(|| Ops::new(r), &p.residues, &slots, threads).map(|x| ops.leave(&x)),
+        _ => product(&mut ops, || Ops::new(r), &p.residues, &slots, threads).map(|x| ops.leave(&x)),
     };
     Some(acc.unwrap_or_else(|| ops.one_plain()))
 }

@@ -53,23 +53,21 @@ fn submit(mut job: Job) -> Result<(), Job> {
     }
 }
 
-/// Runs every job, the first on the calling thread and the others on helper threads, and
-/// returns their results in order. Returns only when every job has finished; a panic in any
-/// job is resumed on the caller after that.
-pub(crate) fn run_all<'a, T: Send + 'a>(jobs: Vec<Box<dyn FnOnce() -> T + Send + 'a>>) -> Vec<T> {
-    let mut jobs = jobs.into_iter();
-    let Some(first) = jobs.next() else {
-        return Vec::new();
-    };
+/// Runs `mine` on the calling thread and every job of `jobs` on a helper thread, and returns
+/// their results (the jobs' in order). Returns only when every job has finished; a panic in
+/// any of them is resumed on the caller after that.
+pub(crate) fn run_all<'a, T: Send + 'a, U>(
+    mine: impl FnOnce() -> U,
+    jobs: Vec<Box<dyn FnOnce() -> T + Send + 'a>>,
+) -> (U, Vec<T>) {
     let (tx, rx) = channel::<(usize, std::thread::Result<T>)>();
     let mut results: Vec<Option<std::thread::Result<T>>> = Vec::new();
-    results.push(None);
-    for (i, job) in jobs.enumerate() {
+    for (i, job) in jobs.into_iter().enumerate() {
         results.push(None);
         let tx = tx.clone();
         let wrapped: Box<dyn FnOnce() + Send + 'a> = Box::new(move || {
             let r = catch_unwind(AssertUnwindSafe(job));
-            let _ = tx.send((i + 1, r));
+            let _ = tx.send((i, r));
         });
         // SAFETY: the job may borrow data of lifetime 'a. It is erased to 'static only to
         // cross the channel: this function does not return (nor unwind: the caller's own job
@@ -82,7 +80,7 @@ pub(crate) fn run_all<'a, T: Send + 'a>(jobs: Vec<Box<dyn FnOnce() -> T + Send +
             job(); // sends its result like a helper would
         }
     }
-    results[0] = Some(catch_unwind(AssertUnwindSafe(first)));
+    let mine = catch_unwind(AssertUnwindSafe(mine));
     drop(tx);
     // Every job holds a sender until it has sent its result: the loop ends when all are done.
     // The helpers usually finish within microseconds of the caller, so poll for a while
@@ -101,13 +99,16 @@ pub(crate) fn run_all<'a, T: Send + 'a>(jobs: Vec<Box<dyn FnOnce() -> T + Send +
         let Some((i, r)) = next else { break };
         results[i] = Some(r);
     }
-    results
+    let theirs = results
         .into_iter()
-        .map(|r| match r.expect("every job reports") {
-            Ok(v) => v,
-            Err(panic) => resume_unwind(panic),
-        })
-        .collect()
+        .map(|r| resume(r.expect("every job reports")))
+        .collect();
+    (resume(mine), theirs)
+}
+
+/// The value, or the panic resumed.
+fn resume<X>(r: std::thread::Result<X>) -> X {
+    r.unwrap_or_else(|panic| resume_unwind(panic))
 }
 
 #[cfg(test)]
@@ -118,37 +119,36 @@ mod tests {
     fn results_in_order_with_borrowed_data() {
         let data: Vec<u64> = (0..1000).collect();
         for round in 0..20 {
-            let jobs: Vec<Box<dyn FnOnce() -> u64 + Send + '_>> = data
-                .chunks(1 + round * 37)
+            let mut chunks = data.chunks(1 + round * 37);
+            let first = chunks.next().unwrap();
+            let jobs: Vec<Box<dyn FnOnce() -> u64 + Send + '_>> = chunks
                 .map(|c| Box::new(move || c.iter().sum::<u64>()) as Box<dyn FnOnce() -> u64 + Send>)
                 .collect();
-            let sums = run_all(jobs);
-            assert_eq!(sums.iter().sum::<u64>(), 499_500);
-            assert_eq!(
-                sums[0],
-                data.chunks(1 + round * 37)
-                    .next()
-                    .unwrap()
-                    .iter()
-                    .sum::<u64>()
-            );
+            let (mine, theirs) = run_all(|| first.iter().sum::<u64>(), jobs);
+            assert_eq!(mine + theirs.iter().sum::<u64>(), 499_500);
+            let want: Vec<u64> = data
+                .chunks(1 + round * 37)
+                .skip(1)
+                .map(|c| c.iter().sum())
+                .collect();
+            assert_eq!(theirs, want);
         }
     }
 
     #[test]
     fn a_panicking_job_resumes_on_the_caller_after_all_finish() {
         let r = std::panic::catch_unwind(|| {
-            run_all::<u32>(vec![
-                Box::new(|| 1),
-                Box::new(|| panic!("boom")),
-                Box::new(|| 3),
-            ])
+            run_all::<u32, u32>(|| 1, vec![Box::new(|| panic!("boom")), Box::new(|| 3)])
+        });
+        assert!(r.is_err());
+        let r = std::panic::catch_unwind(|| {
+            run_all::<u32, u32>(|| panic!("mine"), vec![Box::new(|| 2)])
         });
         assert!(r.is_err());
         // The helpers are reusable afterwards.
         assert_eq!(
-            run_all::<u32>(vec![Box::new(|| 1), Box::new(|| 2)]),
-            vec![1, 2]
+            run_all::<u32, u32>(|| 1, vec![Box::new(|| 2), Box::new(|| 3)]),
+            (1, vec![2, 3])
         );
     }
 }
