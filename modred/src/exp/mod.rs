@@ -416,7 +416,28 @@ pub fn pow_with<R: Reducer + ?Sized>(
 /// `ct` with an even m or a reducer that is not constant time (other than "auto").
 pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
     opts.validate()?;
+    if let Some(x) = pow_one_word(base, exp, m, opts) {
+        return Ok(x);
+    }
     Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
+}
+
+/// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the
+/// single-word path ([`crate::word::pow_mod`]: seed 003's Montgomery, Barrett for even m),
+/// without building a [`Modulus`], whose setup would cost more than the exponentiation
+/// (measured with a 64-bit modulus and exponent, throwaway example: 626-635 ns through
+/// `Modulus`, 297-312 ns here, GMP `mpz_powm` 394-426 ns). `None` for anything else.
+fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Option<Natural> {
+    let (&[m0], [] | [_]) = (m.limbs(), exp.limbs()) else {
+        return None;
+    };
+    if opts.method != Method::Auto || opts.reducer != "auto" {
+        return None;
+    }
+    let e = exp.limbs().first().copied().unwrap_or(0);
+    crate::word::pow_mod(crate::word::residue(base, m0), e, m0)
+        .ok()
+        .map(Natural::from)
 }
 
 /// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
@@ -428,14 +449,13 @@ pub fn pow_signed_exp(
     m: &Natural,
     opts: &PowOptions,
 ) -> Result<Natural> {
+    if !exp_negative || exp.is_zero() {
+        return pow(base, exp, m, opts);
+    }
     opts.validate()?;
     let md = Modulus::new(m, &opts.reducer)?;
-    if exp_negative && !exp.is_zero() {
-        let inv = md.inverse(base)?;
-        md.pow(&inv, exp, opts)
-    } else {
-        md.pow(base, exp, opts)
-    }
+    let inv = md.inverse(base)?;
+    md.pow(&inv, exp, opts)
 }
 
 /// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
