@@ -23,10 +23,11 @@ pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
 
 /// Smallest modulus (limbs) whose fused exponentiation runs on the AVX-512 IFMA kernels
 /// (`reduce::montgomery::ifma`) where the CPU has them; below it the unrolled CIOS serves.
-/// Measured (`Modulus::pow`, full-length exponent, best of 5, µs; throwaway example, Zen 4):
-/// IFMA from 5 limbs vs this setting: k = 5: 20.9 vs 12.1, 6: 27.8 vs 22.4, 7: 44.1 vs 34.1,
-/// 8: 55.6 vs 46.6; IFMA vs product + REDC on the MULX/ADX rows: k = 9: 70.6 vs 94-110,
-/// 10: 82.7 vs 120, 12: 108.9 vs 180-207.
+/// Measured (`Modulus::pow`, full-length exponent, best of 5, µs; throwaway example, Zen 4,
+/// three alternated runs): IFMA from 5 limbs vs this setting: k = 5: 17.8-18.8 vs 11.9-14.2,
+/// 6: 23.0-23.3 vs 21.9-24.5, 7: 40.6-41.5 vs 32.3-34.6, 8: 50.2-53.1 vs 46.0-46.6. Before the
+/// split loop of [`IFMA_SPLIT_MAX_VECTORS`], IFMA vs product + REDC on the MULX/ADX rows:
+/// k = 9: 70.6 vs 94-110, 10: 82.7 vs 120, 12: 108.9 vs 180-207 (IFMA now 63-64 and 96-97).
 pub const IFMA_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
 
 /// Largest IFMA size in 512-bit vectors of eight 52-bit digits (10: moduli up to 4158 bits,
