@@ -4,7 +4,7 @@
 //! multiplication per further set bit. Variable time: the multiplications follow the set bits of
 //! the exponent. Works in the representation of any [`Reducer`].
 
-use super::{ExpArith, FusedPow, Ops};
+use super::{ExpArith, FusedPow};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -30,13 +30,5 @@ pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A
 /// returns k limbs `< m`. Uses the reducer's fused path ([`Reducer::pow_fused`], same
 /// algorithm) when it has one. Variable time.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    if let Some(x) = r.pow_fused(base, exp, FusedPow::Binary) {
-        return x;
-    }
-    let mut ops = Ops::new(r);
-    let g = ops.enter(base);
-    match scan(&mut ops, g, exp) {
-        Some(acc) => ops.leave(&acc),
-        None => ops.one_plain(),
-    }
+    super::pow_scan(r, base, exp, FusedPow::Binary)
 }

@@ -4,7 +4,7 @@
 //! it into the accumulator for every set bit (the same recurrence seed 004 precomputes for a
 //! fixed base). Variable time.
 
-use super::{ExpArith, FusedPow, Ops};
+use super::{ExpArith, FusedPow};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -36,13 +36,5 @@ pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A
 /// reducer's fused fixed-size path ([`Reducer::pow_fused`], same algorithm) when it has one.
 /// Variable time.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    if let Some(x) = r.pow_fused(base, exp, FusedPow::RightToLeft) {
-        return x;
-    }
-    let mut ops = Ops::new(r);
-    let g = ops.enter(base);
-    match scan(&mut ops, g, exp) {
-        Some(acc) => ops.leave(&acc),
-        None => ops.one_plain(),
-    }
+    super::pow_scan(r, base, exp, FusedPow::RightToLeft)
 }

@@ -190,6 +190,25 @@ impl FusedPow {
     }
 }
 
+/// `base^exp mod m` (`base < m`, k limbs; returns k limbs `< m`) by the scan `alg`: the
+/// reducer's fused path ([`Reducer::pow_fused`]) when it has one, else the same scan over
+/// [`Ops`]. The shared body of [`sliding::pow`], [`binary::pow`], [`binary_rl::pow`] and
+/// [`window::pow`].
+pub(crate) fn pow_scan<R: Reducer + ?Sized>(
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Vec<Limb> {
+    if let Some(x) = r.pow_fused(base, exp, alg) {
+        return x;
+    }
+    let mut ops = Ops::new(r);
+    let g = ops.enter(base);
+    let acc = alg.run(&mut ops, g, r.one().to_vec(), exp);
+    ops.leave(&acc)
+}
+
 /// An exponentiation method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Method {

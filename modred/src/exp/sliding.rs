@@ -7,7 +7,7 @@
 //! one multiplication by the odd power. The window size is chosen from the exponent length by
 //! [`crate::tuning::sliding_window_bits`]. Variable time.
 
-use super::{ExpArith, FusedPow, Ops};
+use super::{ExpArith, FusedPow};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -80,17 +80,6 @@ pub(crate) fn scan<A: ExpArith>(
 /// ([`Reducer::pow_fused`], same algorithm) when it has one. Variable time.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
     assert!((1..=16).contains(&w), "window size must be 1..=16");
-    let bits = arith::bit_len(exp);
-    let w = w.min(bits.max(1));
-    if let Some(x) = r.pow_fused(base, exp, FusedPow::Sliding { w }) {
-        return x;
-    }
-    let mut ops = Ops::new(r);
-    if bits == 0 {
-        return ops.one_plain();
-    }
-    let g = ops.enter(base);
-    let odd = odd_powers(&mut ops, g, w);
-    let acc = scan(&mut ops, &odd, exp, w).expect("exponent is non-zero");
-    ops.leave(&acc)
+    let w = w.min(arith::bit_len(exp).max(1));
+    super::pow_scan(r, base, exp, FusedPow::Sliding { w })
 }

@@ -4,7 +4,7 @@
 //! The exponent is cut into `w`-bit digits from the top; each digit costs `w` squarings and one
 //! multiplication by the table entry `g^digit` (skipped for zero digits). Variable time.
 
-use super::{ExpArith, FusedPow, Ops};
+use super::{ExpArith, FusedPow};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -68,13 +68,5 @@ pub(crate) fn scan<A: ExpArith>(
 /// one. Variable time.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
     assert!((1..=16).contains(&w), "window size must be 1..=16");
-    if let Some(x) = r.pow_fused(base, exp, FusedPow::Window { w }) {
-        return x;
-    }
-    let mut ops = Ops::new(r);
-    let g = ops.enter(base);
-    match scan(&mut ops, r.one().to_vec(), g, exp, w) {
-        Some(acc) => ops.leave(&acc),
-        None => ops.one_plain(),
-    }
+    super::pow_scan(r, base, exp, FusedPow::Window { w })
 }
