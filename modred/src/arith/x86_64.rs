@@ -11,22 +11,30 @@
 use crate::limb::Limb;
 use std::sync::atomic::{AtomicU8, Ordering};
 
+/// `detect()` cached in `state` (0 unknown, 1 no, 2 yes), and no whenever `MODRED_NO_ASM` is
+/// set: the runtime switch of every CPU-specific kernel (tests and comparisons select the
+/// portable kernels with `MODRED_NO_ASM=1`).
+#[inline]
+pub(crate) fn detect_once(state: &AtomicU8, detect: fn() -> bool) -> bool {
+    match state.load(Ordering::Relaxed) {
+        2 => true,
+        1 => false,
+        _ => {
+            let yes = std::env::var_os("MODRED_NO_ASM").is_none() && detect();
+            state.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+            yes
+        }
+    }
+}
+
 /// Whether this CPU has BMI2 and ADX (cached after the first call). `MODRED_NO_ASM=1` in the
 /// environment forces the portable kernels (for testing and comparison).
 #[inline]
 pub fn has_mulx_adx() -> bool {
-    static STATE: AtomicU8 = AtomicU8::new(0); // 0 unknown, 1 no, 2 yes
-    match STATE.load(Ordering::Relaxed) {
-        2 => true,
-        1 => false,
-        _ => {
-            let yes = std::env::var_os("MODRED_NO_ASM").is_none()
-                && std::arch::is_x86_feature_detected!("bmi2")
-                && std::arch::is_x86_feature_detected!("adx");
-            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-    }
+    static STATE: AtomicU8 = AtomicU8::new(0);
+    detect_once(&STATE, || {
+        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
+    })
 }
 
 /// `r[..4q] += a[..4q] * b + carry`, returning the carry limb; `q = a.len() / 4 >= 1`.

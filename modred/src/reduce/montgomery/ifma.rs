@@ -18,7 +18,7 @@ use crate::exp::{ExpArith, FusedArith, FusedPow};
 use crate::limb::Limb;
 use crate::tuning::{IFMA_MAX_VECTORS, IFMA_MIN_LIMBS, IFMA_SPLIT_MAX_VECTORS};
 use core::arch::x86_64::*;
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::AtomicU8;
 
 const DIGIT_BITS: usize = 52;
 const MASK52: u64 = (1 << DIGIT_BITS) - 1;
@@ -26,18 +26,11 @@ const LANES: usize = 8;
 
 /// Whether this CPU has AVX-512F and AVX-512 IFMA (cached; `MODRED_NO_ASM=1` says no).
 pub fn available() -> bool {
-    static STATE: AtomicU8 = AtomicU8::new(0); // 0 unknown, 1 no, 2 yes
-    match STATE.load(Ordering::Relaxed) {
-        2 => true,
-        1 => false,
-        _ => {
-            let yes = std::env::var_os("MODRED_NO_ASM").is_none()
-                && std::arch::is_x86_feature_detected!("avx512f")
-                && std::arch::is_x86_feature_detected!("avx512ifma");
-            STATE.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-    }
+    static STATE: AtomicU8 = AtomicU8::new(0);
+    crate::arith::x86_64::detect_once(&STATE, || {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512ifma")
+    })
 }
 
 /// The AMM size for a k-limb modulus: (n, V) with n the least digit count such that
