@@ -101,6 +101,16 @@ pub fn neg_inv_bitloop(m0: Limb) -> Limb {
     y.wrapping_neg()
 }
 
+/// Marsaglia's xorshift64 step (13, 7, 17): the deterministic operand stream of the kernel unit
+/// tests (the same inputs on every run, no dependency on a seeded RNG's version).
+#[cfg(test)]
+pub(crate) fn xorshift64(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

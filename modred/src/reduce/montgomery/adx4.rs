@@ -406,15 +406,8 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::limb::neg_inv_newton;
+    use crate::limb::{neg_inv_newton, xorshift64 as rng};
     use crate::reduce::montgomery::fast::cios_fixed;
-
-    fn rng(s: &mut u64) -> Limb {
-        *s ^= *s << 13;
-        *s ^= *s >> 7;
-        *s ^= *s << 17;
-        *s
-    }
 
     /// Random and extreme moduli (top limb all ones, top limb 1, m just above b^3) and operands
     /// (0, 1, m - 1, random below m), against the portable CIOS.

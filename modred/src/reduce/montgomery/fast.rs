@@ -352,12 +352,7 @@ mod tests {
     #[test]
     fn portable_fused_scans_match_num_bigint() {
         let mut s: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut rnd = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rnd = || crate::limb::xorshift64(&mut s);
         fn run<const N: usize>(p: &MontParams, b: &[Limb], e: &[Limb], alg: FusedPow) -> Vec<Limb> {
             pow_fixed_portable::<N>(p, b, e, alg)
         }

@@ -443,12 +443,7 @@ mod tests {
             return;
         }
         let mut s: u64 = 0x0123_4567_89ab_cdef;
-        let mut rnd = || {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s
-        };
+        let mut rnd = || crate::limb::xorshift64(&mut s);
         let mut checked = 0;
         for k in [9usize, 12, 13, 16, 17, 19, 26, 32, 33, 45, 52, 58, 64] {
             assert!(size_for(k).is_some(), "k = {k} not served");
