@@ -49,8 +49,11 @@ pub fn adc(a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
 /// `a - b - borrow` as `(difference, borrow_out)`, borrow in {0, 1}.
 #[inline(always)]
 pub fn sbb(a: Limb, b: Limb, borrow: Limb) -> (Limb, Limb) {
-    let d = (a as DLimb).wrapping_sub(b as DLimb + borrow as DLimb);
-    (d as Limb, ((d >> LIMB_BITS) as Limb) & 1)
+    // Two overflowing subtractions, the form LLVM maps to one SBB (the double-width form
+    // compiled to SBB r,r / ADD / ADC / SAR per limb: four times the latency of a borrow chain).
+    let (d, b1) = a.overflowing_sub(b);
+    let (d, b2) = d.overflowing_sub(borrow);
+    (d, (b1 | b2) as Limb)
 }
 
 /// Quotient and remainder of the two-digit `(hi, lo)` by `d`; requires `hi < d` so the quotient
@@ -64,10 +67,34 @@ pub fn div_wide(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
 }
 
 /// All-ones if `c != 0`, else zero, without a branch.
+///
+/// The mask goes through [`value_barrier`]: if the optimizer could see it is 0 or all-ones, it
+/// may turn a masked select into a conditional branch (it did: the final subtraction of the
+/// fixed-size Montgomery kernels became a data-dependent jump, a timing leak and a branch
+/// misprediction on about half the products).
 #[inline(always)]
 pub fn mask_if(c: Limb) -> Limb {
     debug_assert!(c <= 1);
-    c.wrapping_neg()
+    value_barrier(c).wrapping_neg()
+}
+
+/// `x`, unchanged, through an empty `asm!` block the optimizer cannot see into, so it cannot
+/// derive facts about `x` (such as "0 or 1") from how it was computed. Costs no instruction.
+#[inline(always)]
+pub fn value_barrier(x: Limb) -> Limb {
+    #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
+    {
+        let mut y = x;
+        // SAFETY: an empty asm block that only names `y`'s register.
+        unsafe {
+            core::arch::asm!("/* {0} */", inout(reg) y, options(pure, nomem, nostack, preserves_flags));
+        }
+        y
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        core::hint::black_box(x)
+    }
 }
 
 /// `-m0^{-1} mod 2^64` for odd `m0` by Newton's iteration x <- x(2 - m0 x), which doubles the

@@ -68,6 +68,11 @@ pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
 /// Largest window (or comb teeth) accepted by the exponentiation options.
 pub const MAX_WINDOW_BITS: usize = 16;
 
+/// Multi-threaded `fixed-base`: each thread claims about this many chunks of the exponent's set
+/// bits (one product each, claimed from a shared counter), so a late or slowed helper takes
+/// fewer. Each chunk costs one atomic increment.
+pub const FIXED_BASE_CHUNKS_PER_THREAD: usize = 16;
+
 /// Default digit size of the fixed m-ary `window` method: 4 bits, p = 16 (seed 000 section 5).
 pub const FIXED_WINDOW_BITS: usize = 4;
 

@@ -300,6 +300,18 @@ pub fn cond_copy(r: &mut [Limb], a: &[Limb], flag: Limb) {
     }
 }
 
+/// Constant-time accumulate: `r |= a` if `flag` else nothing, with `flag` in {0, 1}. A select
+/// out of a table by OR-ing every entry into a zeroed `r`, exactly one with flag 1, needs half
+/// the operations of [`cond_copy`].
+#[inline]
+pub fn or_masked(r: &mut [Limb], a: &[Limb], flag: Limb) {
+    debug_assert_eq!(r.len(), a.len());
+    let m = mask_if(flag);
+    for (x, &y) in r.iter_mut().zip(a) {
+        *x |= y & m;
+    }
+}
+
 /// The final step of every Montgomery product (seed 002 section 4, "Step 3"): given
 /// u = `hi * b^n + t` with u < 2m, write u mod m = (u >= m ? u - m : u) to `r`.
 /// Constant time: the subtraction is always computed and the result chosen by mask.

@@ -2,9 +2,11 @@
 //!
 //! The exponent is processed as exactly `ceil(exp_bits / w)` digits of `w` bits, where
 //! `exp_bits` is a public length (the caller pads: [`super::Modulus::pow_ct`] uses
-//! `max(bits(m), 64 * limbs(exp))`). Every digit costs `w` squarings, a scan of the *whole*
-//! table of 2^w powers in which each entry is combined by mask ([`arith::cond_copy`] with a
-//! flag computed without branches), and one multiplication — also for zero digits. So no branch
+//! `max(bits(m), 64 * limbs(exp))`). Every digit costs a scan of the *whole* table of 2^w
+//! powers in which each entry is OR-ed in under a mask ([`arith::or_masked`] with a flag
+//! computed without branches), `w` squarings and one multiplication — also for zero digits.
+//! (The masks pass through [`crate::limb::value_barrier`], so the compiler cannot turn the
+//! selection back into a branch.) So no branch
 //! and no memory address depends on the bits of the exponent or of the base; the sequence of
 //! operations is recorded by [`pow_traced`] so the tests can check exactly that.
 //!
@@ -141,15 +143,17 @@ where
     let mut acc = one.clone();
     let mut sel = one;
     for j in (0..digits).rev() {
-        for _ in 0..w {
-            trace.event(CtEvent::Sqr);
-            a.sqr_in_place(&mut acc);
-        }
+        // The scan comes first: it does not depend on the squarings, so out-of-order execution
+        // overlaps it with them.
         let d = ct_digit(exp, j * w, w);
         sel.as_mut().fill(0);
         for (i, entry) in table.iter().enumerate() {
             trace.event(CtEvent::Scan(i));
-            arith::cond_copy(sel.as_mut(), entry.as_ref(), ct_eq(i, d));
+            arith::or_masked(sel.as_mut(), entry.as_ref(), ct_eq(i, d));
+        }
+        for _ in 0..w {
+            trace.event(CtEvent::Sqr);
+            a.sqr_in_place(&mut acc);
         }
         trace.event(CtEvent::Mul);
         a.mul_in_place(&mut acc, &sel);

@@ -15,8 +15,10 @@ use super::{ExpArith, Ops};
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
+use crate::tuning;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The residues A^(2^i) in the reducer's representation, with the detected period.
 #[derive(Clone, Debug)]
@@ -103,9 +105,35 @@ fn partial<A: ExpArith>(ar: &mut A, table: &[A::Elem], slots: &[usize]) -> Optio
     Some(acc)
 }
 
-/// Product of `table[slot]` over `slots` on `ar`, split among `threads` threads: the calling
+/// Product of `table[slot]` over the chunks of `slots` this thread claims from `next` (a shared
+/// counter of chunks of `chunk` slots), `None` if it claimed none.
+fn claimed<A: ExpArith>(
+    ar: &mut A,
+    table: &[A::Elem],
+    slots: &[usize],
+    chunk: usize,
+    next: &AtomicUsize,
+) -> Option<A::Elem> {
+    let mut acc: Option<A::Elem> = None;
+    loop {
+        let start = next.fetch_add(1, Ordering::Relaxed).saturating_mul(chunk);
+        let Some(mine) = slots.get(start..slots.len().min(start.saturating_add(chunk))) else {
+            return acc;
+        };
+        for &j in mine {
+            match acc.as_mut() {
+                Some(a) => ar.mul_in_place(a, &table[j]),
+                None => acc = Some(table[j].clone()),
+            }
+        }
+    }
+}
+
+/// Product of `table[slot]` over `slots` on `ar`, shared among `threads` threads: the calling
 /// one (with `ar`) and parked [`super::helpers`], each with its own arithmetic from `make`;
-/// `None` if `slots` is empty.
+/// `None` if `slots` is empty. The threads claim small chunks from a shared counter rather than
+/// a fixed share each, so a helper that wakes late or runs on a busy CPU takes fewer chunks
+/// instead of delaying the result.
 fn product<A: ExpArith>(
     ar: &mut A,
     make: impl Fn() -> A + Sync,
@@ -119,13 +147,16 @@ where
     if threads <= 1 {
         return partial(ar, table, slots);
     }
-    let mut chunks = slots.chunks(slots.len().div_ceil(threads));
-    let mine = chunks.next().unwrap_or(&[]);
-    let make = &make;
-    let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = chunks
-        .map(|c| Box::new(move || partial(&mut make(), table, c)) as Box<_>)
+    let chunk = slots
+        .len()
+        .div_ceil(threads * tuning::FIXED_BASE_CHUNKS_PER_THREAD)
+        .max(1);
+    let next = AtomicUsize::new(0);
+    let (make, next) = (&make, &next);
+    let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = (1..threads)
+        .map(|_| Box::new(move || claimed(&mut make(), table, slots, chunk, next)) as Box<_>)
         .collect();
-    let (first, rest) = super::helpers::run_all(|| partial(ar, table, mine), jobs);
+    let (first, rest) = super::helpers::run_all(|| claimed(ar, table, slots, chunk, next), jobs);
     first
         .into_iter()
         .chain(rest.into_iter().flatten())

@@ -162,6 +162,11 @@ pub enum FusedPow {
 }
 
 impl FusedPow {
+    /// Whether the scan is the constant-time one (its arithmetic must be constant time too).
+    pub(crate) fn is_constant_time(self) -> bool {
+        matches!(self, FusedPow::Ct { .. })
+    }
+
     /// `g^exp` by this scan on the arithmetic `ar`, with `one` the representation of 1
     /// (returned for a zero exponent). Timing as the scan's: variable, except `Ct`.
     #[inline(always)]

@@ -4,19 +4,24 @@
 //!
 //! - [`mont_mul_4`]: CIOS (seed 002 section 5). Per word b_i, `t += a b_i`, then
 //!   `t = (t + q m) / b` with q = t_0 n'0 mod b. The register roles rotate instead of shifting
-//!   t: the zeroed t_0 becomes the next extra word. Invariant after each i: t < 2m, so the top
-//!   word is 0 or 1. `a` comes in registers (the previous product of an exponentiation, so no
+//!   t: the zeroed t_0 becomes the next extra word. Invariant after each i: t < R + m for
+//!   a, b < R (t < 2m for a, b < m), so the top word is 0 or 1. `a` comes in registers (the previous product of an exponentiation, so no
 //!   store and reload on the dependency chain); all 14 general registers but rsp and rbp are
 //!   needed, so they are named, and rbx (reserved by LLVM) is parked in xmm15.
 //! - [`mont_sqr_4`]: SOS (seed 002 section 3): the symmetric square (10 MULX) and four REDC
 //!   rows (16 MULX), 26 MULX against CIOS's 32; measured 7% faster than CIOS squaring.
+//!
+//! Each comes in two forms: the `_raw` kernel returns the unreduced t + top b^4 (< R + m, for
+//! operands below R = 2^256, not only below m), which [`finish_ct`] reduces below m by mask and
+//! [`finish_lazy_vartime`] keeps below R by subtracting m only when top is set (a rare,
+//! well-predicted branch instead of the compare-and-select on the dependency chain).
 //!
 //! Used by `montgomery-fast`'s fused 256-bit exponentiation when the CPU has BMI2 and ADX
 //! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed`] is the
 //! fallback and the oracle of the tests.
 
 use super::fast::sub_final_fixed;
-use crate::limb::Limb;
+use crate::limb::{sbb, Limb};
 
 /// The operand block of [`mont_mul_4`] and [`mont_sqr_4`]: [b_0..b_3, m_0..m_3, n'0, n'1]
 /// with n'0 + n'1 b = -m^{-1} mod b^2.
@@ -38,12 +43,69 @@ pub fn block4(m: &[Limb], n0: Limb) -> Block4 {
     p
 }
 
-/// Final masked subtraction of m from t_0..t_3 + top b^4 (< 2m).
+/// An unreduced product: t_0..t_3 and the top bit (t + top b^4).
+pub type Wide4 = ([Limb; 4], Limb);
+
+/// The modulus of a block.
 #[inline(always)]
-fn finish(t0: Limb, t1: Limb, t2: Limb, t3: Limb, top: Limb, p: &Block4) -> [Limb; 4] {
+fn modulus(p: &Block4) -> &[Limb; 4] {
+    p[4..8].try_into().expect("4 limbs")
+}
+
+/// `x mod m` for x = t + top b^4 < 2m: result `< m`. Constant time: the subtraction is always
+/// done and CMOV keeps t when it borrowed (the same selection as the portable
+/// `sub_final_fixed`, in 9 instructions and about 6 cycles of latency on the chain).
+#[inline(always)]
+pub fn finish_ct((t, top): Wide4, p: &Block4) -> [Limb; 4] {
     debug_assert!(top <= 1);
-    let m: &[Limb; 4] = p[4..8].try_into().expect("4 limbs");
-    sub_final_fixed(&[t0, t1, t2, t3], top, m)
+    let mut d = t;
+    // SAFETY: reads m = p[4..8]; SUB, SBB and CMOV are baseline x86-64.
+    unsafe {
+        core::arch::asm!(
+            "sub {d0}, qword ptr [{m}]",
+            "sbb {d1}, qword ptr [{m} + 8]",
+            "sbb {d2}, qword ptr [{m} + 16]",
+            "sbb {d3}, qword ptr [{m} + 24]",
+            // borrow out of top b^4 + t - m: set iff x < m, then keep t
+            "sbb {top}, 0",
+            "cmovc {d0}, {t0}",
+            "cmovc {d1}, {t1}",
+            "cmovc {d2}, {t2}",
+            "cmovc {d3}, {t3}",
+            m = in(reg) modulus(p).as_ptr(),
+            top = inout(reg) top => _,
+            d0 = inout(reg) d[0],
+            d1 = inout(reg) d[1],
+            d2 = inout(reg) d[2],
+            d3 = inout(reg) d[3],
+            t0 = in(reg) t[0],
+            t1 = in(reg) t[1],
+            t2 = in(reg) t[2],
+            t3 = in(reg) t[3],
+            options(pure, readonly, nostack),
+        );
+    }
+    debug_assert_eq!(d, sub_final_fixed(&t, top, modulus(p)));
+    d
+}
+
+/// x = t + top b^4 < R + m brought below R (not necessarily below m) by subtracting m when top
+/// is set. Variable time: branches on top (set in a small share of products).
+#[inline(always)]
+pub fn finish_lazy_vartime((t, top): Wide4, p: &Block4) -> [Limb; 4] {
+    debug_assert!(top <= 1);
+    if top == 0 {
+        return t;
+    }
+    let m = modulus(p);
+    let mut d = [0; 4];
+    let mut borrow = 0;
+    for j in 0..4 {
+        (d[j], borrow) = sbb(t[j], m[j], borrow);
+    }
+    // t + b^4 - m < R: the subtraction borrows exactly the top bit.
+    debug_assert_eq!(borrow, 1);
+    d
 }
 
 /// `a b R^{-1} mod m` (R = 2^256) for `a, b < m`, b = p[0..4], result `< m`. Constant time
@@ -54,6 +116,29 @@ fn finish(t0: Limb, t1: Limb, t2: Limb, t3: Limb, top: Limb, p: &Block4) -> [Lim
 #[target_feature(enable = "bmi2,adx")]
 #[inline]
 pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
+    // SAFETY: the caller's guarantee.
+    finish_ct(unsafe { mont_mul_4_raw(a, p) }, p)
+}
+
+/// `a^2 R^{-1} mod m` for `a < m`, result `< m`; constant time. See [`mont_sqr_4_raw`].
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[target_feature(enable = "bmi2,adx")]
+#[inline]
+pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
+    // SAFETY: the caller's guarantee.
+    finish_ct(unsafe { mont_sqr_4_raw(a, p) }, p)
+}
+
+/// CIOS `a b R^{-1}` for `a, b < R`, b = p[0..4], unreduced: t + top b^4 < R + m (< 2m when
+/// a, b < m), congruent to a b R^{-1} mod m. Constant time.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[target_feature(enable = "bmi2,adx")]
+#[inline]
+pub unsafe fn mont_mul_4_raw(a: &[Limb; 4], p: &Block4) -> Wide4 {
     let (r0, r1, r2, r3, r4): (Limb, Limb, Limb, Limb, Limb);
     // SAFETY: reads p[0..9] (b, m, n'0); rbx, which no named register can be, is restored
     // from xmm15 (declared clobbered).
@@ -221,22 +306,23 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             options(pure, readonly, nostack),
         );
     }
-    finish(r4, r3, r0, r1, r2, p)
+    ([r4, r3, r0, r1], r2)
 }
 
-/// `a^2 R^{-1} mod m` for `a < m` by the separated method (SOS, seed 002 section 3): the symmetric
+/// `a^2 R^{-1}` for `a < R` by the separated method (SOS, seed 002 section 3): the symmetric
 /// square (6 cross products doubled plus 4 squares: 10 MULX instead of 16) into s_0..s_7, then four
 /// REDC rows, each leaving its carry word in the zeroed s_i for the next row; 26 MULX against
 /// CIOS's 32. The rows' multipliers are computed two at a time, q_j + q_{j+1} b = (s_j + s_{j+1}
 /// b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums (the chain q -> row -> next q
 /// bounds this kernel's latency). `a` is read from memory (the product is bound by throughput, not
-/// by the store-to-load latency). Result `< m`; constant time.
+/// by the store-to-load latency). Unreduced: t + top b^4 < R + m (< 2m when a < m), congruent to
+/// a^2 R^{-1} mod m; constant time.
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
 #[target_feature(enable = "bmi2,adx")]
 #[inline]
-pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
+pub unsafe fn mont_sqr_4_raw(a: &[Limb; 4], p: &Block4) -> Wide4 {
     let (s3, s4, s5, s6, s7): (Limb, Limb, Limb, Limb, Limb);
     // SAFETY: reads a[0..4] and p[4..10]; writes only registers.
     unsafe {
@@ -399,8 +485,8 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
             options(pure, readonly, nostack),
         );
     }
-    // (a^2 + q m) / R = s4..s7 + c_3 b^4 < 2m, c_3 in s3.
-    finish(s4, s5, s6, s7, s3, p)
+    // (a^2 + q m) / R = s4..s7 + c_3 b^4 < (R^2 + R m) / R = R + m, c_3 in s3.
+    ([s4, s5, s6, s7], s3)
 }
 
 #[cfg(test)]
@@ -454,5 +540,69 @@ mod tests {
                 assert_eq!(unsafe { mont_sqr_4(&a, &p) }, want, "sqr m={m:x?} a={a:x?}");
             }
         }
+    }
+
+    /// The raw kernels on operands below R = 2^256 but not below m (the lazily reduced
+    /// residues of the variable-time scans): t + top b^4 < R + m and congruent to a b R^{-1},
+    /// and the lazy finish brings it below R; against num-bigint.
+    #[test]
+    fn raw_kernels_on_unreduced_operands() {
+        use num_bigint::BigUint;
+        if !crate::arith::x86_64::has_mulx_adx() {
+            return;
+        }
+        let big = |x: &[Limb]| {
+            BigUint::from_slice(
+                &x.iter()
+                    .flat_map(|&w| [w as u32, (w >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let r = BigUint::from(1u8) << 256u32;
+        let mut s = 0x2545_f491_4f6c_dd1d;
+        let mut checked = 0;
+        for case in 0..2000 {
+            let mut m = [rng(&mut s), rng(&mut s), rng(&mut s), rng(&mut s)];
+            match case % 3 {
+                0 => m[3] = Limb::MAX,
+                1 => m[3] |= 1 << 63,
+                _ => m[3] = 1 + (m[3] >> 62),
+            }
+            m[0] |= 1;
+            let n0 = neg_inv_newton(m[0]);
+            let (mb, r_inv) = {
+                let mb = big(&m);
+                let r_inv = r.modinv(&mb).expect("m odd");
+                (mb, r_inv)
+            };
+            let ones = [Limb::MAX; 4];
+            let mut a = [rng(&mut s), rng(&mut s), rng(&mut s), rng(&mut s)];
+            let b = if case % 5 == 0 {
+                ones
+            } else {
+                [rng(&mut s), rng(&mut s), rng(&mut s), rng(&mut s)]
+            };
+            if case % 7 == 0 {
+                a = ones;
+            }
+            let mut p = block4(&m, n0);
+            p[..4].copy_from_slice(&b);
+            let bound = &r + &mb;
+            // SAFETY: checked has_mulx_adx above.
+            let (mul, sqr) = unsafe { (mont_mul_4_raw(&a, &p), mont_sqr_4_raw(&a, &p)) };
+            for ((t, top), want) in [
+                (mul, big(&a) * big(&b) * &r_inv % &mb),
+                (sqr, big(&a) * big(&a) * &r_inv % &mb),
+            ] {
+                assert!(top <= 1);
+                let x = big(&t) + BigUint::from(top) * &r;
+                assert!(x < bound, "raw result not below R + m: m={m:x?} a={a:x?}");
+                assert_eq!(&x % &mb, want, "m={m:x?} a={a:x?} b={b:x?}");
+                let lazy = finish_lazy_vartime((t, top), &p);
+                assert_eq!(big(&lazy) % &mb, want);
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 4000);
     }
 }

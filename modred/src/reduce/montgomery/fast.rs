@@ -164,7 +164,10 @@ fn pow_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
     let mut one = [0 as Limb; N];
     one[0] = 1;
     ar.mul_in_place(&mut acc, &one);
-    acc.to_vec()
+    // acc R^{-1} <= m for any acc < R; = m (not 0) only if acc = 0 mod m, a value a lazily
+    // reduced arithmetic can hold. One masked subtraction makes it < m for every arithmetic.
+    let m: &[Limb; N] = p.m.as_slice().try_into().expect("modulus length is N");
+    sub_final_fixed(&acc, 0, m).to_vec()
 }
 
 #[inline(always)]
@@ -193,25 +196,40 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
     pow_fixed_portable::<N>(p, base, exp, alg)
 }
 
-/// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]).
+/// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]). With `LAZY`
+/// the residues are kept below R = 2^256 rather than below m
+/// ([`super::adx4::finish_lazy_vartime`]: variable time, for the variable-time scans);
+/// without, below m by the constant-time masked subtraction.
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-struct Adx4Arith {
+struct Adx4Arith<const LAZY: bool> {
     p: super::adx4::Block4,
 }
 
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-impl ExpArith for Adx4Arith {
+impl<const LAZY: bool> Adx4Arith<LAZY> {
+    #[inline(always)]
+    fn finish(&self, x: super::adx4::Wide4) -> [Limb; 4] {
+        if LAZY {
+            super::adx4::finish_lazy_vartime(x, &self.p)
+        } else {
+            super::adx4::finish_ct(x, &self.p)
+        }
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+impl<const LAZY: bool> ExpArith for Adx4Arith<LAZY> {
     type Elem = [Limb; 4];
     #[inline(always)]
     fn sqr_in_place(&mut self, a: &mut [Limb; 4]) {
         // SAFETY: only built by `pow_4_adx`, which runs on CPUs with BMI2 and ADX.
-        *a = unsafe { super::adx4::mont_sqr_4(a, &self.p) };
+        *a = self.finish(unsafe { super::adx4::mont_sqr_4_raw(a, &self.p) });
     }
     #[inline(always)]
     fn mul_in_place(&mut self, a: &mut [Limb; 4], b: &[Limb; 4]) {
         self.p[..4].copy_from_slice(b);
         // SAFETY: as above.
-        *a = unsafe { super::adx4::mont_mul_4(a, &self.p) };
+        *a = self.finish(unsafe { super::adx4::mont_mul_4_raw(a, &self.p) });
     }
 }
 
@@ -221,7 +239,11 @@ impl ExpArith for Adx4Arith {
 #[target_feature(enable = "bmi2,adx")]
 unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Vec<Limb> {
     let block = super::adx4::block4(&p.m, p.n0);
-    pow_fixed_with(&mut Adx4Arith { p: block }, p, base, exp, alg)
+    if alg.is_constant_time() {
+        pow_fixed_with(&mut Adx4Arith::<false> { p: block }, p, base, exp, alg)
+    } else {
+        pow_fixed_with(&mut Adx4Arith::<true> { p: block }, p, base, exp, alg)
+    }
 }
 
 /// Fused exponentiation (scan `alg`) for N limbs: the 4-limb asm kernels on CPUs with
