@@ -20,8 +20,8 @@
 //! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed`] is the
 //! fallback and the oracle of the tests.
 
-use super::fast::sub_final_fixed;
-use crate::limb::{sbb, Limb};
+use super::fast::{lazy_final_vartime, sub_final_fixed, Wide};
+use crate::limb::Limb;
 
 /// The operand block of [`mont_mul_4`] and [`mont_sqr_4`]: [b_0..b_3, m_0..m_3, n'0, n'1]
 /// with n'0 + n'1 b = -m^{-1} mod b^2.
@@ -44,7 +44,7 @@ pub fn block4(m: &[Limb], n0: Limb) -> Block4 {
 }
 
 /// An unreduced product: t_0..t_3 and the top bit (t + top b^4).
-pub type Wide4 = ([Limb; 4], Limb);
+pub type Wide4 = Wide<4>;
 
 /// The modulus of a block.
 #[inline(always)]
@@ -90,22 +90,10 @@ pub fn finish_ct((t, top): Wide4, p: &Block4) -> [Limb; 4] {
 }
 
 /// x = t + top b^4 < R + m brought below R (not necessarily below m) by subtracting m when top
-/// is set. Variable time: branches on top (set in a small share of products).
+/// is set ([`super::fast::lazy_final_vartime`]). Variable time.
 #[inline(always)]
-pub fn finish_lazy_vartime((t, top): Wide4, p: &Block4) -> [Limb; 4] {
-    debug_assert!(top <= 1);
-    if top == 0 {
-        return t;
-    }
-    let m = modulus(p);
-    let mut d = [0; 4];
-    let mut borrow = 0;
-    for j in 0..4 {
-        (d[j], borrow) = sbb(t[j], m[j], borrow);
-    }
-    // t + b^4 - m < R: the subtraction borrows exactly the top bit.
-    debug_assert_eq!(borrow, 1);
-    d
+pub fn finish_lazy_vartime(x: Wide4, p: &Block4) -> [Limb; 4] {
+    lazy_final_vartime(x, modulus(p))
 }
 
 /// `a b R^{-1} mod m` (R = 2^256) for `a, b < m`, b = p[0..4], result `< m`. Constant time
@@ -543,24 +531,17 @@ mod tests {
     }
 
     /// The raw kernels on operands below R = 2^256 but not below m (the lazily reduced
-    /// residues of the variable-time scans): t + top b^4 < R + m and congruent to a b R^{-1},
-    /// and the lazy finish brings it below R; against num-bigint.
+    /// residues of the variable-time scans), checked like the portable ones
+    /// ([`super::super::fast::tests::check_raw`], against num-bigint).
     #[test]
     fn raw_kernels_on_unreduced_operands() {
-        use num_bigint::BigUint;
+        use crate::natural::Natural;
+        use crate::reduce::montgomery::fast::tests::check_raw;
         if !crate::arith::x86_64::has_mulx_adx() {
             return;
         }
-        let big = |x: &[Limb]| {
-            BigUint::from_slice(
-                &x.iter()
-                    .flat_map(|&w| [w as u32, (w >> 32) as u32])
-                    .collect::<Vec<_>>(),
-            )
-        };
-        let r = BigUint::from(1u8) << 256u32;
+        let big = |x: &[Limb]| Natural::from_limbs(x.to_vec()).to_biguint();
         let mut s = 0x2545_f491_4f6c_dd1d;
-        let mut checked = 0;
         for case in 0..2000 {
             let mut m = [rng(&mut s), rng(&mut s), rng(&mut s), rng(&mut s)];
             match case % 3 {
@@ -570,11 +551,6 @@ mod tests {
             }
             m[0] |= 1;
             let n0 = neg_inv_newton(m[0]);
-            let (mb, r_inv) = {
-                let mb = big(&m);
-                let r_inv = r.modinv(&mb).expect("m odd");
-                (mb, r_inv)
-            };
             let ones = [Limb::MAX; 4];
             let mut a = [rng(&mut s), rng(&mut s), rng(&mut s), rng(&mut s)];
             let b = if case % 5 == 0 {
@@ -587,22 +563,11 @@ mod tests {
             }
             let mut p = block4(&m, n0);
             p[..4].copy_from_slice(&b);
-            let bound = &r + &mb;
+            let what = format!("m={m:x?} a={a:x?} b={b:x?}");
             // SAFETY: checked has_mulx_adx above.
             let (mul, sqr) = unsafe { (mont_mul_4_raw(&a, &p), mont_sqr_4_raw(&a, &p)) };
-            for ((t, top), want) in [
-                (mul, big(&a) * big(&b) * &r_inv % &mb),
-                (sqr, big(&a) * big(&a) * &r_inv % &mb),
-            ] {
-                assert!(top <= 1);
-                let x = big(&t) + BigUint::from(top) * &r;
-                assert!(x < bound, "raw result not below R + m: m={m:x?} a={a:x?}");
-                assert_eq!(&x % &mb, want, "m={m:x?} a={a:x?} b={b:x?}");
-                let lazy = finish_lazy_vartime((t, top), &p);
-                assert_eq!(big(&lazy) % &mb, want);
-                checked += 1;
-            }
+            check_raw(mul, &(big(&a) * big(&b)), &m, &what);
+            check_raw(sqr, &(big(&a) * big(&a)), &m, &what);
         }
-        assert_eq!(checked, 4000);
     }
 }
