@@ -10,6 +10,8 @@
 
 #[cfg(target_arch = "x86_64")]
 pub mod adx4;
+#[cfg(target_arch = "x86_64")]
+pub mod adx_cios;
 pub mod bitserial;
 pub mod cihs;
 pub mod cios;
