@@ -73,6 +73,10 @@ pub const MAX_WINDOW_BITS: usize = 16;
 /// fewer. Each chunk costs one atomic increment.
 pub const FIXED_BASE_CHUNKS_PER_THREAD: usize = 16;
 
+/// `ct`'s table lookup ([`crate::arith::ct_select`]) uses SSE2 compares for entries up to this
+/// many limbs, the auto-vectorized integer loop above (measured at 4 and 32 limbs only).
+pub const CT_SELECT_SSE2_MAX_LIMBS: usize = 8;
+
 /// Default digit size of the fixed m-ary `window` method: 4 bits, p = 16 (seed 000 section 5).
 pub const FIXED_WINDOW_BITS: usize = 4;
 

@@ -238,6 +238,46 @@ pub unsafe fn redc_rows_adx(x: &mut [Limb], m: &[Limb], n0: Limb) -> Limb {
     top
 }
 
+/// [`super::ct_select`] with SSE2 (baseline on x86-64): the entry index and `d` sit in all
+/// four 32-bit lanes of two vectors, so one PCMPEQD gives the entry's mask in every lane, and
+/// each pair of limbs costs one PAND and one POR. Constant time: every entry is read, and only
+/// lane-wise compares and masks see `d` (`d` and the table length are below 2^31).
+///
+/// # Safety
+/// The CPU must support SSE2 (every x86-64 CPU does).
+#[target_feature(enable = "sse2")]
+#[inline]
+pub fn ct_select_sse2<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
+    use core::arch::x86_64::{
+        __m128i, _mm_add_epi32, _mm_and_si128, _mm_cmpeq_epi32, _mm_cvtsi128_si64, _mm_loadu_si128,
+        _mm_or_si128, _mm_set1_epi32, _mm_setzero_si128, _mm_storeu_si128,
+    };
+    debug_assert!(table.len() < 1 << 31);
+    let k = sel.len();
+    sel.fill(0);
+    let want = _mm_set1_epi32(d as i32);
+    let one = _mm_set1_epi32(1);
+    let mut index = _mm_setzero_si128();
+    for entry in table {
+        let entry = entry.as_ref();
+        assert_eq!(entry.len(), k, "table entries are as long as sel");
+        let mask = _mm_cmpeq_epi32(index, want);
+        for (s, e) in sel.chunks_exact_mut(2).zip(entry.chunks_exact(2)) {
+            // SAFETY: s and e are two limbs (16 bytes) each; unaligned loads and stores.
+            unsafe {
+                let x = _mm_loadu_si128(e.as_ptr().cast::<__m128i>());
+                let acc = _mm_loadu_si128(s.as_ptr().cast::<__m128i>());
+                let r = _mm_or_si128(acc, _mm_and_si128(x, mask));
+                _mm_storeu_si128(s.as_mut_ptr().cast::<__m128i>(), r);
+            }
+        }
+        if k % 2 == 1 {
+            sel[k - 1] |= entry[k - 1] & _mm_cvtsi128_si64(mask) as Limb;
+        }
+        index = _mm_add_epi32(index, one);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,12 +3,12 @@
 //! The exponent is processed as exactly `ceil(exp_bits / w)` digits of `w` bits, where
 //! `exp_bits` is a public length (the caller pads: [`super::Modulus::pow_ct`] uses
 //! `max(bits(m), 64 * limbs(exp))`). Every digit costs a scan of the *whole* table of 2^w
-//! powers in which each entry is OR-ed in under a mask ([`arith::or_masked`] with a flag
-//! computed without branches), `w` squarings and one multiplication — also for zero digits.
-//! (The masks pass through [`crate::limb::value_barrier`], so the compiler cannot turn the
-//! selection back into a branch.) So no branch
-//! and no memory address depends on the bits of the exponent or of the base; the sequence of
-//! operations is recorded by [`pow_traced`] so the tests can check exactly that.
+//! powers in which each entry is OR-ed in under a mask computed without branches
+//! ([`arith::ct_select`]), `w` squarings and one multiplication — also for zero digits.
+//! (The masks come from SSE2 compares on x86-64, elsewhere through
+//! [`crate::limb::value_barrier`], so the compiler cannot turn the selection into a branch.)
+//! So no branch and no memory address depends on the bits of the exponent or of the base; the
+//! sequence of operations is recorded by [`pow_traced`] so the tests can check exactly that.
 //!
 //! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
@@ -57,13 +57,6 @@ impl CtTrace for Vec<CtEvent> {
     fn event(&mut self, e: CtEvent) {
         self.push(e);
     }
-}
-
-/// 1 if `a == b` else 0, without a branch.
-#[inline(always)]
-fn ct_eq(a: usize, b: usize) -> Limb {
-    let x = (a ^ b) as Limb;
-    1 ^ ((x | x.wrapping_neg()) >> 63)
 }
 
 /// The `w`-bit digit at bit `pos`: the limb read and the shifts depend only on `pos` (public).
@@ -146,11 +139,10 @@ where
         // The scan comes first: it does not depend on the squarings, so out-of-order execution
         // overlaps it with them.
         let d = ct_digit(exp, j * w, w);
-        sel.as_mut().fill(0);
-        for (i, entry) in table.iter().enumerate() {
+        for i in 0..table.len() {
             trace.event(CtEvent::Scan(i));
-            arith::or_masked(sel.as_mut(), entry.as_ref(), ct_eq(i, d));
         }
+        arith::ct_select(sel.as_mut(), &table, d);
         for _ in 0..w {
             trace.event(CtEvent::Sqr);
             a.sqr_in_place(&mut acc);
