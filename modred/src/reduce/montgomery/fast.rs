@@ -424,8 +424,47 @@ fn pow_fixed<const N: usize>(
     pow_fixed_portable::<N>(p, base, exp, alg)
 }
 
+/// One product `a b R^{-1} mod m` (`a, b < m`, result `< m`, constant time) on the asm CIOS of
+/// [`super::adx_cios`] (5-8 limbs). Per product, against the portable `cios_fixed` (throwaway
+/// timing, trait call included): 0.92 at 5 limbs, 0.83 at 6, 0.73 at 8; at 4 limbs building the
+/// `adx4` block per call made it slower (1.17), so 4 limbs stay portable here.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn mul_adx<const N: usize>(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb])
+where
+    super::adx_cios::Operands<N>: super::adx_cios::MontMulRaw<N>,
+{
+    let arr = |x: &[Limb]| -> [Limb; N] { x.try_into().expect("operand length is k") };
+    let ops = super::adx_cios::Operands {
+        a: arr(a),
+        b: arr(b),
+        m: arr(&p.m),
+        n0: p.n0,
+    };
+    // SAFETY: the caller's guarantee.
+    let (t, top) = unsafe { super::adx_cios::MontMulRaw::mont_mul_raw(&ops) };
+    out.copy_from_slice(&sub_final_fixed(&t, top, &ops.m));
+}
+
 #[inline(always)]
 fn fixed<const N: usize>(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    // The asm kernels bypass the `count` feature's counters, as in `arith`.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if (5..=8).contains(&N) && crate::arith::x86_64::has_mulx_adx() {
+        // SAFETY: the CPU has BMI2 and ADX.
+        unsafe {
+            match N {
+                5 => mul_adx::<5>(p, out, a, b),
+                6 => mul_adx::<6>(p, out, a, b),
+                7 => mul_adx::<7>(p, out, a, b),
+                _ => mul_adx::<8>(p, out, a, b),
+            }
+        }
+        return;
+    }
     let a: &[Limb; N] = a.try_into().expect("operand length is k");
     let b: &[Limb; N] = b.try_into().expect("operand length is k");
     let m: &[Limb; N] = p.m.as_slice().try_into().expect("modulus length is k");
