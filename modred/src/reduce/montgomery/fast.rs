@@ -187,26 +187,40 @@ struct FixedArith<'a, const N: usize, const LAZY: bool> {
     n0: Limb,
 }
 
-impl<const N: usize, const LAZY: bool> FixedArith<'_, N, LAZY> {
-    #[inline(always)]
-    fn finish(&self, (t, top): Wide<N>) -> [Limb; N] {
-        if LAZY {
-            lazy_final_vartime((t, top), self.m)
-        } else {
-            sub_final_fixed(&t, top, self.m)
-        }
+/// The final step of the fixed-size arithmetics: with `LAZY`, [`lazy_final_vartime`] (below R,
+/// variable time), else the masked [`sub_final_fixed`] (below m, constant time).
+#[inline(always)]
+fn finish_fixed<const N: usize, const LAZY: bool>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
+    if LAZY {
+        lazy_final_vartime((t, top), m)
+    } else {
+        sub_final_fixed(&t, top, m)
     }
+}
+
+/// `pow_fixed_with` on the arithmetic `$arith` built with `const LAZY: bool` in scope: lazily
+/// reduced for the variable-time scans, fully reduced (constant time) for `ct`.
+macro_rules! pow_lazy_unless_ct {
+    ($p:expr, $base:expr, $exp:expr, $alg:expr, $arith:expr) => {
+        if $alg.is_constant_time() {
+            const LAZY: bool = false;
+            pow_fixed_with(&mut $arith, $p, $base, $exp, $alg)
+        } else {
+            const LAZY: bool = true;
+            pow_fixed_with(&mut $arith, $p, $base, $exp, $alg)
+        }
+    };
 }
 
 impl<const N: usize, const LAZY: bool> ExpArith for FixedArith<'_, N, LAZY> {
     type Elem = [Limb; N];
     #[inline(always)]
     fn sqr_in_place(&mut self, a: &mut [Limb; N]) {
-        *a = self.finish(sqr_fixed_raw::<N>(a, self.m, self.n0));
+        *a = finish_fixed::<N, LAZY>(sqr_fixed_raw::<N>(a, self.m, self.n0), self.m);
     }
     #[inline(always)]
     fn mul_in_place(&mut self, a: &mut [Limb; N], b: &[Limb; N]) {
-        *a = self.finish(cios_fixed_raw::<N>(a, b, self.m, self.n0));
+        *a = finish_fixed::<N, LAZY>(cios_fixed_raw::<N>(a, b, self.m, self.n0), self.m);
     }
 }
 
@@ -242,23 +256,7 @@ fn pow_fixed_portable<const N: usize>(
     alg: FusedPow,
 ) -> Vec<Limb> {
     let m: &[Limb; N] = p.m.as_slice().try_into().expect("modulus length is N");
-    if alg.is_constant_time() {
-        pow_fixed_with(
-            &mut FixedArith::<N, false> { m, n0: p.n0 },
-            p,
-            base,
-            exp,
-            alg,
-        )
-    } else {
-        pow_fixed_with(
-            &mut FixedArith::<N, true> { m, n0: p.n0 },
-            p,
-            base,
-            exp,
-            alg,
-        )
-    }
+    pow_lazy_unless_ct!(p, base, exp, alg, FixedArith::<N, LAZY> { m, n0: p.n0 })
 }
 
 /// The portable kernels compiled with BMI2 (MULX frees the compiler from RDX:RAX).
@@ -319,11 +317,7 @@ impl<const LAZY: bool> ExpArith for Adx4Arith<LAZY> {
 #[target_feature(enable = "bmi2,adx")]
 unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Vec<Limb> {
     let block = super::adx4::block4(&p.m, p.n0);
-    if alg.is_constant_time() {
-        pow_fixed_with(&mut Adx4Arith::<false> { p: block }, p, base, exp, alg)
-    } else {
-        pow_fixed_with(&mut Adx4Arith::<true> { p: block }, p, base, exp, alg)
-    }
+    pow_lazy_unless_ct!(p, base, exp, alg, Adx4Arith::<LAZY> { p: block })
 }
 
 /// [`ExpArith`] on 5- to 8-limb residues with the unrolled MULX/ADX CIOS ([`super::adx_cios`]);
@@ -332,18 +326,6 @@ unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) 
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 struct AdxCiosArith<const N: usize, const LAZY: bool> {
     ops: super::adx_cios::Operands<N>,
-}
-
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-impl<const N: usize, const LAZY: bool> AdxCiosArith<N, LAZY> {
-    #[inline(always)]
-    fn finish(&self, (t, top): Wide<N>) -> [Limb; N] {
-        if LAZY {
-            lazy_final_vartime((t, top), &self.ops.m)
-        } else {
-            sub_final_fixed(&t, top, &self.ops.m)
-        }
-    }
 }
 
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -359,14 +341,16 @@ where
         self.ops.a = *a;
         self.ops.b = *a;
         // SAFETY: only built by `pow_adx_cios`, which runs on CPUs with BMI2 and ADX.
-        *a = self.finish(unsafe { super::adx_cios::MontMulRaw::mont_mul_raw(&self.ops) });
+        let x = unsafe { super::adx_cios::MontMulRaw::mont_mul_raw(&self.ops) };
+        *a = finish_fixed::<N, LAZY>(x, &self.ops.m);
     }
     #[inline(always)]
     fn mul_in_place(&mut self, a: &mut [Limb; N], b: &[Limb; N]) {
         self.ops.a = *a;
         self.ops.b = *b;
         // SAFETY: as above.
-        *a = self.finish(unsafe { super::adx_cios::MontMulRaw::mont_mul_raw(&self.ops) });
+        let x = unsafe { super::adx_cios::MontMulRaw::mont_mul_raw(&self.ops) };
+        *a = finish_fixed::<N, LAZY>(x, &self.ops.m);
     }
 }
 
@@ -390,11 +374,7 @@ where
         m,
         n0: p.n0,
     };
-    if alg.is_constant_time() {
-        pow_fixed_with(&mut AdxCiosArith::<N, false> { ops }, p, base, exp, alg)
-    } else {
-        pow_fixed_with(&mut AdxCiosArith::<N, true> { ops }, p, base, exp, alg)
-    }
+    pow_lazy_unless_ct!(p, base, exp, alg, AdxCiosArith::<N, LAZY> { ops })
 }
 
 /// Fused exponentiation (scan `alg`) for N limbs: on CPUs with BMI2/ADX the asm kernels for 4
