@@ -70,8 +70,7 @@ pub fn div_wide(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
 ///
 /// The mask goes through [`value_barrier`]: if the optimizer could see it is 0 or all-ones, it
 /// may turn a masked select into a conditional branch (it did: the final subtraction of the
-/// fixed-size Montgomery kernels became a data-dependent jump, a timing leak and a branch
-/// misprediction on about half the products).
+/// fixed-size Montgomery kernels became a jump on the compare's result, a timing leak).
 #[inline(always)]
 pub fn mask_if(c: Limb) -> Limb {
     debug_assert!(c <= 1);

@@ -68,9 +68,9 @@ pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
 /// Largest window (or comb teeth) accepted by the exponentiation options.
 pub const MAX_WINDOW_BITS: usize = 16;
 
-/// Multi-threaded `fixed-base`: each thread claims about this many chunks of the exponent's set
-/// bits (one product each, claimed from a shared counter), so a late or slowed helper takes
-/// fewer. Each chunk costs one atomic increment.
+/// Multi-threaded `fixed-base`: the exponent's set bits are cut into this many chunks per thread,
+/// which the threads claim from a shared counter (one atomic increment each), so a helper that
+/// wakes late or runs on a busy CPU takes fewer of them.
 pub const FIXED_BASE_CHUNKS_PER_THREAD: usize = 16;
 
 /// `ct`'s table lookup ([`crate::arith::ct_select`]) uses SSE2 compares for entries up to this
