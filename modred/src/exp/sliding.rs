@@ -41,38 +41,38 @@ pub(crate) fn scan<A: ExpArith>(
     w: usize,
 ) -> Option<A::Elem> {
     debug_assert!(odd.len() >= 1 << (w - 1));
-    let mut acc: Option<A::Elem> = None;
-    // Invariant: acc = g^(exp >> (i + 1)) (None while that is 1).
-    let mut i = arith::bit_len(exp) as isize - 1;
-    while i >= 0 {
-        let iu = i as usize;
-        if !arith::bit(exp, iu) {
-            if let Some(x) = acc.as_mut() {
-                a.sqr_in_place(x);
-            }
-            i -= 1;
-            continue;
-        }
-        // Window [j, iu]: at most w bits, lowest bit set.
-        let mut j = (i - w as isize + 1).max(0) as usize;
+    // The window [j, i] at most w bits long that ends at the set bit i and starts at a set bit:
+    // its start and value.
+    let window = |i: usize| {
+        let mut j = (i + 1).saturating_sub(w);
         while !arith::bit(exp, j) {
             j += 1;
         }
-        let len = iu - j + 1;
-        let value = super::window::digit(exp, j, len);
-        debug_assert!(value & 1 == 1);
-        match acc.as_mut() {
-            None => acc = Some(odd[value >> 1].clone()),
-            Some(x) => {
-                for _ in 0..len {
-                    a.sqr_in_place(x);
-                }
-                a.mul_in_place(x, &odd[value >> 1]);
-            }
+        (j, super::window::digit(exp, j, i - j + 1))
+    };
+    let top = arith::bit_len(exp).checked_sub(1)?;
+    let (j, value) = window(top);
+    debug_assert!(value & 1 == 1);
+    // The top window seeds the accumulator, so the loop needs no "still 1" case.
+    let mut acc = odd[value >> 1].clone();
+    // Invariant: acc = g^(exp >> j), bits below j still to scan.
+    let mut j = j;
+    while j > 0 {
+        let i = j - 1;
+        if !arith::bit(exp, i) {
+            a.sqr_in_place(&mut acc);
+            j = i;
+            continue;
         }
-        i = j as isize - 1;
+        let (start, value) = window(i);
+        debug_assert!(value & 1 == 1);
+        for _ in start..=i {
+            a.sqr_in_place(&mut acc);
+        }
+        a.mul_in_place(&mut acc, &odd[value >> 1]);
+        j = start;
     }
-    acc
+    Some(acc)
 }
 
 /// `base^exp mod m` with windows of at most `w` bits (1 <= w <= 16), `base < m` (k limbs);
