@@ -95,16 +95,6 @@ impl Powers {
     }
 }
 
-/// Product of `table[slot]` over `slots` on `ar`, `None` if empty.
-fn partial<A: ExpArith>(ar: &mut A, table: &[A::Elem], slots: &[usize]) -> Option<A::Elem> {
-    let (&first, rest) = slots.split_first()?;
-    let mut acc = table[first].clone();
-    for &j in rest {
-        ar.mul_in_place(&mut acc, &table[j]);
-    }
-    Some(acc)
-}
-
 /// Product of `table[slot]` over the chunks of `slots` this thread claims from `next` (a shared
 /// counter of chunks of `chunk` slots), `None` if it claimed none.
 fn claimed<A: ExpArith>(
@@ -144,14 +134,15 @@ fn product<A: ExpArith>(
 where
     A::Elem: Send + Sync,
 {
+    let next = AtomicUsize::new(0);
     if threads <= 1 {
-        return partial(ar, table, slots);
+        // One chunk: the whole product on this thread.
+        return claimed(ar, table, slots, slots.len().max(1), &next);
     }
     let chunk = slots
         .len()
         .div_ceil(threads * tuning::FIXED_BASE_CHUNKS_PER_THREAD)
         .max(1);
-    let next = AtomicUsize::new(0);
     let (make, next) = (&make, &next);
     let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = (1..threads)
         .map(|_| Box::new(move || claimed(&mut make(), table, slots, chunk, next)) as Box<_>)
