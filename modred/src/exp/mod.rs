@@ -443,42 +443,7 @@ pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Res
     if let Some(x) = pow_one_word(base, exp, m, opts) {
         return Ok(x);
     }
-    if let Some(x) = pow_small_odd(base, exp, m, opts) {
-        return x;
-    }
     Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
-}
-
-/// The one-off `pow` with default options for an odd modulus of 2 to
-/// [`tuning::FIXED_CIOS_MAX_LIMBS`] limbs: what [`Modulus::pow`] would run (the reducer "auto"
-/// picks there, `montgomery-fast`, and the sliding window), built directly rather than inside
-/// a `Modulus` (no reducer choice, shared handles or constant-time twin). At 256 bits a one-off
-/// pow took 1.07x the time of one on a prebuilt context through `Modulus`, 1.05x this way
-/// (throwaway paired timing). `None` for other inputs.
-fn pow_small_odd(
-    base: &Natural,
-    exp: &Natural,
-    m: &Natural,
-    opts: &PowOptions,
-) -> Option<Result<Natural>> {
-    let k = m.len();
-    if opts.method != Method::Auto
-        || opts.reducer != "auto"
-        || !m.is_odd()
-        || !(2..=tuning::FIXED_CIOS_MAX_LIMBS).contains(&k)
-    {
-        return None;
-    }
-    debug_assert_eq!(
-        reduce::auto::choose(m.limbs(), Workload::Repeated).name,
-        crate::reduce::montgomery::fast::INFO.name
-    );
-    let r = match crate::reduce::montgomery::fast::MontgomeryFast::new(m.limbs()) {
-        Ok(r) => r,
-        Err(e) => return Some(Err(e)),
-    };
-    let b = reduce_below(base, m.limbs());
-    Some(pow_with(&r, Method::Auto, &b, exp.limbs(), opts).map(Natural::from_limbs))
 }
 
 /// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the

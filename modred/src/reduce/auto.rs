@@ -20,11 +20,10 @@ pub enum Workload {
 /// The method `auto` stands for, for modulus `m` (trimmed, non-zero) and `workload`.
 pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
     let odd = m.first().is_some_and(|&l| l & 1 == 1);
-    let short_dr = diminished_radix::detect(m).is_some_and(|f| {
-        m.len() > FIXED_CIOS_MAX_LIMBS
-            && f.mode == DrMode::Block
-            && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS
-    });
+    // Only above the unrolled sizes is a diminished-radix modulus worth looking for.
+    let short_dr = m.len() > FIXED_CIOS_MAX_LIMBS
+        && diminished_radix::detect(m)
+            .is_some_and(|f| f.mode == DrMode::Block && f.c_norm.len() <= DR_AUTO_MAX_C_LIMBS);
     match workload {
         Workload::Single => &classical::INFO,
         Workload::Repeated if short_dr => &diminished_radix::INFO,
