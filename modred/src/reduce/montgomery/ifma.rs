@@ -48,9 +48,7 @@ const _: () = assert!(IFMA_MAX_VECTORS <= 10);
 
 /// 2^e mod m.
 fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
-    let mut x = vec![0; e / 64 + 1];
-    x[e / 64] = 1 << (e % 64);
-    arith::rem_vartime(&x, m)
+    arith::rem_vartime(crate::natural::Natural::power_of_two(e).limbs(), m)
 }
 
 /// A value as 8V digits of 52 bits (each < 2^52 between products), little-endian; each row

@@ -28,6 +28,7 @@ use crate::arith;
 use crate::error::Result;
 use crate::exp::{FusedArith, FusedPow};
 use crate::limb::{neg_inv_newton, Limb};
+use crate::natural::Natural;
 use core::marker::PhantomData;
 
 /// The per-modulus constants of Montgomery arithmetic with R = b^k = 2^(64k).
@@ -49,10 +50,9 @@ impl MontParams {
     pub fn new(m: &[Limb]) -> Self {
         let k = m.len();
         assert!(k > 0 && m[0] & 1 == 1, "Montgomery needs an odd modulus");
+        // b^e mod m, k limbs
         let pow = |e: usize| {
-            let mut x = vec![0; e + 1];
-            x[e] = 1;
-            let mut r = arith::rem_vartime(&x, m);
+            let mut r = arith::rem_vartime(Natural::power_of_two(64 * e).limbs(), m);
             r.resize(k, 0);
             r
         };
