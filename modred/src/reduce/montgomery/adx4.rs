@@ -5,16 +5,16 @@
 //! - [`mont_mul_4`]: CIOS (seed 002 section 5). Per word b_i, `t += a b_i`, then
 //!   `t = (t + q m) / b` with q = t_0 n'0 mod b. The register roles rotate instead of shifting
 //!   t: the zeroed t_0 becomes the next extra word. Invariant after each i: t < R + m for
-//!   a, b < R (t < 2m for a, b < m), so the top word is 0 or 1. `a` comes in registers (the previous product of an exponentiation, so no
-//!   store and reload on the dependency chain); all 14 general registers but rsp and rbp are
+//!   a, b < R (t < 2m for a, b < m), so the top word is 0 or 1. `a` comes in registers (the
+//!   previous product of an exponentiation); all 14 general registers but rsp and rbp are
 //!   needed, so they are named, and rbx (reserved by LLVM) is parked in xmm15.
 //! - [`mont_sqr_4`]: SOS (seed 002 section 3): the symmetric square (10 MULX) and four REDC
 //!   rows (16 MULX), 26 MULX against CIOS's 32; measured 7% faster than CIOS squaring.
 //!
 //! Each comes in two forms: the `_raw` kernel returns the unreduced t + top b^4 (< R + m, for
 //! operands below R = 2^256, not only below m), which [`finish_ct`] reduces below m by mask and
-//! [`finish_lazy_vartime`] keeps below R by subtracting m only when top is set (a rare,
-//! well-predicted branch instead of the compare-and-select on the dependency chain).
+//! [`finish_lazy_vartime`] keeps below R by subtracting m only when top is set (a branch, taken
+//! in 10-33% of products depending on m / R, instead of the compare-and-select).
 //!
 //! Used by `montgomery-fast`'s fused 256-bit exponentiation when the CPU has BMI2 and ADX
 //! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed`] is the
@@ -54,7 +54,7 @@ fn modulus(p: &Block4) -> &[Limb; 4] {
 
 /// `x mod m` for x = t + top b^4 < 2m: result `< m`. Constant time: the subtraction is always
 /// done and CMOV keeps t when it borrowed (the same selection as the portable
-/// `sub_final_fixed`, in 9 instructions and about 6 cycles of latency on the chain).
+/// `sub_final_fixed`, in 9 instructions).
 #[inline(always)]
 pub fn finish_ct((t, top): Wide4, p: &Block4) -> [Limb; 4] {
     debug_assert!(top <= 1);
@@ -301,9 +301,9 @@ pub unsafe fn mont_mul_4_raw(a: &[Limb; 4], p: &Block4) -> Wide4 {
 /// square (6 cross products doubled plus 4 squares: 10 MULX instead of 16) into s_0..s_7, then four
 /// REDC rows, each leaving its carry word in the zeroed s_i for the next row; 26 MULX against
 /// CIOS's 32. The rows' multipliers are computed two at a time, q_j + q_{j+1} b = (s_j + s_{j+1}
-/// b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums (the chain q -> row -> next q
-/// bounds this kernel's latency). `a` is read from memory (the product is bound by throughput, not
-/// by the store-to-load latency). Unreduced: t + top b^4 < R + m (< 2m when a < m), congruent to
+/// b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums. `a` is read from memory (a
+/// store, load and add chain measured about one cycle here: the store-to-load step is not on
+/// the critical path). Unreduced: t + top b^4 < R + m (< 2m when a < m), congruent to
 /// a^2 R^{-1} mod m; constant time.
 ///
 /// # Safety
