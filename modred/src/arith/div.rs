@@ -90,15 +90,30 @@ pub fn div_rem_1(mut q: Option<&mut [Limb]>, u: &[Limb], d: Limb) -> Limb {
 
 /// Quotient and remainder of `u / v` for `v != 0` (trimmed vectors). Allocates.
 pub fn div_rem(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
+    let mut q = vec![0; u.len()];
+    let r = divide(u, v, Some(&mut q));
+    let q_len = trim(&q).len();
+    q.truncate(q_len);
+    (q, r)
+}
+
+/// `u mod v` for `v != 0` (trimmed). Allocates the remainder and the normalized divisor, no
+/// quotient. Variable time.
+pub fn rem_vartime(u: &[Limb], v: &[Limb]) -> Vec<Limb> {
+    divide(u, v, None)
+}
+
+/// The remainder of `u / v` (trimmed), and the quotient into `q` (`u.len()` limbs, zeroed) if
+/// given: normalizes `v` so that its top bit is set and runs [`divrem_normalized`].
+fn divide(u: &[Limb], v: &[Limb], q: Option<&mut [Limb]>) -> Vec<Limb> {
     let (u, v) = (trim(u), trim(v));
     assert!(!v.is_empty(), "division by zero");
     if u.len() < v.len() {
-        return (Vec::new(), u.to_vec());
+        return u.to_vec();
     }
     if v.len() == 1 {
-        let mut q = vec![0; u.len()];
-        let r = div_rem_1(Some(&mut q), u, v[0]);
-        return (trim(&q).to_vec(), trim(&[r]).to_vec());
+        let r = div_rem_1(q.map(|q| &mut q[..u.len()]), u, v[0]);
+        return trim(&[r]).to_vec();
     }
     let n = v.len();
     let s = v[n - 1].leading_zeros();
@@ -108,14 +123,11 @@ pub fn div_rem(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
     un[..u.len()].copy_from_slice(u);
     let out = shl_in_place(&mut un[..u.len()], s);
     un[u.len()] = out;
-    let mut q = vec![0; un.len() - n];
-    divrem_normalized(&mut un, &vn, Some(&mut q));
+    let quotient_len = un.len() - n;
+    divrem_normalized(&mut un, &vn, q.map(|q| &mut q[..quotient_len]));
     un.truncate(n);
     shr_in_place(&mut un, s);
-    (trim(&q).to_vec(), trim(&un).to_vec())
-}
-
-/// `u mod v` for `v != 0`. Allocates. Variable time.
-pub fn rem_vartime(u: &[Limb], v: &[Limb]) -> Vec<Limb> {
-    div_rem(u, v).1
+    let r_len = trim(&un).len();
+    un.truncate(r_len);
+    un
 }

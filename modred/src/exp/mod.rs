@@ -181,10 +181,7 @@ impl FusedPow {
         A::Elem: AsRef<[Limb]> + AsMut<[Limb]>,
     {
         match self {
-            FusedPow::Sliding { w } => {
-                let odd = sliding::odd_powers(ar, g, w);
-                sliding::scan(ar, &odd, exp, w).unwrap_or(one)
-            }
+            FusedPow::Sliding { w } => sliding::run(ar, g, exp, w).unwrap_or(one),
             FusedPow::RightToLeft => binary_rl::scan(ar, g, exp).unwrap_or(one),
             FusedPow::Binary => binary::scan(ar, g, exp).unwrap_or(one),
             FusedPow::Window { w } => window::scan(ar, one.clone(), g, exp, w).unwrap_or(one),

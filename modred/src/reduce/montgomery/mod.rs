@@ -56,10 +56,19 @@ impl MontParams {
             r.resize(k, 0);
             r
         };
+        // R mod m = R - m = !m + 1 without a division when m > R / 2 (top bit set); m is odd,
+        // so the + 1 does not carry out of limb 0.
+        let one = if m[k - 1] >> (Limb::BITS - 1) == 1 {
+            let mut r: Vec<Limb> = m.iter().map(|&l| !l).collect();
+            r[0] += 1;
+            r
+        } else {
+            pow(k)
+        };
         Self {
             m: m.to_vec(),
             n0: neg_inv_newton(m[0]),
-            one: pow(k),
+            one,
             r2: pow(2 * k),
         }
     }
@@ -206,5 +215,45 @@ pub fn check_below_m_r(x: &[Limb], m: &[Limb]) -> core::result::Result<(), &'sta
         Ok(())
     } else {
         Err("x must be below m*R (R = 2^(64k), k = limbs of m)")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limb::xorshift64 as rng;
+    use num_bigint::BigUint;
+
+    /// R mod m, R^2 mod m and n'0 against num-bigint, for moduli with and without the top bit
+    /// set (R - m without a division, and the division) and the edge cases 1, 3, b - 1, b^k - 1.
+    #[test]
+    fn params_match_num_bigint() {
+        let mut s = 0x6a09_e667_f3bc_c909;
+        let mut moduli: Vec<Vec<Limb>> =
+            vec![vec![1], vec![3], vec![Limb::MAX], vec![Limb::MAX; 4]];
+        for k in 1..=9 {
+            for case in 0..8 {
+                let mut m: Vec<Limb> = (0..k).map(|_| rng(&mut s)).collect();
+                m[0] |= 1;
+                match case % 4 {
+                    0 => m[k - 1] |= 1 << 63,
+                    1 => m[k - 1] >>= 1,
+                    2 => m[k - 1] = 1,
+                    _ => m[k - 1] = Limb::MAX,
+                }
+                moduli.push(m);
+            }
+        }
+        for m in &moduli {
+            let p = MontParams::new(m);
+            let k = m.len();
+            let big = |x: &[Limb]| Natural::from_limbs(x.to_vec()).to_biguint();
+            let mb = big(m);
+            let r = BigUint::from(1u32) << (64 * k);
+            assert_eq!(big(&p.one), &r % &mb, "one, m={m:x?}");
+            assert_eq!(big(&p.r2), (&r * &r) % &mb, "r2, m={m:x?}");
+            assert_eq!((p.one.len(), p.r2.len()), (k, k));
+            assert_eq!(m[0].wrapping_mul(p.n0), Limb::MAX, "n0, m={m:x?}");
+        }
     }
 }
