@@ -46,11 +46,6 @@ pub fn size_for(k: usize) -> Option<(usize, usize)> {
 // `by_vectors!` instantiates V = 1..=10.
 const _: () = assert!(IFMA_MAX_VECTORS <= 10);
 
-/// 2^e mod m.
-fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
-    arith::rem_vartime(crate::natural::Natural::power_of_two(e).limbs(), m)
-}
-
 /// A value as 8V digits of 52 bits (each < 2^52 between products), little-endian; each row
 /// of eight is one vector. `repr(C)`: the layout of `[u64; 8V]` (see [`Digits::view`]).
 #[derive(Clone, Copy, Debug)]
@@ -277,7 +272,7 @@ unsafe fn pow_v<const V: usize>(
         k0: p.n0 & MASK52,
         n,
     };
-    let rr = Digits::<V>::from_limbs(&pow2_mod(2 * DIGIT_BITS * n, &p.m)); // R^2 mod m
+    let rr = Digits::<V>::from_limbs(&super::pow2_mod(2 * DIGIT_BITS * n, &p.m)); // R^2 mod m
     let unit = Digits::<V>::small(1);
     // SAFETY (all three): the caller guarantees the CPU features.
     let g = unsafe { ar.amm(&Digits::from_limbs(base), &rr) };
@@ -360,7 +355,7 @@ impl Session {
             m: digits(&p.m),
             m_limbs: p.m.clone(),
             k0: p.n0 & MASK52,
-            import: digits(&pow2_mod(2 * DIGIT_BITS * n - 64 * p.k(), &p.m)),
+            import: digits(&super::pow2_mod(2 * DIGIT_BITS * n - 64 * p.k(), &p.m)),
             unit,
             tmp: vec![0; LANES * v],
         })

@@ -45,6 +45,11 @@ pub struct MontParams {
     pub r2: Vec<Limb>,
 }
 
+/// 2^e mod m (trimmed), by one division. Variable time.
+pub(crate) fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
+    arith::rem_vartime(Natural::power_of_two(e).limbs(), m)
+}
+
 impl MontParams {
     /// Constants for the odd modulus `m` (trimmed, non-empty).
     pub fn new(m: &[Limb]) -> Self {
@@ -52,7 +57,7 @@ impl MontParams {
         assert!(k > 0 && m[0] & 1 == 1, "Montgomery needs an odd modulus");
         // b^e mod m, k limbs
         let pow = |e: usize| {
-            let mut r = arith::rem_vartime(Natural::power_of_two(64 * e).limbs(), m);
+            let mut r = pow2_mod(64 * e, m);
             r.resize(k, 0);
             r
         };
