@@ -4,7 +4,9 @@
 //! `exp_bits` is a public length (the caller pads: [`super::Modulus::pow_ct`] uses
 //! `max(bits(m), 64 * limbs(exp))`). Every digit costs a scan of the *whole* table of 2^w
 //! powers in which each entry is OR-ed in under a mask computed without branches
-//! ([`arith::ct_select`]), `w` squarings and one multiplication — also for zero digits.
+//! ([`arith::ct_select`]), `w` squarings and one multiplication — also for zero digits — except
+//! the top digit, whose scanned entry is the start value. The table's even powers are squares
+//! of earlier entries, its odd ones products with g.
 //! (The masks come from SSE2 compares on x86-64, elsewhere through
 //! [`crate::limb::value_barrier`], so the compiler cannot turn the selection into a branch.)
 //! So no branch and no memory address depends on the bits of the exponent or of the base; the
@@ -14,7 +16,9 @@
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
 //! integrated Montgomery products with the masked final subtraction [`arith::sub_mod_final`];
 //! not FIOS or the Karatsuba-based REDC); [`super::pow`] refuses other reducers for `ct` and
-//! "auto" picks CIOS. Reducing a base
+//! "auto" picks CIOS. (The fused 256-bit MULX/ADX kernels keep residues below 2^256 instead of
+//! below m, subtracting m under a mask of the product's carry-out, and reduce below m once at
+//! the end: also no branch.) Reducing a base
 //! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
 
 use super::{ExpArith, FusedPow, Ops};
@@ -27,8 +31,10 @@ use crate::reduce::Reducer;
 pub enum CtEvent {
     /// Conversion of the base into representation.
     ToRepr,
-    /// A table entry computed during precomputation.
+    /// A table entry computed by a product during precomputation.
     TableMul,
+    /// A table entry computed by a squaring during precomputation.
+    TableSqr,
     /// A squaring of the accumulator.
     Sqr,
     /// Table entry `i` read during a masked scan.
@@ -107,8 +113,9 @@ pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
 }
 
 /// The constant-time scan of [`pow_traced`] on any [`ExpArith`] (so fused fixed-size kernels
-/// share it): table g^0..g^(2^w - 1) from `one` and `g`, then per digit `w` squarings, a
-/// masked scan of the whole table and one multiplication. Returns g^exp in representation.
+/// share it): table g^0..g^(2^w - 1) from `one` and `g`; the top digit's masked scan gives
+/// the start value, then every lower digit costs a masked scan of the whole table, `w`
+/// squarings and one multiplication. Returns g^exp in representation.
 #[inline(always)]
 pub(crate) fn scan<A: ExpArith, T: CtTrace>(
     a: &mut A,
@@ -124,18 +131,28 @@ where
 {
     let entries = 1usize << w;
     let mut table = Vec::with_capacity(entries);
-    table.push(one.clone());
+    table.push(one);
     table.push(g);
     for i in 2..entries {
-        let mut t = table[i - 1].clone();
-        trace.event(CtEvent::TableMul);
-        a.mul_in_place(&mut t, &table[1]);
+        // Even powers by a squaring (cheaper than a product), odd ones by a product with g.
+        let t = if i % 2 == 0 {
+            let mut t = table[i / 2].clone();
+            trace.event(CtEvent::TableSqr);
+            a.sqr_in_place(&mut t);
+            t
+        } else {
+            let mut t = table[i - 1].clone();
+            trace.event(CtEvent::TableMul);
+            a.mul_in_place(&mut t, &table[1]);
+            t
+        };
         table.push(t);
     }
-    let digits = exp_bits.div_ceil(w).max(1);
-    let mut acc = one.clone();
-    let mut sel = one;
-    for j in (0..digits).rev() {
+    let top = exp_bits.div_ceil(w).max(1) - 1;
+    let mut acc = table[0].clone();
+    let mut sel = table[0].clone();
+    // Invariant: acc = g^(exp >> (j w)) after digit j.
+    for j in (0..=top).rev() {
         // The scan comes first: it does not depend on the squarings, so out-of-order execution
         // overlaps it with them.
         let d = ct_digit(exp, j * w, w);
@@ -143,6 +160,12 @@ where
             trace.event(CtEvent::Scan(i));
         }
         arith::ct_select(sel.as_mut(), &table, d);
+        if j == top {
+            // The top digit's entry is the start value: w squarings of one and a product saved
+            // (j is public, so this branch is too).
+            acc.as_mut().copy_from_slice(sel.as_ref());
+            continue;
+        }
         for _ in 0..w {
             trace.event(CtEvent::Sqr);
             a.sqr_in_place(&mut acc);

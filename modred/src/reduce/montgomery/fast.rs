@@ -277,7 +277,9 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
 /// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]). With `LAZY`
 /// the residues are kept below R = 2^256 rather than below m
 /// ([`super::adx4::finish_lazy_vartime`]: variable time, for the variable-time scans);
-/// without, below m by the constant-time masked subtraction.
+/// without, also below R but without a branch ([`super::adx4::finish_below_r_ct`]: m & -top
+/// subtracted from every product, for the `ct` scan). [`pow_fixed_with`]'s final masked
+/// subtraction brings the result below m in both cases.
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 struct Adx4Arith<const LAZY: bool> {
     p: super::adx4::Block4,
@@ -290,7 +292,7 @@ impl<const LAZY: bool> Adx4Arith<LAZY> {
         if LAZY {
             super::adx4::finish_lazy_vartime(x, &self.p)
         } else {
-            super::adx4::finish_ct(x, &self.p)
+            super::adx4::finish_below_r_ct(x, &self.p)
         }
     }
 }
