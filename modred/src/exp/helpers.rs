@@ -6,17 +6,22 @@
 //! its pool 54 µs, against 6 µs to wake a parked thread through a channel. A 2048-bit
 //! fixed-base exponentiation on IFMA is ~360 µs of work, so that overhead decided whether two
 //! threads paid off at all. Helpers are created on demand, one per concurrently running job at
-//! the peak, and then stay parked for the life of the process.
+//! the peak, and then stay for the life of the process: after a job a helper polls for the next
+//! one for [`crate::tuning::HELPER_POLL_BEFORE_PARKING`], then parks.
 
+use crate::tuning::HELPER_POLL_BEFORE_PARKING;
 use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
-use std::sync::mpsc::{channel, Sender, TryRecvError};
+use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::Instant;
 
-/// How long the caller polls for the helpers' results before parking.
-const SPIN_BEFORE_PARKING: Duration = Duration::from_micros(100);
+/// A job for a helper. Its argument puts the helper back on the idle list; the job calls it
+/// just before sending its result, so a caller that submits again as soon as it has the result
+/// finds the helper idle instead of starting another thread.
+type Job = JobFor<'static>;
 
-type Job = Box<dyn FnOnce() + Send + 'static>;
+/// [`Job`] borrowing for `'a`.
+type JobFor<'a> = Box<dyn FnOnce(&dyn Fn()) + Send + 'a>;
 
 /// Senders of the helpers that are parked, waiting for a job.
 static IDLE: Mutex<Vec<Sender<Job>>> = Mutex::new(Vec::new());
@@ -42,9 +47,10 @@ fn submit(mut job: Job) -> Result<(), Job> {
     let spawned = std::thread::Builder::new()
         .name("modred-helper".into())
         .spawn(move || {
-            for job in rx {
-                job();
-                idle().push(back.clone());
+            // Polling first, a caller in a loop hands over its next job without a wake-up
+            // (which also lets the OS place the woken helper on the caller's CPU).
+            while let Some(job) = recv_polling(&rx) {
+                job(&|| idle().push(back.clone()));
             }
         });
     match spawned {
@@ -65,8 +71,9 @@ pub(crate) fn run_all<'a, T: Send + 'a, U>(
     for (i, job) in jobs.into_iter().enumerate() {
         results.push(None);
         let tx = tx.clone();
-        let wrapped: Box<dyn FnOnce() + Send + 'a> = Box::new(move || {
+        let wrapped: JobFor<'a> = Box::new(move |now_idle| {
             let r = catch_unwind(AssertUnwindSafe(job));
+            now_idle();
             let _ = tx.send((i, r));
         });
         // SAFETY: the job may borrow data of lifetime 'a. It is erased to 'static only to
@@ -74,10 +81,9 @@ pub(crate) fn run_all<'a, T: Send + 'a, U>(
         // runs under catch_unwind) before receiving the job's result, which the job sends as
         // its last action, after its borrowed captures were consumed. A job that never
         // reached a helper is run here instead.
-        let wrapped: Job =
-            unsafe { core::mem::transmute::<Box<dyn FnOnce() + Send + 'a>, Job>(wrapped) };
+        let wrapped: Job = unsafe { core::mem::transmute::<JobFor<'a>, Job>(wrapped) };
         if let Err(job) = submit(wrapped) {
-            job(); // sends its result like a helper would
+            job(&|| ()); // sends its result like a helper would
         }
     }
     let mine = catch_unwind(AssertUnwindSafe(mine));
@@ -85,18 +91,7 @@ pub(crate) fn run_all<'a, T: Send + 'a, U>(
     // Every job holds a sender until it has sent its result: the loop ends when all are done.
     // The helpers usually finish within microseconds of the caller, so poll for a while
     // before parking (being woken costs another cross-CPU wake-up).
-    let spin_until = std::time::Instant::now() + SPIN_BEFORE_PARKING;
-    loop {
-        let next = match rx.try_recv() {
-            Err(TryRecvError::Empty) if std::time::Instant::now() < spin_until => {
-                std::hint::spin_loop();
-                continue;
-            }
-            Err(TryRecvError::Empty) => rx.recv().ok(),
-            Err(TryRecvError::Disconnected) => None,
-            Ok(x) => Some(x),
-        };
-        let Some((i, r)) = next else { break };
+    while let Some((i, r)) = recv_polling(&rx) {
         results[i] = Some(r);
     }
     let theirs = results
@@ -104,6 +99,20 @@ pub(crate) fn run_all<'a, T: Send + 'a, U>(
         .map(|r| resume(r.expect("every job reports")))
         .collect();
     (resume(mine), theirs)
+}
+
+/// The next message of `rx`, polling for up to [`HELPER_POLL_BEFORE_PARKING`] before parking;
+/// `None` once every sender is gone.
+fn recv_polling<T>(rx: &Receiver<T>) -> Option<T> {
+    let until = Instant::now() + HELPER_POLL_BEFORE_PARKING;
+    loop {
+        match rx.try_recv() {
+            Ok(x) => return Some(x),
+            Err(TryRecvError::Empty) if Instant::now() < until => std::hint::spin_loop(),
+            Err(TryRecvError::Empty) => return rx.recv().ok(),
+            Err(TryRecvError::Disconnected) => return None,
+        }
+    }
 }
 
 /// The value, or the panic resumed.
