@@ -372,6 +372,26 @@ fn ratios(_: &mut Criterion) {
         .num_threads(2)
         .build()
         .unwrap();
+    // The machine's own ceiling for the two ratios above: two halves of plain integer work
+    // (~1.5 ms each) on the same pools. On this shared 2-vCPU guest it falls to ~1.0 in runs
+    // where the host does not give the second vCPU.
+    let spin = || {
+        let mut x = 1u64;
+        for i in 0..black_box(4_000_000u64) {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        }
+        black_box(x)
+    };
+    paired(
+        "2x integer work 1 core / 2 cores (ceiling)",
+        9,
+        Box::new(|| {
+            black_box(pool1.install(|| rayon::join(spin, spin)));
+        }),
+        Box::new(|| {
+            black_box(pool2.install(|| rayon::join(spin, spin)));
+        }),
+    );
     paired(
         "2048x8 batch 1 core / 2 cores",
         9,

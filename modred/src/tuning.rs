@@ -86,10 +86,12 @@ pub const SLIDING_SCHEDULE_MAX_ENTRIES: usize = 8192;
 pub const FIXED_BASE_CHUNKS_PER_THREAD: usize = 16;
 
 /// How long the threads of [`crate::exp::fixed_base`]'s parallel product poll before parking:
-/// the caller for the helpers' results, a helper for its next job after one. A 2048-bit
-/// exponentiation on 2 threads measured 1t / 2t 1.70-1.79 when helpers parked at once (each
-/// call woke one) and 1.86-1.88 with this poll; with 17 set bits, 2 threads took 18 against
-/// 6.7 µs. A helper burns at most this much CPU after each job.
+/// the caller for the helpers' results, a helper for its next job after one. They poll with
+/// `yield_now`, so a thread that shares the CPU runs in between. A 2048-bit exponentiation on 2
+/// threads measured 1t / 2t 1.70-1.79 when helpers parked at once (each call woke one) and
+/// 1.71-1.99 with this poll; with 17 set bits, 2 threads took 18 against 6.7-7.4 µs. Polling
+/// by spinning instead measured 0.5-0.8 in stretches when the host ran this 2-vCPU guest on
+/// one CPU (yielding: 1.0 there). A helper polls at most this long after each job.
 pub const HELPER_POLL_BEFORE_PARKING: std::time::Duration = std::time::Duration::from_micros(100);
 
 /// `ct`'s table lookup ([`crate::arith::ct_select`]) uses SSE2 compares for entries up to this

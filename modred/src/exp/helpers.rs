@@ -108,7 +108,9 @@ fn recv_polling<T>(rx: &Receiver<T>) -> Option<T> {
     loop {
         match rx.try_recv() {
             Ok(x) => return Some(x),
-            Err(TryRecvError::Empty) if Instant::now() < until => std::hint::spin_loop(),
+            // Yielding, not spinning: if the other thread waits for this CPU (the host gave
+            // this guest one vCPU for now), it runs instead.
+            Err(TryRecvError::Empty) if Instant::now() < until => std::thread::yield_now(),
             Err(TryRecvError::Empty) => return rx.recv().ok(),
             Err(TryRecvError::Disconnected) => return None,
         }
