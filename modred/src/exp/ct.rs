@@ -16,9 +16,9 @@
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
 //! integrated Montgomery products with the masked final subtraction [`arith::sub_mod_final`];
 //! not FIOS or the Karatsuba-based REDC); [`super::pow`] refuses other reducers for `ct` and
-//! "auto" picks CIOS. (The fused 256-bit MULX/ADX kernels keep residues below 2^256 instead of
-//! below m, subtracting m under a mask of the product's carry-out, and reduce below m once at
-//! the end: also no branch.) Reducing a base
+//! "auto" picks CIOS. (The fused fixed-size kernels of `montgomery-fast`, up to 8 limbs, keep
+//! residues below R = 2^(64k) instead of below m, subtracting m under a mask of the product's
+//! carry-out, and reduce below m once at the end: also no branch.) Reducing a base
 //! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
 
 use super::{ExpArith, FusedPow, Ops};

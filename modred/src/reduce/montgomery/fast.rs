@@ -11,8 +11,8 @@
 //! - fused exponentiation for k <= 8 on CPUs with BMI2/ADX: the asm kernels of `super::adx4`
 //!   (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones. The
 //!   variable-time scans keep their residues below R rather than below m (the final
-//!   subtraction only when the product carries out, [`lazy_final_vartime`]); `ct` keeps the
-//!   masked subtraction.
+//!   subtraction only when the product carries out, [`lazy_final_vartime`]); so does `ct`,
+//!   subtracting m under a mask of the carry-out instead ([`below_r_masked`]).
 //!
 //! Constant time in both regimes (the final subtraction is masked; Karatsuba's sign branches only
 //! occur above [`crate::tuning::KARATSUBA_THRESHOLD`] limbs and depend on operand values, so
@@ -159,6 +159,25 @@ pub fn lazy_final_vartime<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [
     d
 }
 
+/// x = t + top b^N < R + m brought below R (not necessarily below m), as
+/// [`lazy_final_vartime`], but without a branch: m & -top is subtracted (constant time). The
+/// "almost Montgomery" finish of `ct` (Gueron, J. Cryptogr. Eng. 2012): the residues stay below
+/// R and [`pow_fixed_with`] brings the result below m once at the end; 2N + 1 instructions
+/// against the compare-and-select's 3N + 1 ([`sub_final_fixed`]).
+#[inline(always)]
+pub(crate) fn below_r_masked<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
+    debug_assert!(top <= 1);
+    let mask = mask_if(top);
+    let mut d = [0 as Limb; N];
+    let mut borrow = 0;
+    for j in 0..N {
+        (d[j], borrow) = sbb(t[j], m[j] & mask, borrow);
+    }
+    // t + top b^N - (m & mask) < R: the subtraction borrows exactly the top bit.
+    debug_assert_eq!(borrow, top);
+    d
+}
+
 /// `x - m` if `x + top b^N >= m`, else `x`, for `x + top b^N < 2m`; masked (constant time).
 #[inline(always)]
 pub(crate) fn sub_final_fixed<const N: usize>(
@@ -180,21 +199,22 @@ pub(crate) fn sub_final_fixed<const N: usize>(
 }
 
 /// [`ExpArith`] on `[Limb; N]` Montgomery residues with the fixed-size kernels. With `LAZY`
-/// the residues are kept below R rather than below m ([`lazy_final_vartime`]: variable time,
-/// for the variable-time scans); without, below m by the masked subtraction.
+/// the residues are kept below R rather than below m by a branch ([`lazy_final_vartime`]:
+/// variable time, for the variable-time scans); without, by a mask ([`below_r_masked`], for
+/// `ct`).
 struct FixedArith<'a, const N: usize, const LAZY: bool> {
     m: &'a [Limb; N],
     n0: Limb,
 }
 
-/// The final step of the fixed-size arithmetics: with `LAZY`, [`lazy_final_vartime`] (below R,
-/// variable time), else the masked [`sub_final_fixed`] (below m, constant time).
+/// The final step of the fixed-size arithmetics, below R: with `LAZY`, [`lazy_final_vartime`]
+/// (variable time), else [`below_r_masked`] (constant time).
 #[inline(always)]
 fn finish_fixed<const N: usize, const LAZY: bool>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
     if LAZY {
         lazy_final_vartime((t, top), m)
     } else {
-        sub_final_fixed(&t, top, m)
+        below_r_masked((t, top), m)
     }
 }
 
@@ -277,7 +297,7 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
 /// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]). With `LAZY`
 /// the residues are kept below R = 2^256 rather than below m
 /// ([`super::adx4::finish_lazy_vartime`]: variable time, for the variable-time scans);
-/// without, also below R but without a branch ([`super::adx4::finish_below_r_ct`]: m & -top
+/// without, also below R but without a branch ([`below_r_masked`]: m & -top
 /// subtracted from every product, for the `ct` scan). [`pow_fixed_with`]'s final masked
 /// subtraction brings the result below m in both cases.
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -292,7 +312,7 @@ impl<const LAZY: bool> Adx4Arith<LAZY> {
         if LAZY {
             super::adx4::finish_lazy_vartime(x, &self.p)
         } else {
-            super::adx4::finish_below_r_ct(x, &self.p)
+            below_r_masked(x, super::adx4::modulus(&self.p))
         }
     }
 }
@@ -609,6 +629,12 @@ pub(crate) mod tests {
             big(&lazy_final_vartime((t, top), m)) % &mb,
             want,
             "{what}: lazy"
+        );
+        // The branch-free finish of `ct` gives the same residue below R.
+        assert_eq!(
+            below_r_masked((t, top), m),
+            lazy_final_vartime((t, top), m),
+            "{what}: masked"
         );
     }
 
