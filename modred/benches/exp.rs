@@ -372,18 +372,23 @@ fn ratios(_: &mut Criterion) {
         .num_threads(2)
         .build()
         .unwrap();
-    // The machine's own ceiling for the two ratios above: two halves of plain integer work
-    // (~1.5 ms each) on the same pools. On this shared 2-vCPU guest it falls to ~1.0 in runs
-    // where the host does not give the second vCPU.
+    // The machine's own ceiling for the two ratios above: two halves of multiply-bound work
+    // (eight independent 64 x 64 -> 128-bit product chains, ~1.5 ms each) on the same pools.
+    // On this shared 2-vCPU guest it falls to 1.0-1.6 when the host gives the guest one CPU or
+    // runs other work on the same physical cores, while a single multiply latency chain per
+    // thread still scales (a standalone probe: 1.8-1.9 against 1.4-1.6 at the same times).
     let spin = || {
-        let mut x = 1u64;
-        for i in 0..black_box(4_000_000u64) {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(i);
+        let mut a: [u128; 8] = core::array::from_fn(|j| j as u128 + 3);
+        for i in 0..black_box(500_000u64) {
+            for x in a.iter_mut() {
+                *x = (*x as u64 as u128) * ((*x >> 64) as u64 | 0x9e37_79b9_7f4a_7c15) as u128
+                    + i as u128;
+            }
         }
-        black_box(x)
+        black_box(a.iter().fold(0u128, |s, &x| s ^ x))
     };
     paired(
-        "2x integer work 1 core / 2 cores (ceiling)",
+        "2x multiply work 1 core / 2 cores (ceiling)",
         9,
         Box::new(|| {
             black_box(pool1.install(|| rayon::join(spin, spin)));
