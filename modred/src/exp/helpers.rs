@@ -48,7 +48,7 @@ fn submit(mut job: Job) -> Result<(), Job> {
         .name("modred-helper".into())
         .spawn(move || {
             // Polling first, a caller in a loop hands over its next job without a wake-up
-            // (which also lets the OS place the woken helper on the caller's CPU).
+            // (which costs microseconds and may put the helper on the caller's CPU).
             while let Some(job) = recv_polling(&rx) {
                 job(&|| idle().push(back.clone()));
             }

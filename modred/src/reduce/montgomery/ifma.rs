@@ -147,7 +147,7 @@ unsafe fn amm<const V: usize>(
 
 /// [`amm`], always inlined: only for callers compiled with AVX-512F and IFMA (so that the
 /// intrinsics inline too), such as [`pow_v`]'s exponentiation loops, where a call per product
-/// measured ~10% slower at 768 bits.
+/// was measured slower: 768-bit `sliding` 102 against 85 µs per exponentiation.
 ///
 /// # Safety
 /// As [`amm`].
