@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every check CI runs: formatting, lints, the whole test suite, the operation-count tests
-# (cargo feature `count`) and the Python package's tests.
+# Every check CI runs: formatting, lints, rustdoc warnings, the whole test suite, the
+# operation-count tests (cargo feature `count`) and the Python package's tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
@@ -14,6 +14,10 @@ cargo fmt --all -- --check
 
 step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
+
+step "RUSTDOCFLAGS='-D warnings' cargo doc --no-deps (library, then CLI: they share a name)"
+RUSTDOCFLAGS='-D warnings' cargo doc -p modred --no-deps
+RUSTDOCFLAGS='-D warnings' cargo doc -p modred-cli --no-deps
 
 step "cargo test --workspace"
 cargo test --workspace

@@ -45,5 +45,5 @@ pub enum Error {
     InvalidParameter(String),
 }
 
-/// Result with modred's [`Error`].
+/// Result with modred's [`enum@Error`].
 pub type Result<T> = core::result::Result<T, Error>;

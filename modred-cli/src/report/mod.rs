@@ -2,8 +2,8 @@
 //! GMP (`rug`) and OpenSSL; and `modred count`: the operation-count tables alone.
 //!
 //! Layout: [`harness`] (the measurement protocol), [`table`] (data model), [`sections`] (one
-//! file per seed table or figure, listed in [`sections::SECTIONS`]), [`output`] (Markdown, JSON,
-//! CSV), [`plot`] (SVG), [`env`] (the header: CPU, versions, date), [`count`] (operation counts,
+//! file per seed table or figure, listed by [`sections::all`]), [`output`] (Markdown, JSON,
+//! CSV), [`plot`] (SVG), [`mod@env`] (the header: CPU, versions, date), [`count`] (operation counts,
 //! in-process with the `count` feature or through a child `cargo run --features count`).
 
 pub mod count;

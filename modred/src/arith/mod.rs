@@ -218,7 +218,7 @@ pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     addmul_1_portable(r, a, b)
 }
 
-/// Portable [`addmul_1`]. Loop invariant: c <= b - 1, so a[i]*b + r[i] + c < b^2.
+/// Portable [`addmul_1`]. Loop invariant: c <= b - 1, so `a[i] b + r[i] + c < b^2`.
 #[inline]
 pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());

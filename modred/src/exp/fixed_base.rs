@@ -158,7 +158,7 @@ where
 }
 
 /// `A^exp mod m` (k limbs, < m) from the precomputed residues, splitting the set bits of `exp`
-/// among `threads` threads (the calling one included; see [`product`]). `None` if `exp` is
+/// among `threads` threads (the calling one included; see `product`). `None` if `exp` is
 /// longer than the residues cover. Variable time.
 pub fn pow<R: Reducer + ?Sized>(
     r: &R,

@@ -6,7 +6,7 @@
 //! each ending and starting at a set bit: a zero bit between windows costs a squaring, a window
 //! its length in squarings and one multiplication by the odd power. The recoding is written
 //! out as a schedule of products during the table's products and then run as one flat loop
-//! (see [`run`]). The window size is chosen from the exponent length by
+//! (see `run`). The window size is chosen from the exponent length by
 //! [`crate::tuning::sliding_window_bits`]. Variable time.
 
 use super::{ExpArith, FusedPow};

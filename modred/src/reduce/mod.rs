@@ -93,7 +93,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
 
     /// Reduce the 2k-limb argument `x` (destroyed), the operation the seeds' reduction tables
     /// time. Writes k limbs < m: `x mod m`, or `x R^{-1} mod m` for the Montgomery family (see
-    /// [`Self::wide_result`]). `x` must satisfy [`Self::max_wide`].
+    /// [`Self::wide_result`]). `x` must pass [`Self::check_wide`].
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]);
 
     /// Whether `mul`, `sqr`, `to_repr` and `from_repr` run in time independent of the operand

@@ -4,10 +4,10 @@
 //! The modulus is first normalized: m_n = m 2^sh with its top bit set (z 2^sh mod m_n =
 //! (z mod m) 2^sh), so that a k-limb value below b^k is below 2 m_n. A shape splits a digit
 //! into `t` fields of `s` bits (the top field keeps the remaining 64 - (t-1)s bits). Tables:
-//! field f < t - 1: T_f[j] = j 2^(s f) b^k mod m_n for j < 2^s; top field:
-//! T_top[j] = j 2^(s (t-1)) b^k mod m_n for j < (t + 1) 2^(64 - s(t-1)), which also absorbs the
+//! field f < t - 1: `T_f[j]` = j 2^(s f) b^k mod m_n for j < 2^s; top field:
+//! `T_top[j]` = j 2^(s (t-1)) b^k mod m_n for j < (t + 1) 2^(64 - s(t-1)), which also absorbs the
 //! carry digit z_{i+1} <= t left by the previous step (the paper's "four possible carries");
-//! carry table C[c] = c b^k mod m_n for c <= t.
+//! carry table `C[c]` = c b^k mod m_n for c <= t.
 //!
 //! Reduction, for i = L-1 down to k: take the fields of z_i (the top field index is
 //! z_{i+1} 2^(topbits) + (z_i >> s(t-1))), clear z_i, z_{i+1}, and add the t rows into the

@@ -1,8 +1,8 @@
 //! `table-constant`: Kawamura's constant-multiplication table (seed 001 section 2.4, after
 //! Kawamura–Takabayashi–Shimbo).
 //!
-//! For a fixed c < m, precompute c[j] = c b^j mod m for 0 <= j < k. Then for any k-limb x,
-//! c x = sum_j x_j c[j] (mod m): the sum is below k b^(k+1) (k + 2 limbs, the paper's "k + 1
+//! For a fixed c < m, precompute `c[j]` = c b^j mod m for 0 <= j < k. Then for any k-limb x,
+//! c x = sum_j x_j `c[j]` (mod m): the sum is below k b^(k+1) (k + 2 limbs, the paper's "k + 1
 //! digits plus log2 k bits"), finished by the classical algorithm. k^2 multiplications and two
 //! classical quotient steps; no separate reduction of a 2k-limb product.
 //!

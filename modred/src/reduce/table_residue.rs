@@ -1,7 +1,7 @@
 //! `table-residue`: Tanaka–Okamoto's residue table (seed 001 section 2.4).
 //!
-//! Precalculation: n[j] = b^(k+j) mod m for 0 < j < k (k - 1 values of k limbs). A 2k-limb
-//! z is reduced as z' = z[0..=k] + sum_{j=1}^{k-1} z_{k+j} n[j], which is below
+//! Precalculation: `n[j]` = b^(k+j) mod m for 0 < j < k (k - 1 values of k limbs). A 2k-limb
+//! z is reduced as z' = z[0..=k] + sum_{j=1}^{k-1} z_{k+j} `n[j]`, which is below
 //! b^(k+1) + (k - 1) b^(k+1) = k b^(k+1), i.e. at most k + 2 limbs (the paper's "k + 1 digits
 //! plus log2 k bits"); the classical algorithm then reduces those k + 2 limbs (two quotient
 //! digits). About k^2 - k multiplications plus two classical quotient steps.
@@ -42,7 +42,7 @@ impl TableResidue {
         })
     }
 
-    /// Row n[j] = b^(k+j) mod m, 0 < j < k.
+    /// Row `n[j]` = b^(k+j) mod m, 0 < j < k.
     pub fn row(&self, j: usize) -> &[Limb] {
         let k = self.m.len();
         &self.table[(j - 1) * k..j * k]

@@ -15,7 +15,7 @@
 //! operands below R = 2^256, not only below m), which [`finish_ct`] reduces below m by
 //! compare-and-select (constant time) and [`finish_lazy_vartime`] keeps below R by subtracting m
 //! only when top is set (a branch, taken in 10-33% of products depending on m / R). The `ct`
-//! exponentiation keeps it below R without a branch ([`super::fast::below_r_masked`]).
+//! exponentiation keeps it below R without a branch (`fast::below_r_masked`).
 //!
 //! Used by `montgomery-fast`'s fused 256-bit exponentiation when the CPU has BMI2 and ADX
 //! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed`] is the

@@ -3,7 +3,7 @@
 //! A modification of SOS that needs only s + 2 words for t: the first i-loop accumulates the
 //! lower half of a b (products a_j b_i with i + j < s, operand scanning); the second i-loop
 //! reduces one word with shift (m = t_0 n'0) and then adds the column s + i of a b
-//! (product scanning) into the top words t[s-1], t[s], t[s+1].
+//! (product scanning) into the top words `t[s-1]`, `t[s]`, `t[s+1]`.
 //! 2s^2 + s multiplications, s + 3 words of temporary space.
 
 use super::{MontKernel, MontParams, Montgomery};

@@ -9,7 +9,7 @@ use crate::arith::sub_mod_final;
 use crate::limb::{adc, mac, mul_lo, Limb};
 
 /// CIOS Montgomery product `out = a b R^{-1} mod m` for `a, b < m`; `t` has s + 2 limbs.
-/// Invariant at the top of iteration i: t < 2m (so t[s+1] = 0 and t[s] <= 1). Output `< m`.
+/// Invariant at the top of iteration i: t < 2m (so `t[s+1] = 0` and `t[s] <= 1`). Output `< m`.
 /// Constant time. Reference: seed 002 section 5.
 pub fn cios(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb, t: &mut [Limb]) {
     let s = m.len();

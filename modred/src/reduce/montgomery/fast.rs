@@ -12,7 +12,7 @@
 //!   (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones. The
 //!   variable-time scans keep their residues below R rather than below m (the final
 //!   subtraction only when the product carries out, [`lazy_final_vartime`]); so does `ct`,
-//!   subtracting m under a mask of the carry-out instead ([`below_r_masked`]).
+//!   subtracting m under a mask of the carry-out instead (`below_r_masked`).
 //!
 //! Constant time in both regimes (the final subtraction is masked; Karatsuba's sign branches only
 //! occur above [`crate::tuning::KARATSUBA_THRESHOLD`] limbs and depend on operand values, so
