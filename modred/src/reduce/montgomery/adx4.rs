@@ -12,16 +12,16 @@
 //!   rows (16 MULX), 26 MULX against CIOS's 32; measured 7% faster than CIOS squaring.
 //!
 //! Each comes in two forms: the `_raw` kernel returns the unreduced t + top b^4 (< R + m, for
-//! operands below R = 2^256, not only below m), which [`finish_ct`] reduces below m by
-//! compare-and-select (constant time) and [`finish_lazy_vartime`] keeps below R by subtracting m
-//! only when top is set (a branch, taken in 10-33% of products depending on m / R). The `ct`
-//! exponentiation keeps it below R without a branch (`fast::below_r_masked`).
+//! operands below R = 2^256, not only below m), and `mont_mul_4` / `mont_sqr_4` reduce it below
+//! m by the masked compare-and-select `fast::sub_final_fixed`. The exponentiations finish the
+//! raw kernels as every fixed size does (`fast::finish_fixed`): below R, by a branch (taken in
+//! 10-33% of products depending on m / R) in the variable-time scans, by a mask in `ct`.
 //!
 //! Used by `montgomery-fast`'s fused 256-bit exponentiation when the CPU has BMI2 and ADX
 //! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed`] is the
 //! fallback and the oracle of the tests.
 
-use super::fast::{lazy_final_vartime, sub_final_fixed, Wide};
+use super::fast::{sub_final_fixed, Wide};
 use crate::limb::Limb;
 
 /// The operand block of [`mont_mul_4`] and [`mont_sqr_4`]: [b_0..b_3, m_0..m_3, n'0, n'1]
@@ -53,50 +53,6 @@ pub fn modulus(p: &Block4) -> &[Limb; 4] {
     p[4..8].try_into().expect("4 limbs")
 }
 
-/// `x mod m` for x = t + top b^4 < 2m: result `< m`. Constant time: the subtraction is always
-/// done and CMOV keeps t when it borrowed (the same selection as the portable
-/// `sub_final_fixed`, in 9 instructions).
-#[inline(always)]
-pub fn finish_ct((t, top): Wide4, p: &Block4) -> [Limb; 4] {
-    debug_assert!(top <= 1);
-    let mut d = t;
-    // SAFETY: reads m = p[4..8]; SUB, SBB and CMOV are baseline x86-64.
-    unsafe {
-        core::arch::asm!(
-            "sub {d0}, qword ptr [{m}]",
-            "sbb {d1}, qword ptr [{m} + 8]",
-            "sbb {d2}, qword ptr [{m} + 16]",
-            "sbb {d3}, qword ptr [{m} + 24]",
-            // borrow out of top b^4 + t - m: set iff x < m, then keep t
-            "sbb {top}, 0",
-            "cmovc {d0}, {t0}",
-            "cmovc {d1}, {t1}",
-            "cmovc {d2}, {t2}",
-            "cmovc {d3}, {t3}",
-            m = in(reg) modulus(p).as_ptr(),
-            top = inout(reg) top => _,
-            d0 = inout(reg) d[0],
-            d1 = inout(reg) d[1],
-            d2 = inout(reg) d[2],
-            d3 = inout(reg) d[3],
-            t0 = in(reg) t[0],
-            t1 = in(reg) t[1],
-            t2 = in(reg) t[2],
-            t3 = in(reg) t[3],
-            options(pure, readonly, nostack),
-        );
-    }
-    debug_assert_eq!(d, sub_final_fixed(&t, top, modulus(p)));
-    d
-}
-
-/// x = t + top b^4 < R + m brought below R (not necessarily below m) by subtracting m when top
-/// is set ([`super::fast::lazy_final_vartime`]). Variable time.
-#[inline(always)]
-pub fn finish_lazy_vartime(x: Wide4, p: &Block4) -> [Limb; 4] {
-    lazy_final_vartime(x, modulus(p))
-}
-
 /// `a b R^{-1} mod m` (R = 2^256) for `a, b < m`, b = p[0..4], result `< m`. Constant time
 /// (fixed instruction sequence, masked final subtraction).
 ///
@@ -106,7 +62,8 @@ pub fn finish_lazy_vartime(x: Wide4, p: &Block4) -> [Limb; 4] {
 #[inline]
 pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     // SAFETY: the caller's guarantee.
-    finish_ct(unsafe { mont_mul_4_raw(a, p) }, p)
+    let (t, top) = unsafe { mont_mul_4_raw(a, p) };
+    sub_final_fixed(&t, top, modulus(p))
 }
 
 /// `a^2 R^{-1} mod m` for `a < m`, result `< m`; constant time. See [`mont_sqr_4_raw`].
@@ -117,7 +74,8 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
 #[inline]
 pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     // SAFETY: the caller's guarantee.
-    finish_ct(unsafe { mont_sqr_4_raw(a, p) }, p)
+    let (t, top) = unsafe { mont_sqr_4_raw(a, p) };
+    sub_final_fixed(&t, top, modulus(p))
 }
 
 /// CIOS `a b R^{-1}` for `a, b < R`, b = p[0..4], unreduced: t + top b^4 < R + m (< 2m when

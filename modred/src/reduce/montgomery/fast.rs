@@ -294,11 +294,9 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
     pow_fixed_portable::<N>(p, base, exp, alg)
 }
 
-/// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]). With `LAZY`
-/// the residues are kept below R = 2^256 rather than below m
-/// ([`super::adx4::finish_lazy_vartime`]: variable time, for the variable-time scans);
-/// without, also below R but without a branch ([`below_r_masked`]: m & -top
-/// subtracted from every product, for the `ct` scan). [`pow_fixed_with`]'s final masked
+/// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]), finished as
+/// [`FixedArith`]'s ([`finish_fixed`]): below R = 2^256 rather than below m, by a branch with
+/// `LAZY` (variable time), else by a mask (for `ct`). [`pow_fixed_with`]'s final masked
 /// subtraction brings the result below m in both cases.
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 struct Adx4Arith<const LAZY: bool> {
@@ -309,11 +307,7 @@ struct Adx4Arith<const LAZY: bool> {
 impl<const LAZY: bool> Adx4Arith<LAZY> {
     #[inline(always)]
     fn finish(&self, x: super::adx4::Wide4) -> [Limb; 4] {
-        if LAZY {
-            super::adx4::finish_lazy_vartime(x, &self.p)
-        } else {
-            below_r_masked(x, super::adx4::modulus(&self.p))
-        }
+        finish_fixed::<4, LAZY>(x, super::adx4::modulus(&self.p))
     }
 }
 
