@@ -2,32 +2,20 @@
 //! go-ethereum MODEXP precompile files, and RSA key pairs made at test time by the `openssl`
 //! command.
 
+mod common;
+
+use common::bnmod::{self, Stanza};
+use common::nat;
 use modred::exp::{self, Method, MethodInfo, Modulus, PowOptions, METHODS};
 use modred::{Error, Natural};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, RngCore, SeedableRng};
-use std::path::PathBuf;
 use std::process::Command;
 
-fn vectors_dir() -> PathBuf {
-    PathBuf::from(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/vectors/"
-    ))
-}
-
 fn read_vector(name: &str) -> String {
-    let p = vectors_dir().join(name);
+    let p = common::vector_path(name);
     std::fs::read_to_string(&p)
         .unwrap_or_else(|e| panic!("missing vector file {}: {e}", p.display()))
-}
-
-fn hex(v: &str) -> Natural {
-    assert!(
-        !v.starts_with('-'),
-        "negative value in a ModExp stanza: {v}"
-    );
-    Natural::parse(&format!("0x{v}")).unwrap_or_else(|e| panic!("{v}: {e}"))
 }
 
 /// The methods to run on (e, m): `ct` only for odd m; fixed-base and comb (which precompute
@@ -59,28 +47,28 @@ fn all_methods(b: &Natural, e: &Natural, m: &Natural, want: &Natural, what: &str
 
 #[test]
 fn openssl_bnmod_modexp() {
-    let text = read_vector("openssl-bnmod.txt");
-    let mut count = 0;
-    for stanza in text.split("\n\n") {
-        let kv: Vec<(&str, &str)> = stanza
-            .lines()
-            .filter(|l| !l.starts_with('#') && l.contains(" = "))
-            .map(|l| l.split_once(" = ").unwrap())
-            .collect();
-        let Some(&("ModExp", want)) = kv.first() else {
-            continue;
-        };
-        let get = |k: &str| hex(kv.iter().find(|(key, _)| *key == k).expect(k).1);
-        let (a, e, m, want) = (get("A"), get("E"), get("M"), hex(want));
-        // The oracle agrees (catches parsing mistakes).
-        assert_eq!(
-            Natural::from(a.to_biguint().modpow(&e.to_biguint(), &m.to_biguint())),
-            want
+    let stanzas: Vec<Stanza> = bnmod::load(&common::vector_path("openssl-bnmod.txt"))
+        .into_iter()
+        .filter(|s| s.kind() == "ModExp")
+        .collect();
+    for s in &stanzas {
+        let (a, e, m, want) = (
+            s.get_nat("A"),
+            s.get_nat("E"),
+            s.get_nat("M"),
+            s.get_nat("ModExp"),
         );
-        all_methods(&a, &e, &m, &want, &format!("bnmod stanza {count}"));
-        count += 1;
+        // The oracle agrees (catches parsing mistakes).
+        assert_eq!(a.modpow(&e, &m), want, "stanza at line {}", s.line);
+        all_methods(
+            &nat(&a),
+            &nat(&e),
+            &nat(&m),
+            &nat(&want),
+            &format!("bnmod stanza at line {}", s.line),
+        );
     }
-    assert_eq!(count, 101, "ModExp stanzas found");
+    assert_eq!(stanzas.len(), 101, "ModExp stanzas found");
 }
 
 /// (base, exp, mod, mod_len) decoded from an EVM MODEXP input.

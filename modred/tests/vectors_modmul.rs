@@ -1,23 +1,17 @@
-//! The public ModMul and ModSqr vectors of OpenSSL's `bnmod.txt` (`shared/vectors/`, found
-//! beside the repository as CI places it), run through every reducer that accepts each
-//! modulus. Negative A or B are first mapped to their non-negative residue mod M.
+//! The public ModMul and ModSqr vectors of OpenSSL's `bnmod.txt` (`tests/vectors/`), run
+//! through every reducer that accepts each modulus. Negative A or B are first mapped to their non-negative residue mod M.
 //! A missing vector file fails the test.
 
 mod common;
 
 use common::bnmod::{self, residue, Stanza};
-use common::{assert_rem, nat, reducers_for};
+use common::{assert_rem, nat, reducers_for, vector_path};
 use modred::reduce::ModContext;
 use num_bigint::BigUint;
 use num_integer::Integer;
 
-const VECTORS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/vectors/openssl-bnmod.txt"
-);
-
 fn stanzas(kind: &str) -> Vec<Stanza> {
-    bnmod::load(VECTORS)
+    bnmod::load(&vector_path("openssl-bnmod.txt"))
         .into_iter()
         .filter(|s| s.kind() == kind)
         .collect()

@@ -1,4 +1,4 @@
-//! Parser for OpenSSL's `bnmod.txt` test-vector format (see `shared/vectors/README.md`):
+//! Parser for OpenSSL's `bnmod.txt` test-vector format (see `tests/vectors/README.md`):
 //! stanzas of `Key = value` lines separated by blank lines, `#` comments, `Title = ...` section
 //! lines; values are hex without `0x`, possibly with a leading `-` and leading zeros. The first
 //! key of a stanza names the expected result (`ModMul`, `ModSqr`, `ModExp`, `ModSqrt`).
@@ -90,10 +90,11 @@ pub fn parse(text: &str) -> Result<Vec<Stanza>, String> {
 }
 
 /// Read and parse the file at `path`; panics (fails the test) if it is missing or malformed.
-pub fn load(path: &str) -> Vec<Stanza> {
+pub fn load(path: &std::path::Path) -> Vec<Stanza> {
+    let p = path.display();
     let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("test vectors {path} not readable: {e}"));
-    parse(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
+        .unwrap_or_else(|e| panic!("test vectors {p} not readable: {e}"));
+    parse(&text).unwrap_or_else(|e| panic!("{p}: {e}"))
 }
 
 /// The least non-negative residue of the signed `v` modulo `m > 0`: |v| mod m, negated

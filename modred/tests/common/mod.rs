@@ -11,6 +11,15 @@ use num_traits::{One, Zero};
 use rand::Rng;
 use rug::integer::Order;
 use rug::Integer;
+use std::path::PathBuf;
+
+/// A public test-vector file, vendored in `modred/tests/vectors/` (provenance, checksums and
+/// licenses in its README.md and SOURCE.md; checked by `tests/vectors_provenance.rs`).
+pub fn vector_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/vectors")
+        .join(name)
+}
 
 /// num-bigint -> Natural.
 pub fn nat(x: &BigUint) -> Natural {
