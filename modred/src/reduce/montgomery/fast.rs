@@ -485,6 +485,37 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
         pow_fixed::<N>(p, base, exp, alg); else return None))
 }
 
+/// `out = a b R^{-1} mod m` (`b = None`: `a^2 R^{-1}`), `< m`, for `a, b < m`, on the
+/// MULX/ADX kernels of [`super::adx_mont`] when the CPU has BMI2/ADX and kernels exist for
+/// this size (then true), else false. Their result is below R and below 2m; one masked
+/// subtraction (through `t`, k limbs of scratch) brings it below m. Constant time.
+#[inline]
+fn adx_product(
+    p: &MontParams,
+    out: &mut [Limb],
+    a: &[Limb],
+    b: Option<&[Limb]>,
+    t: &mut [Limb],
+) -> bool {
+    #[cfg(all(modred_adx_mont, not(feature = "count")))]
+    if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
+        if let Some(kern) = super::adx_mont::Kernels::new(p) {
+            let t = &mut t[..p.k()];
+            // SAFETY: the CPU has BMI2 and ADX.
+            unsafe {
+                match b {
+                    Some(b) => kern.mul(t, a, b),
+                    None => kern.sqr(t, a),
+                }
+            }
+            arith::sub_mod_final(out, t, 0, &p.m);
+            return true;
+        }
+    }
+    let _ = (p, out, a, b, t);
+    false
+}
+
 /// Kernel of `montgomery-fast`.
 pub struct Fast;
 
@@ -500,16 +531,28 @@ impl MontKernel for Fast {
         if let Some(x) = super::ifma::pow(p, base, exp, alg) {
             return Some(x);
         }
+        #[cfg(all(modred_adx_mont, not(feature = "count")))]
+        if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
+            // SAFETY: the CPU has BMI2 and ADX.
+            if let Some(x) = unsafe { super::adx_mont::pow(p, base, exp, alg) } {
+                return Some(x);
+            }
+        }
         pow_dispatch(p, base, exp, alg)
     }
     fn fused_arith(p: &MontParams) -> Option<Box<dyn FusedArith>> {
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        return super::ifma::Session::new(p).map(|s| Box::new(s) as Box<dyn FusedArith>);
-        #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
-        {
-            let _ = p;
-            None
+        if let Some(s) = super::ifma::Session::new(p) {
+            return Some(Box::new(s));
         }
+        #[cfg(all(modred_adx_mont, not(feature = "count")))]
+        if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
+            if let Some(s) = super::adx_mont::Session::new(p) {
+                return Some(Box::new(s));
+            }
+        }
+        let _ = p;
+        None
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.
@@ -522,6 +565,9 @@ impl MontKernel for Fast {
             return;
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
+        if adx_product(p, out, a, Some(b), t) {
+            return;
+        }
         if k < KARATSUBA_THRESHOLD {
             mul_basecase(t, a, b);
         } else {
@@ -536,6 +582,9 @@ impl MontKernel for Fast {
             return;
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
+        if adx_product(p, out, a, None, t) {
+            return;
+        }
         if k < KARATSUBA_SQR_THRESHOLD {
             sqr_basecase(t, a);
         } else {

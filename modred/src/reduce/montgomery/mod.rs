@@ -12,6 +12,8 @@
 pub mod adx4;
 #[cfg(target_arch = "x86_64")]
 pub mod adx_cios;
+#[cfg(all(modred_adx_mont, not(feature = "count")))]
+pub(crate) mod adx_mont;
 pub mod bitserial;
 pub mod cihs;
 pub mod cios;

@@ -1,0 +1,417 @@
+//! Generator of the MULX/ADX Montgomery kernels (x86-64 assembly, Intel syntax), one pair of
+//! functions per modulus size k: `modred_adx_mul_{k}` (integrated product and reduction) and
+//! `modred_adx_sqr_{k}` (dedicated square, then the reduction rows). Every row is emitted
+//! straight-line for its k (no inner loop counter, no branch on the row's length); only the
+//! passes over the rows loop at run time.
+//!
+//! Both compute the almost-Montgomery product (Gueron, "Efficient software implementations of
+//! modular exponentiation", J. Cryptogr. Eng. 2(1), 2012): for a, b < R = 2^(64k) and an odd
+//! m < R, out = a b R^{-1} mod m up to one m, with out < R. The unreduced value is t + top R
+//! < R + m; m is subtracted under the mask -top, by MULX with rdx = top (MULX leaves the flags
+//! alone, so the borrow chain survives). Nothing branches on data: constant time.
+//!
+//! Rows run on two carry chains, ADOX (OF) adding each product's high word into the next
+//! position and ADCX (CF) adding the accumulator (Gopal, Guilford, Ozturk, Wolrich, Feghali,
+//! Dixon, Karakoyunlu, "Fast and constant-time implementation of modular exponentiation",
+//! Intel white paper, 2009). The accumulator lives in memory (the stack frame): on AMD Zen 4
+//! whole rows this way measured 1.39-1.43 cycles per MULX at 24-64 limbs against 1.69-1.71
+//! with OpenSSL `mulx4x`-style four-limb blocks holding the partial sums in registers, whose
+//! block-boundary carry absorptions cost two ALU operations per eight MULX (see
+//! `src/tuning.rs`, `ADX_MONT_MIN_LIMBS`).
+//!
+//! ABI: System V AMD64 (`extern "sysv64"`); rbx, rbp, r12-r15 saved.
+
+use std::fmt::Write;
+
+/// Assembly text being built.
+struct Asm(String);
+
+impl Asm {
+    fn i(&mut self, line: impl AsRef<str>) {
+        self.0.push_str("    ");
+        self.0.push_str(line.as_ref());
+        self.0.push('\n');
+    }
+    fn label(&mut self, l: &str) {
+        writeln!(self.0, "{l}:").unwrap();
+    }
+    fn function_start(&mut self, name: &str, frame: usize) {
+        writeln!(
+            self.0,
+            ".p2align 6\n.globl {name}\n.hidden {name}\n.type {name},@function\n{name}:"
+        )
+        .unwrap();
+        for r in SAVED {
+            self.i(format!("push {r}"));
+        }
+        self.i(format!("sub rsp, {frame}"));
+    }
+    fn function_end(&mut self, name: &str, frame: usize) {
+        self.i(format!("add rsp, {frame}"));
+        for r in SAVED.iter().rev() {
+            self.i(format!("pop {r}"));
+        }
+        self.i("ret");
+        writeln!(self.0, ".size {name}, .-{name}").unwrap();
+    }
+}
+
+/// Callee-saved registers the kernels use.
+const SAVED: [&str; 6] = ["rbx", "rbp", "r12", "r13", "r14", "r15"];
+
+/// `qword ptr [base + 8 i]`.
+fn at(base: &str, i: usize) -> String {
+    if i == 0 {
+        format!("qword ptr [{base}]")
+    } else {
+        format!("qword ptr [{base} + {}]", 8 * i)
+    }
+}
+
+/// One row on the two chains: for j in 0..len, `acc[j] (+)= lo(rdx src[j]) + hi(rdx src[j-1])`
+/// with the sum stored at `dst[j - shift]` (j >= shift; the lower ones are known to be zero
+/// modulo 2^64 and only carry). High words go on OF, the accumulator on CF; `acc = None` means
+/// the accumulator is zero (a first row: no CF chain). Returns the register holding the last
+/// high word, into which the caller absorbs the chains. Uses rax/rbx and r9/r10.
+fn row(a: &mut Asm, len: usize, src: &str, acc: Option<&str>, dst: &str, shift: usize) -> String {
+    const LO: [&str; 2] = ["rax", "rbx"];
+    const HI: [&str; 2] = ["r9", "r10"];
+    let mut hprev: Option<&str> = None;
+    for j in 0..len {
+        let l = LO[j % 2];
+        let hout = if hprev == Some(HI[0]) { HI[1] } else { HI[0] };
+        a.i(format!("mulx {hout}, {l}, {}", at(src, j)));
+        if let Some(h) = hprev {
+            a.i(format!("adox {l}, {h}"));
+        }
+        if let Some(acc) = acc {
+            a.i(format!("adcx {l}, {}", at(acc, j)));
+        }
+        if j >= shift {
+            a.i(format!("mov {}, {l}", at(dst, j - shift)));
+        }
+        hprev = Some(hout);
+    }
+    hprev.expect("rows are not empty").to_string()
+}
+
+/// `out = t - (m & -top)` for the k limbs of t at `[t]`, m at `[m]`, top (0 or 1) in rdx: m_j
+/// top by MULX keeps the borrow chain's CF. Clobbers r9-r11.
+fn masked_finish(a: &mut Asm, k: usize, t: &str, m: &str, out: &str) {
+    for j in 0..k {
+        a.i(format!("mulx r9, r10, {}", at(m, j)));
+        a.i(format!("mov r11, {}", at(t, j)));
+        a.i(format!("{} r11, r10", if j == 0 { "sub" } else { "sbb" }));
+        a.i(format!("mov {}, r11", at(out, j)));
+    }
+}
+
+/// `modred_adx_mul_{k}(out, a, b, m, n0)`: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing
+/// Montgomery multiplication algorithms", IEEE Micro 16(3), 1996, section 5). Pass i: the row
+/// x = t + a b_i (x stored over t; its top word x_k + x_{k+1} 2^64 in r14, r13), then
+/// q = x_0 n0 mod 2^64 and the row t = (x + q m) / 2^64, stored one limb down; the two top
+/// words join with the running top (r12). Invariant after pass i:
+/// t + top 2^(64k) < (a + m) < 2R for a < R, so top <= 1 and x_{k+1} <= 1.
+///
+/// Registers: rsi a, rbp &b_i, rcx m, r15 zero, r12 top, rdx the MULX operand; rows use
+/// rax, rbx, r9, r10.
+fn mul_kernel(k: usize, o: &Opts) -> String {
+    let name = format!("{}mul_{k}", o.prefix);
+    let n0 = 8 * k;
+    let out = n0 + 8;
+    let bend = out + 8;
+    let frame = bend + 8;
+    let mut a = Asm(String::new());
+    a.function_start(&name, frame);
+    a.i(format!("mov qword ptr [rsp + {out}], rdi"));
+    a.i(format!("mov qword ptr [rsp + {n0}], r8"));
+    a.i("mov rbp, rdx");
+    a.i(format!("lea rax, [rbp + {}]", 8 * k));
+    a.i(format!("mov qword ptr [rsp + {bend}], rax"));
+    a.i("xor r15d, r15d");
+    a.i("xor r12d, r12d");
+    let pass = format!(".L{name}_pass");
+    let done = format!(".L{name}_done");
+    for first in [true, false] {
+        if !first {
+            a.label(&pass);
+        }
+        // x = t + a b_i (pass 0: t = 0).
+        a.i("mov rdx, qword ptr [rbp]");
+        a.i("xor r11d, r11d"); // CF = OF = 0
+        let c = row(&mut a, k, "rsi", (!first).then_some("rsp"), "rsp", 0);
+        a.i(format!("adox {c}, r15"));
+        if !first {
+            a.i(format!("adcx {c}, r15"));
+        }
+        // x_k + r13 2^64 = c + top.
+        a.i("xor r13d, r13d");
+        a.i(format!("add {c}, r12"));
+        a.i("adc r13, 0");
+        a.i(format!("mov r14, {c}"));
+        // q, then t = (x + q m) / 2^64.
+        a.i("mov rdx, qword ptr [rsp]");
+        a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
+        a.i("test rdx, rdx"); // CF = OF = 0 after imul
+        let c = row(&mut a, k, "rcx", Some("rsp"), "rsp", 1);
+        a.i(format!("adox {c}, r15"));
+        a.i(format!("adcx {c}, r15"));
+        a.i("xor r12d, r12d");
+        a.i(format!("add {c}, r14"));
+        a.i("adc r12, r13");
+        a.i(format!("mov {}, {c}", at("rsp", k - 1)));
+        a.i("add rbp, 8");
+        a.i(format!("cmp rbp, qword ptr [rsp + {bend}]"));
+        a.i(format!(
+            "{} {}",
+            if first { "je" } else { "jne" },
+            if first { &done } else { &pass }
+        ));
+    }
+    a.label(&done);
+    a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
+    a.i("mov rdx, r12");
+    masked_finish(&mut a, k, "rsp", "rcx", "rdi");
+    a.function_end(&name, frame);
+    a.0
+}
+
+/// The square w = a^2 of h limbs (a at `[a_base]`, the 2h limbs of w at `[w_base]`), by the
+/// symmetric method (Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, 1996,
+/// Algorithm 14.16; Koc, Acar, Kaliski 1996, section 3): h(h-1)/2 + h MULX.
+/// 1. Triangle: w = sum_{i<j} a_i a_j 2^(64(i+j)); row i (a_i times a_{i+1..h}) accumulates
+///    at position 2i+1 (row 0 stores) and stores its carry word at the fresh position i+h.
+/// 2. w = 2w + sum a_i^2 2^(128i): the doubling on CF (ADCX w, w), the squares on OF; both
+///    chains end at zero since a^2 < 2^(128h).
+///
+/// `zero` holds 0. Uses rdx, rax, rbx, r8-r11; leaves CF = OF = 0.
+fn sq_core(a: &mut Asm, h: usize, a_base: &str, w_base: &str, zero: &str) {
+    for i in 0..h - 1 {
+        // A zeroing idiom clears CF and OF without waiting for the previous row's chains
+        // (1-2% faster squares at 9-16 limbs than letting the absorptions clear them).
+        a.i("xor r11d, r11d");
+        a.i(format!("mov rdx, {}", at(a_base, i)));
+        let src = format!("{a_base} + {}", 8 * (i + 1));
+        let dst = format!("{w_base} + {}", 8 * (2 * i + 1));
+        let c = row(a, h - 1 - i, &src, (i > 0).then_some(dst.as_str()), &dst, 0);
+        a.i(format!("adox {c}, {zero}"));
+        if i > 0 {
+            a.i(format!("adcx {c}, {zero}"));
+        }
+        a.i(format!("mov {}, {c}", at(w_base, i + h)));
+    }
+    a.i(format!("mov {}, {zero}", at(w_base, 0)));
+    a.i(format!("mov {}, {zero}", at(w_base, 2 * h - 1)));
+    a.i("xor eax, eax");
+    for i in 0..h {
+        a.i(format!("mov rdx, {}", at(a_base, i)));
+        a.i("mulx r9, r8, rdx");
+        a.i(format!("mov r10, {}", at(w_base, 2 * i)));
+        a.i(format!("mov r11, {}", at(w_base, 2 * i + 1)));
+        a.i("adcx r10, r10");
+        a.i("adcx r11, r11");
+        a.i("adox r10, r8");
+        a.i("adox r11, r9");
+        a.i(format!("mov {}, r10", at(w_base, 2 * i)));
+        a.i(format!("mov {}, r11", at(w_base, 2 * i + 1)));
+    }
+}
+
+/// `modred_adx_sqr_{k}(out, a, m, n0)`: w = a^2, then word-by-word Montgomery reduction
+/// (SOS, Koc, Acar, Kaliski 1996, section 3; Dusse and Kaliski, EUROCRYPT '90): rows
+/// i = 0..k, q = w_i n0, w += q m 2^(64i); each row's carry word (below 2^64 with both chains
+/// absorbed: k limbs plus a k-limb by 1-limb product) joins position i+k with the running top
+/// bit (r8). Result w_{k..2k} + top R < R + m for a < R.
+///
+/// The square: below `karatsuba_min` limbs [`sq_core`] on the whole of a (k(k-1)/2 + k MULX);
+/// from it, one Karatsuba level (Karatsuba and Ofman 1962; seed 001 section 2) over halves of
+/// h = ceil(k/2) limbs, a = a_l + a_h 2^(64h):
+/// a^2 = a_l^2 + (a_l^2 + a_h^2 - (a_l - a_h)^2) 2^(64h) + a_h^2 2^(128h), three squares of h
+/// limbs (3h(h+1)/2 MULX) by one [`sq_core`] subroutine called three times, |a_l - a_h| by a
+/// masked negation (no branch on its sign).
+fn sqr_kernel(k: usize, o: &Opts) -> String {
+    let name = format!("{}sqr_{k}", o.prefix);
+    let karatsuba = k >= o.karatsuba_min;
+    let h = k.div_ceil(2);
+    // Frame: w (2k limbs; 4h with Karatsuba), then the Karatsuba buffers, then the slots.
+    let w = 0;
+    let wlen = if karatsuba { 4 * h } else { 2 * k };
+    let ahp = 8 * wlen; // a_h padded to h limbs (odd k)
+    let d = ahp + 8 * h; // |a_l - a_h|
+    let s1 = d + 8 * h; // d^2
+    let mid = s1 + 16 * h; // a_l^2 + a_h^2 - d^2
+    let slots = if karatsuba { mid + 16 * h } else { ahp };
+    let n0 = slots;
+    let out = n0 + 8;
+    let wend = out + 8;
+    let frame = wend + 8;
+    let mut a = Asm(String::new());
+    let sq = format!(".L{name}_sq");
+    if karatsuba {
+        // The h-limb square as a local subroutine: r12 = a, r13 = w, r14 = 0.
+        a.0.push_str(".p2align 6\n");
+        a.label(&sq);
+        sq_core(&mut a, h, "r12", "r13", "r14");
+        a.i("ret");
+    }
+    a.function_start(&name, frame);
+    a.i(format!("mov qword ptr [rsp + {out}], rdi"));
+    a.i(format!("mov qword ptr [rsp + {n0}], rcx"));
+    a.i("mov rcx, rdx");
+    a.i("xor r14d, r14d");
+    if !karatsuba {
+        sq_core(&mut a, k, "rsi", "rsp", "r14");
+    } else {
+        let l = k - h; // a_h has l <= h limbs
+                       // a_l^2 at w_0, a_h^2 at w_{2h}.
+        a.i("mov r12, rsi");
+        a.i(format!("lea r13, [rsp + {w}]"));
+        a.i(format!("call {sq}"));
+        if l == h {
+            a.i(format!("lea r12, [rsi + {}]", 8 * h));
+        } else {
+            for j in 0..h {
+                if j < l {
+                    a.i(format!("mov rax, {}", at("rsi", h + j)));
+                    a.i(format!("mov qword ptr [rsp + {}], rax", ahp + 8 * j));
+                } else {
+                    a.i(format!("mov qword ptr [rsp + {}], r14", ahp + 8 * j));
+                }
+            }
+            a.i(format!("lea r12, [rsp + {ahp}]"));
+        }
+        a.i(format!("lea r13, [rsp + {}]", w + 16 * h));
+        a.i(format!("call {sq}"));
+        // d = a_l - a_h; then d = (d ^ s) - s with s = -borrow: |a_l - a_h|.
+        for j in 0..h {
+            a.i(format!("mov rax, {}", at("rsi", j)));
+            a.i(format!(
+                "{} rax, {}",
+                if j == 0 { "sub" } else { "sbb" },
+                at("r12", j)
+            ));
+            a.i(format!("mov qword ptr [rsp + {}], rax", d + 8 * j));
+        }
+        a.i("sbb rbp, rbp"); // s
+        a.i("mov rdx, rbp");
+        a.i("neg rdx"); // 0 or 1, added back below
+                        // (XOR clears CF, so the complement and the increment are two passes.)
+        for j in 0..h {
+            a.i(format!("xor qword ptr [rsp + {}], rbp", d + 8 * j));
+        }
+        for j in 0..h {
+            let op = if j == 0 { "add" } else { "adc" };
+            let v = if j == 0 { "rdx" } else { "r14" };
+            a.i(format!("mov rax, qword ptr [rsp + {}]", d + 8 * j));
+            a.i(format!("{op} rax, {v}"));
+            a.i(format!("mov qword ptr [rsp + {}], rax", d + 8 * j));
+        }
+        a.i(format!("lea r12, [rsp + {d}]"));
+        a.i(format!("lea r13, [rsp + {s1}]"));
+        a.i(format!("call {sq}"));
+        // mid = a_l^2 + a_h^2 - d^2 (2h limbs and a top bit in rbp): + on CF, - as + ~d^2 + 1
+        // on OF (OF = 1 at the start: 0x7f + 1 overflows).
+        a.i("mov al, 0x7f");
+        a.i("add al, 1");
+        for j in 0..2 * h {
+            a.i(format!("mov rax, qword ptr [rsp + {}]", w + 8 * j));
+            a.i(format!(
+                "adcx rax, qword ptr [rsp + {}]",
+                w + 16 * h + 8 * j
+            ));
+            a.i(format!("mov rbx, qword ptr [rsp + {}]", s1 + 8 * j));
+            a.i("not rbx");
+            a.i("adox rax, rbx");
+            a.i(format!("mov qword ptr [rsp + {}], rax", mid + 8 * j));
+        }
+        // top = CF + OF - 1 (OF = 0 would be a borrow, which 2 a_l a_h >= 0 rules out).
+        a.i("setc al");
+        a.i("seto bl");
+        a.i("movzx ebp, al");
+        a.i("movzx ebx, bl");
+        a.i("lea rbp, [rbp + rbx - 1]");
+        // w += mid 2^(64h), the carry running to the end of w (a^2 < 2^(128k)).
+        for j in 0..4 * h - h {
+            let wj = w + 8 * (h + j);
+            // Through a register: an ADC on memory would put a store-to-load round trip on
+            // the carry chain.
+            a.i(format!("mov rax, qword ptr [rsp + {wj}]"));
+            if j < 2 * h {
+                let op = if j == 0 { "add" } else { "adc" };
+                a.i(format!("{op} rax, qword ptr [rsp + {}]", mid + 8 * j));
+            } else if j == 2 * h {
+                a.i("adc rax, rbp");
+            } else {
+                a.i("adc rax, r14");
+            }
+            a.i(format!("mov qword ptr [rsp + {wj}], rax"));
+        }
+    }
+    // Reduction rows, looped: rbp = &w_i.
+    a.i(format!("lea rbp, [rsp + {w}]"));
+    a.i(format!("lea rax, [rsp + {}]", w + 8 * k));
+    a.i(format!("mov qword ptr [rsp + {wend}], rax"));
+    a.i("xor r8d, r8d");
+    let row_label = format!(".L{name}_row");
+    a.label(&row_label);
+    a.i("mov rdx, qword ptr [rbp]");
+    a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
+    a.i("test rdx, rdx"); // CF = OF = 0 after imul
+    let c = row(&mut a, k, "rcx", Some("rbp"), "rbp", 0);
+    a.i(format!("adox {c}, r14"));
+    a.i(format!("adcx {c}, r14"));
+    // w_{i+k} += c + top; top = the carry out (at most one in all).
+    a.i(format!("add {c}, r8"));
+    a.i("mov r8d, 0");
+    a.i("adc r8, 0");
+    a.i(format!("add {}, {c}", at("rbp", k)));
+    a.i("adc r8, 0");
+    a.i("add rbp, 8");
+    a.i(format!("cmp rbp, qword ptr [rsp + {wend}]"));
+    a.i(format!("jne {row_label}"));
+    a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
+    a.i("mov rdx, r8");
+    masked_finish(&mut a, k, "rbp", "rcx", "rdi");
+    a.function_end(&name, frame);
+    a.0
+}
+
+/// Generation options.
+pub struct Opts {
+    /// Symbol prefix, e.g. `modred_adx_`.
+    pub prefix: &'static str,
+    /// Squares of at least this many limbs take one Karatsuba level.
+    pub karatsuba_min: usize,
+}
+
+/// The assembly of every kernel for `sizes`, and the Rust declarations and dispatch tables
+/// (`MUL`, `SQR`, indexed by k) that go with it.
+pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, String) {
+    let p = o.prefix;
+    let mut asm = String::from(".text\n");
+    let mut rs = String::from("// Generated by modred/build/adx_mont.rs: do not edit.\n");
+    rs.push_str("extern \"sysv64\" {\n");
+    for k in sizes.clone() {
+        asm.push_str(&mul_kernel(k, o));
+        asm.push_str(&sqr_kernel(k, o));
+        writeln!(
+            rs,
+            "    fn {p}mul_{k}(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, n0: u64);\n    fn {p}sqr_{k}(out: *mut u64, a: *const u64, m: *const u64, n0: u64);"
+        )
+        .unwrap();
+    }
+    rs.push_str("}\n");
+    let n = *sizes.end() + 1;
+    for (table, f, ty) in [("MUL", "mul", "MulFn"), ("SQR", "sqr", "SqrFn")] {
+        writeln!(rs, "pub(crate) static {table}: [Option<{ty}>; {n}] = [").unwrap();
+        for k in 0..n {
+            if sizes.contains(&k) {
+                writeln!(rs, "    Some({p}{f}_{k}),").unwrap();
+            } else {
+                rs.push_str("    None,\n");
+            }
+        }
+        rs.push_str("];\n");
+    }
+    (asm, rs)
+}

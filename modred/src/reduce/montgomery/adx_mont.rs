@@ -1,0 +1,337 @@
+//! MULX/ADX Montgomery kernels for 9 to 64 limbs (beyond the seeds): the exponentiation engine
+//! of `montgomery-fast` on x86-64 CPUs with BMI2 and ADX but without AVX-512 IFMA, and its
+//! single products.
+//!
+//! The kernels are x86-64 assembly generated at build time for each modulus size k
+//! (`build/adx_mont.rs`): an integrated product (CIOS, the a b_i row and the q_i m row
+//! interleaved in blocks of four limbs on the ADCX and ADOX carry chains) and a dedicated
+//! square (triangle, doubling with the diagonal, reduction rows). Every pass is straight-line
+//! code for its k.
+//!
+//! Both compute the almost-Montgomery product (Gueron, J. Cryptogr. Eng. 2012): for
+//! a, b < R = 2^(64k), out = a b R^{-1} mod m up to one m, with out < R: m is subtracted
+//! under the mask of the product's carry out of R. Residues therefore stay below R, not
+//! below m, through an exponentiation, which brings its result below m once at the end.
+//! Constant time: no branch or memory index depends on operand values.
+
+use super::MontParams;
+use crate::arith;
+use crate::exp::{ExpArith, FusedArith, FusedPow};
+use crate::limb::Limb;
+
+type MulFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, *const u64, u64);
+type SqrFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, u64);
+
+include!(concat!(env!("OUT_DIR"), "/adx_mont_decls.rs"));
+core::arch::global_asm!(include_str!(concat!(env!("OUT_DIR"), "/adx_mont.s")));
+
+/// The generated kernels for one modulus: `mul` and `sqr` for its size, the modulus and n'0.
+#[derive(Clone, Copy)]
+pub(crate) struct Kernels<'a> {
+    mul: MulFn,
+    sqr: SqrFn,
+    m: &'a [Limb],
+    n0: Limb,
+}
+
+impl<'a> Kernels<'a> {
+    /// The kernels for the modulus of `p`, or `None` when none were generated for its size.
+    /// The caller must only use them on a CPU with BMI2 and ADX.
+    pub(crate) fn new(p: &'a MontParams) -> Option<Self> {
+        let k = p.k();
+        Some(Self {
+            mul: (*MUL.get(k)?)?,
+            sqr: (*SQR.get(k)?)?,
+            m: &p.m,
+            n0: p.n0,
+        })
+    }
+
+    /// `out = a b R^{-1} mod m` up to one m, `out < R`, for `a, b < R` (k limbs each). `out`
+    /// may be `a` or `b` (see [`Self::mul_in_place`]). Constant time.
+    ///
+    /// # Safety
+    /// The CPU must support BMI2 and ADX.
+    #[inline]
+    pub(crate) unsafe fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        let k = self.m.len();
+        assert!(out.len() == k && a.len() == k && b.len() == k);
+        // SAFETY: the kernel reads k limbs of a, b and m and writes k limbs of out, all
+        // checked above; it supports BMI2/ADX per the caller.
+        unsafe {
+            (self.mul)(
+                out.as_mut_ptr(),
+                a.as_ptr(),
+                b.as_ptr(),
+                self.m.as_ptr(),
+                self.n0,
+            )
+        }
+    }
+
+    /// `a = a b R^{-1}` (as [`Self::mul`]).
+    ///
+    /// # Safety
+    /// As [`Self::mul`].
+    #[inline]
+    pub(crate) unsafe fn mul_in_place(&self, a: &mut [Limb], b: &[Limb]) {
+        let k = self.m.len();
+        assert!(a.len() == k && b.len() == k);
+        let p = a.as_mut_ptr();
+        // SAFETY: as `mul`; the kernel writes `out` only after its last read of the inputs,
+        // so out = a is allowed.
+        unsafe { (self.mul)(p, p, b.as_ptr(), self.m.as_ptr(), self.n0) }
+    }
+
+    /// `a = a^2 R^{-1} mod m` up to one m, `< R`, for `a < R`. Constant time.
+    ///
+    /// # Safety
+    /// As [`Self::mul`].
+    #[inline]
+    pub(crate) unsafe fn sqr_in_place(&self, a: &mut [Limb]) {
+        assert_eq!(a.len(), self.m.len());
+        let p = a.as_mut_ptr();
+        // SAFETY: as `mul_in_place`.
+        unsafe { (self.sqr)(p, p, self.m.as_ptr(), self.n0) }
+    }
+
+    /// `out = a^2 R^{-1}` (as [`Self::sqr_in_place`]) into a separate buffer.
+    ///
+    /// # Safety
+    /// As [`Self::mul`].
+    #[inline]
+    pub(crate) unsafe fn sqr(&self, out: &mut [Limb], a: &[Limb]) {
+        let k = self.m.len();
+        assert!(out.len() == k && a.len() == k);
+        // SAFETY: as `mul`.
+        unsafe { (self.sqr)(out.as_mut_ptr(), a.as_ptr(), self.m.as_ptr(), self.n0) }
+    }
+}
+
+/// [`ExpArith`] on almost-Montgomery residues (k limbs, `< R`) with the generated kernels.
+struct AdxArith<'a>(Kernels<'a>);
+
+impl ExpArith for AdxArith<'_> {
+    type Elem = Vec<Limb>;
+    #[inline(always)]
+    fn sqr_in_place(&mut self, a: &mut Vec<Limb>) {
+        // SAFETY: only built by `pow` and `Session`, on CPUs with BMI2 and ADX.
+        unsafe { self.0.sqr_in_place(a) }
+    }
+    #[inline(always)]
+    fn mul_in_place(&mut self, a: &mut Vec<Limb>, b: &Vec<Limb>) {
+        // SAFETY: as above.
+        unsafe { self.0.mul_in_place(a, b) }
+    }
+}
+
+/// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on the generated kernels, or
+/// `None` when none exist for this size. Variable time except `FusedPow::Ct`, which scans its
+/// table with masks and so runs in time independent of base and exponent.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX.
+pub(crate) unsafe fn pow(
+    p: &MontParams,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Option<Vec<Limb>> {
+    let mut ar = AdxArith(Kernels::new(p)?);
+    let mut g = base.to_vec();
+    ar.mul_in_place(&mut g, &p.r2);
+    let mut acc = alg.run(&mut ar, g, p.one.clone(), exp);
+    Some(leave(&ar.0, &mut acc, &p.m))
+}
+
+/// The plain residue `< m` of the almost-Montgomery value `acc < R`: acc R^{-1} by a product
+/// with 1, which is at most m (equal only when acc = 0 mod m), then one masked subtraction.
+fn leave(kernels: &Kernels<'_>, acc: &mut [Limb], m: &[Limb]) -> Vec<Limb> {
+    let mut one = vec![0; m.len()];
+    one[0] = 1;
+    // SAFETY: `Kernels` are only built for CPUs with BMI2 and ADX (see their users).
+    unsafe { kernels.mul_in_place(acc, &one) };
+    let mut out = vec![0; m.len()];
+    arith::sub_mod_final(&mut out, acc, 0, m);
+    out
+}
+
+/// The generated kernels as [`FusedArith`] for the table-based methods (comb, fixed-base):
+/// elements are almost-Montgomery residues (k limbs, `< R`).
+pub(crate) struct Session {
+    p: MontParams,
+}
+
+impl Session {
+    /// A session for the modulus of `p` when kernels exist for its size; the caller checks
+    /// that the CPU has BMI2 and ADX.
+    pub(crate) fn new(p: &MontParams) -> Option<Self> {
+        Kernels::new(p)?;
+        Some(Self { p: p.clone() })
+    }
+
+    fn kernels(&self) -> Kernels<'_> {
+        Kernels::new(&self.p).expect("checked in Session::new")
+    }
+}
+
+impl FusedArith for Session {
+    fn import(&mut self, x: &[Limb]) -> Vec<u64> {
+        // Montgomery form already (R = 2^(64k) as in MontParams): the same values.
+        x.to_vec()
+    }
+    fn export_plain(&mut self, x: &[u64]) -> Vec<Limb> {
+        let mut acc = x.to_vec();
+        leave(&self.kernels(), &mut acc, &self.p.m)
+    }
+    fn mul(&mut self, a: &mut Vec<u64>, b: &[u64]) {
+        // SAFETY: sessions are only built on CPUs with BMI2 and ADX.
+        unsafe { self.kernels().mul_in_place(a, b) }
+    }
+    fn sqr(&mut self, a: &mut Vec<u64>) {
+        // SAFETY: as above.
+        unsafe { self.kernels().sqr_in_place(a) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limb::xorshift64 as rng;
+    use num_bigint::BigUint;
+
+    fn big(x: &[Limb]) -> BigUint {
+        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
+    }
+
+    fn limbs(x: &BigUint, k: usize) -> Vec<Limb> {
+        let mut d = x.to_u64_digits();
+        d.resize(k, 0);
+        d
+    }
+
+    /// Moduli of every shape the kernels must handle, for k limbs.
+    fn moduli(k: usize, s: &mut u64) -> Vec<Vec<Limb>> {
+        let mut out = vec![vec![Limb::MAX; k]]; // b^k - 1
+        let mut top1: Vec<Limb> = (0..k).map(|_| rng(s)).collect();
+        top1[0] |= 1;
+        top1[k - 1] = 1; // top limb 1: R much larger than m
+        out.push(top1);
+        for shape in 0..3 {
+            let mut m: Vec<Limb> = (0..k).map(|_| rng(s)).collect();
+            m[0] |= 1;
+            m[k - 1] = match shape {
+                0 => m[k - 1] | 1 << 63,
+                1 => m[k - 1] >> 1 | 1,
+                _ => Limb::MAX,
+            };
+            out.push(m);
+        }
+        let mut bk1 = vec![0; k]; // b^(k-1) + 1
+        bk1[0] = 1;
+        bk1[k - 1] = 1;
+        out.push(bk1);
+        out
+    }
+
+    /// Operands below R: random, all ones, m - 1, and values at least m (lazy residues).
+    fn operands(m: &[Limb], s: &mut u64) -> Vec<Vec<Limb>> {
+        let k = m.len();
+        let r = BigUint::from(1u8) << (64 * k);
+        let mb = big(m);
+        let mut out = vec![vec![Limb::MAX; k], limbs(&(&mb - 1u8), k), vec![0; k]];
+        out.push(limbs(&(&mb + (&r - &mb) / 2u8), k)); // between m and R
+        out.push(limbs(&(&r - 1u8 - (&mb >> 1)), k));
+        for _ in 0..3 {
+            out.push((0..k).map(|_| rng(s)).collect());
+        }
+        out
+    }
+
+    /// Every generated size, product and square, against num-bigint: the result is below R and
+    /// congruent to a b R^{-1} mod m.
+    #[test]
+    fn kernels_match_num_bigint() {
+        if !crate::arith::x86_64::has_mulx_adx() {
+            eprintln!("skipped: this CPU has no BMI2/ADX (or MODRED_NO_ASM is set)");
+            return;
+        }
+        let mut s = 0x1234_5678_9abc_def1;
+        let mut checked = 0;
+        for k in 9..=64 {
+            for m in moduli(k, &mut s) {
+                let p = MontParams::new(&m);
+                let kern = Kernels::new(&p).expect("generated for 9..=64");
+                let mb = big(&m);
+                let r = BigUint::from(1u8) << (64 * k);
+                let rinv = r.modinv(&mb).expect("m odd");
+                let ops = operands(&m, &mut s);
+                for (i, a) in ops.iter().enumerate() {
+                    let b = &ops[(i * 3 + 1) % ops.len()];
+                    let mut out = vec![0; k];
+                    // SAFETY: BMI2/ADX checked above.
+                    unsafe { kern.mul(&mut out, a, b) };
+                    let o = big(&out);
+                    assert!(o < r, "mul k={k} out >= R");
+                    assert_eq!(
+                        &o % &mb,
+                        big(a) * big(b) % &mb * &rinv % &mb,
+                        "mul k={k} i={i}"
+                    );
+                    // SAFETY: as above.
+                    unsafe { kern.sqr(&mut out, a) };
+                    let o = big(&out);
+                    assert!(o < r, "sqr k={k} out >= R");
+                    assert_eq!(
+                        &o % &mb,
+                        big(a) * big(a) % &mb * &rinv % &mb,
+                        "sqr k={k} i={i}"
+                    );
+                    let mut x = a.clone();
+                    // SAFETY: as above.
+                    unsafe { kern.mul_in_place(&mut x, b) };
+                    assert_eq!(
+                        &big(&x) % &mb,
+                        big(a) * big(b) % &mb * &rinv % &mb,
+                        "in place"
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert_eq!(checked, 56 * 6 * 8);
+    }
+
+    /// Exponentiation by every scan on the kernels against num-bigint's `modpow`.
+    #[test]
+    fn pow_matches_num_bigint() {
+        if !crate::arith::x86_64::has_mulx_adx() {
+            eprintln!("skipped: this CPU has no BMI2/ADX (or MODRED_NO_ASM is set)");
+            return;
+        }
+        let mut s = 0x0bad_cafe_dead_beef;
+        for k in [9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64] {
+            for m in moduli(k, &mut s) {
+                let p = MontParams::new(&m);
+                let mb = big(&m);
+                let b = limbs(
+                    &(big(&(0..k).map(|_| rng(&mut s)).collect::<Vec<_>>()) % &mb),
+                    k,
+                );
+                let e: Vec<Limb> = (0..3).map(|_| rng(&mut s)).collect();
+                let want = big(&b).modpow(&big(&e), &mb);
+                for alg in [
+                    FusedPow::Sliding { w: 5 },
+                    FusedPow::Ct {
+                        exp_bits: 192,
+                        w: 4,
+                    },
+                ] {
+                    // SAFETY: BMI2/ADX checked above.
+                    let got = unsafe { pow(&p, &b, &e, alg) }.expect("generated size");
+                    assert_eq!(big(&got), want, "k={k} {alg:?}");
+                }
+            }
+        }
+    }
+}
