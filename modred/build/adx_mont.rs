@@ -95,53 +95,80 @@ fn row(a: &mut Asm, len: usize, src: &str, acc: Option<&str>, dst: &str, shift: 
     hprev.expect("rows are not empty").to_string()
 }
 
-/// `out = t - (m & -top)` for the k limbs of t at `[t]`, m at `[m]`, top (0 or 1) in rdx: m_j
-/// top by MULX keeps the borrow chain's CF. Clobbers r9-r11.
-fn masked_finish(a: &mut Asm, k: usize, t: &str, m: &str, out: &str) {
+/// The final step, in place on the k limbs of `[out]` (the last row wrote them), with top
+/// (0 or 1) in rdx: out + top R < R + m brought below R. With the `lazy` argument (its frame
+/// slot non-zero) m is subtracted only when top is set, by a branch (variable time: for the
+/// variable-time scans); without, m & -top is subtracted, m_j top by MULX, which leaves the
+/// borrow chain's CF alone (constant time). Clobbers r9-r11.
+fn finish(a: &mut Asm, name: &str, k: usize, m: &str, out: &str, lazy_slot: usize) {
+    let (lazy, end) = (format!(".L{name}_lazy"), format!(".L{name}_end"));
+    a.i(format!("cmp qword ptr [rsp + {lazy_slot}], 0"));
+    a.i(format!("jne {lazy}"));
     for j in 0..k {
         a.i(format!("mulx r9, r10, {}", at(m, j)));
-        a.i(format!("mov r11, {}", at(t, j)));
+        a.i(format!("mov r11, {}", at(out, j)));
         a.i(format!("{} r11, r10", if j == 0 { "sub" } else { "sbb" }));
         a.i(format!("mov {}, r11", at(out, j)));
     }
+    a.i(format!("jmp {end}"));
+    a.label(&lazy);
+    a.i("test rdx, rdx");
+    a.i(format!("jz {end}"));
+    for j in 0..k {
+        a.i(format!("mov r11, {}", at(out, j)));
+        a.i(format!(
+            "{} r11, {}",
+            if j == 0 { "sub" } else { "sbb" },
+            at(m, j)
+        ));
+        a.i(format!("mov {}, r11", at(out, j)));
+    }
+    a.label(&end);
 }
 
-/// `modred_adx_mul_{k}(out, a, b, m, n0)`: CIOS (Koc, Acar, Kaliski, "Analyzing and comparing
-/// Montgomery multiplication algorithms", IEEE Micro 16(3), 1996, section 5). Pass i: the row
-/// x = t + a b_i (x stored over t; its top word x_k + x_{k+1} 2^64 in r14, r13), then
-/// q = x_0 n0 mod 2^64 and the row t = (x + q m) / 2^64, stored one limb down; the two top
-/// words join with the running top (r12). Invariant after pass i:
-/// t + top 2^(64k) < (a + m) < 2R for a < R, so top <= 1 and x_{k+1} <= 1.
+/// `modred_adx_mul_{k}(out, a, b, m, n0, lazy)`: CIOS (Koc, Acar, Kaliski, "Analyzing and
+/// comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996, section 5).
+/// Pass i: the row x = t + a b_i (x stored over t; its top word x_k + x_{k+1} 2^64 in r14,
+/// r13), then q = x_0 n0 mod 2^64 and the row t = (x + q m) / 2^64, stored one limb down (the
+/// last pass straight into `out`); the two top words join with the running top (r12).
+/// Invariant after pass i: t + top 2^(64k) < (a + m) < 2R for a < R, so top <= 1 and
+/// x_{k+1} <= 1. Then [`finish`].
 ///
 /// Registers: rsi a, rbp &b_i, rcx m, r15 zero, r12 top, rdx the MULX operand; rows use
 /// rax, rbx, r9, r10.
 fn mul_kernel(k: usize, o: &Opts) -> String {
+    assert!(k >= 2);
     let name = format!("{}mul_{k}", o.prefix);
     let n0 = 8 * k;
     let out = n0 + 8;
-    let bend = out + 8;
-    let frame = bend + 8;
+    let blast = out + 8;
+    let lazy = blast + 8;
+    let frame = lazy + 8;
     let mut a = Asm(String::new());
     a.function_start(&name, frame);
     a.i(format!("mov qword ptr [rsp + {out}], rdi"));
     a.i(format!("mov qword ptr [rsp + {n0}], r8"));
+    a.i(format!("mov qword ptr [rsp + {lazy}], r9"));
     a.i("mov rbp, rdx");
-    a.i(format!("lea rax, [rbp + {}]", 8 * k));
-    a.i(format!("mov qword ptr [rsp + {bend}], rax"));
+    a.i(format!("lea rax, [rbp + {}]", 8 * (k - 1)));
+    a.i(format!("mov qword ptr [rsp + {blast}], rax"));
     a.i("xor r15d, r15d");
     a.i("xor r12d, r12d");
     let pass = format!(".L{name}_pass");
-    let done = format!(".L{name}_done");
-    for first in [true, false] {
-        if !first {
+    // Pass 0 (t = 0), passes 1..k-1 in a loop, pass k-1 into out.
+    for which in 0..3 {
+        if which == 1 {
+            if k == 2 {
+                continue;
+            }
             a.label(&pass);
         }
-        // x = t + a b_i (pass 0: t = 0).
+        // x = t + a b_i.
         a.i("mov rdx, qword ptr [rbp]");
         a.i("xor r11d, r11d"); // CF = OF = 0
-        let c = row(&mut a, k, "rsi", (!first).then_some("rsp"), "rsp", 0);
+        let c = row(&mut a, k, "rsi", (which > 0).then_some("rsp"), "rsp", 0);
         a.i(format!("adox {c}, r15"));
-        if !first {
+        if which > 0 {
             a.i(format!("adcx {c}, r15"));
         }
         // x_k + r13 2^64 = c + top.
@@ -153,25 +180,29 @@ fn mul_kernel(k: usize, o: &Opts) -> String {
         a.i("mov rdx, qword ptr [rsp]");
         a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
         a.i("test rdx, rdx"); // CF = OF = 0 after imul
-        let c = row(&mut a, k, "rcx", Some("rsp"), "rsp", 1);
+        let dst = if which == 2 {
+            a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
+            "rdi"
+        } else {
+            "rsp"
+        };
+        let c = row(&mut a, k, "rcx", Some("rsp"), dst, 1);
         a.i(format!("adox {c}, r15"));
         a.i(format!("adcx {c}, r15"));
         a.i("xor r12d, r12d");
         a.i(format!("add {c}, r14"));
         a.i("adc r12, r13");
-        a.i(format!("mov {}, {c}", at("rsp", k - 1)));
-        a.i("add rbp, 8");
-        a.i(format!("cmp rbp, qword ptr [rsp + {bend}]"));
-        a.i(format!(
-            "{} {}",
-            if first { "je" } else { "jne" },
-            if first { &done } else { &pass }
-        ));
+        a.i(format!("mov {}, {c}", at(dst, k - 1)));
+        if which < 2 {
+            a.i("add rbp, 8");
+        }
+        if which == 1 {
+            a.i(format!("cmp rbp, qword ptr [rsp + {blast}]"));
+            a.i(format!("jne {pass}"));
+        }
     }
-    a.label(&done);
-    a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
     a.i("mov rdx, r12");
-    masked_finish(&mut a, k, "rsp", "rcx", "rdi");
+    finish(&mut a, &name, k, "rcx", "rdi", lazy);
     a.function_end(&name, frame);
     a.0
 }
@@ -217,11 +248,12 @@ fn sq_core(a: &mut Asm, h: usize, a_base: &str, w_base: &str, zero: &str) {
     }
 }
 
-/// `modred_adx_sqr_{k}(out, a, m, n0)`: w = a^2, then word-by-word Montgomery reduction
+/// `modred_adx_sqr_{k}(out, a, m, n0, lazy)`: w = a^2, then word-by-word Montgomery reduction
 /// (SOS, Koc, Acar, Kaliski 1996, section 3; Dusse and Kaliski, EUROCRYPT '90): rows
 /// i = 0..k, q = w_i n0, w += q m 2^(64i); each row's carry word (below 2^64 with both chains
 /// absorbed: k limbs plus a k-limb by 1-limb product) joins position i+k with the running top
-/// bit (r8). Result w_{k..2k} + top R < R + m for a < R.
+/// bit (r8); the last row writes `out`. Result w_{k..2k} + top R < R + m for a < R; then
+/// [`finish`].
 ///
 /// The square: below `karatsuba_min` limbs [`sq_core`] on the whole of a (k(k-1)/2 + k MULX);
 /// from it, one Karatsuba level (Karatsuba and Ofman 1962; seed 001 section 2) over halves of
@@ -243,8 +275,9 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     let slots = if karatsuba { mid + 16 * h } else { ahp };
     let n0 = slots;
     let out = n0 + 8;
-    let wend = out + 8;
-    let frame = wend + 8;
+    let wlast = out + 8;
+    let lazy = wlast + 8;
+    let frame = lazy + 8;
     let mut a = Asm(String::new());
     let sq = format!(".L{name}_sq");
     if karatsuba {
@@ -257,6 +290,7 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     a.function_start(&name, frame);
     a.i(format!("mov qword ptr [rsp + {out}], rdi"));
     a.i(format!("mov qword ptr [rsp + {n0}], rcx"));
+    a.i(format!("mov qword ptr [rsp + {lazy}], r8"));
     a.i("mov rcx, rdx");
     a.i("xor r14d, r14d");
     if !karatsuba {
@@ -347,31 +381,43 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
             a.i(format!("mov qword ptr [rsp + {wj}], rax"));
         }
     }
-    // Reduction rows, looped: rbp = &w_i.
+    // Reduction rows 0..k-1, looped: rbp = &w_i; row k-1 writes out.
     a.i(format!("lea rbp, [rsp + {w}]"));
-    a.i(format!("lea rax, [rsp + {}]", w + 8 * k));
-    a.i(format!("mov qword ptr [rsp + {wend}], rax"));
+    a.i(format!("lea rax, [rsp + {}]", w + 8 * (k - 1)));
+    a.i(format!("mov qword ptr [rsp + {wlast}], rax"));
     a.i("xor r8d, r8d");
     let row_label = format!(".L{name}_row");
-    a.label(&row_label);
-    a.i("mov rdx, qword ptr [rbp]");
-    a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
-    a.i("test rdx, rdx"); // CF = OF = 0 after imul
-    let c = row(&mut a, k, "rcx", Some("rbp"), "rbp", 0);
-    a.i(format!("adox {c}, r14"));
-    a.i(format!("adcx {c}, r14"));
-    // w_{i+k} += c + top; top = the carry out (at most one in all).
-    a.i(format!("add {c}, r8"));
-    a.i("mov r8d, 0");
-    a.i("adc r8, 0");
-    a.i(format!("add {}, {c}", at("rbp", k)));
-    a.i("adc r8, 0");
-    a.i("add rbp, 8");
-    a.i(format!("cmp rbp, qword ptr [rsp + {wend}]"));
-    a.i(format!("jne {row_label}"));
-    a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
+    for last in [false, true] {
+        if !last {
+            a.label(&row_label);
+        } else {
+            a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
+        }
+        a.i("mov rdx, qword ptr [rbp]");
+        a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
+        a.i("test rdx, rdx"); // CF = OF = 0 after imul
+        let (dst, shift) = if last { ("rdi", 1) } else { ("rbp", 0) };
+        let c = row(&mut a, k, "rcx", Some("rbp"), dst, shift);
+        a.i(format!("adox {c}, r14"));
+        a.i(format!("adcx {c}, r14"));
+        // w_{i+k} += c + top; top = the carry out (at most one in all).
+        a.i(format!("add {c}, r8"));
+        a.i("mov r8d, 0");
+        a.i("adc r8, 0");
+        if !last {
+            a.i(format!("add {}, {c}", at("rbp", k)));
+            a.i("adc r8, 0");
+            a.i("add rbp, 8");
+            a.i(format!("cmp rbp, qword ptr [rsp + {wlast}]"));
+            a.i(format!("jne {row_label}"));
+        } else {
+            a.i(format!("add {c}, {}", at("rbp", k)));
+            a.i("adc r8, 0");
+            a.i(format!("mov {}, {c}", at("rdi", k - 1)));
+        }
+    }
     a.i("mov rdx, r8");
-    masked_finish(&mut a, k, "rbp", "rcx", "rdi");
+    finish(&mut a, &name, k, "rcx", "rdi", lazy);
     a.function_end(&name, frame);
     a.0
 }
@@ -396,7 +442,7 @@ pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, St
         asm.push_str(&sqr_kernel(k, o));
         writeln!(
             rs,
-            "    fn {p}mul_{k}(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, n0: u64);\n    fn {p}sqr_{k}(out: *mut u64, a: *const u64, m: *const u64, n0: u64);"
+            "    fn {p}mul_{k}(out: *mut u64, a: *const u64, b: *const u64, m: *const u64, n0: u64, lazy: u64);\n    fn {p}sqr_{k}(out: *mut u64, a: *const u64, m: *const u64, n0: u64, lazy: u64);"
         )
         .unwrap();
     }

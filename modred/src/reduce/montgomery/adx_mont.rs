@@ -19,36 +19,52 @@ use crate::arith;
 use crate::exp::{ExpArith, FusedArith, FusedPow};
 use crate::limb::Limb;
 
-type MulFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, *const u64, u64);
-type SqrFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, u64);
+type MulFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, *const u64, u64, u64);
+type SqrFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, u64, u64);
 
 include!(concat!(env!("OUT_DIR"), "/adx_mont_decls.rs"));
 core::arch::global_asm!(include_str!(concat!(env!("OUT_DIR"), "/adx_mont.s")));
 
-/// The generated kernels for one modulus: `mul` and `sqr` for its size, the modulus and n'0.
+/// The generated kernels for one modulus: `mul` and `sqr` for its size, the modulus and n'0,
+/// and how their results are brought below R.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernels<'a> {
     mul: MulFn,
     sqr: SqrFn,
     m: &'a [Limb],
     n0: Limb,
+    /// 1: subtract m only when the product carries out of R, by a branch (variable time);
+    /// 0: subtract m under a mask of the carry (constant time).
+    lazy: u64,
+}
+
+/// How the kernels' results are brought below R.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Finish {
+    /// By a branch on the carry out of R: variable time (skips the subtraction in most
+    /// products).
+    LazyVartime,
+    /// By a mask of the carry: constant time.
+    Masked,
 }
 
 impl<'a> Kernels<'a> {
     /// The kernels for the modulus of `p`, or `None` when none were generated for its size.
     /// The caller must only use them on a CPU with BMI2 and ADX.
-    pub(crate) fn new(p: &'a MontParams) -> Option<Self> {
+    pub(crate) fn new(p: &'a MontParams, finish: Finish) -> Option<Self> {
         let k = p.k();
         Some(Self {
             mul: (*MUL.get(k)?)?,
             sqr: (*SQR.get(k)?)?,
             m: &p.m,
             n0: p.n0,
+            lazy: u64::from(finish == Finish::LazyVartime),
         })
     }
 
     /// `out = a b R^{-1} mod m` up to one m, `out < R`, for `a, b < R` (k limbs each). `out`
-    /// may be `a` or `b` (see [`Self::mul_in_place`]). Constant time.
+    /// may be `a` or `b` (see [`Self::mul_in_place`]). Constant time with [`Finish::Masked`];
+    /// with [`Finish::LazyVartime`] the only data-dependent branch is the final subtraction's.
     ///
     /// # Safety
     /// The CPU must support BMI2 and ADX.
@@ -65,6 +81,7 @@ impl<'a> Kernels<'a> {
                 b.as_ptr(),
                 self.m.as_ptr(),
                 self.n0,
+                self.lazy,
             )
         }
     }
@@ -80,10 +97,10 @@ impl<'a> Kernels<'a> {
         let p = a.as_mut_ptr();
         // SAFETY: as `mul`; the kernel writes `out` only after its last read of the inputs,
         // so out = a is allowed.
-        unsafe { (self.mul)(p, p, b.as_ptr(), self.m.as_ptr(), self.n0) }
+        unsafe { (self.mul)(p, p, b.as_ptr(), self.m.as_ptr(), self.n0, self.lazy) }
     }
 
-    /// `a = a^2 R^{-1} mod m` up to one m, `< R`, for `a < R`. Constant time.
+    /// `a = a^2 R^{-1} mod m` up to one m, `< R`, for `a < R`; timing as [`Self::mul`].
     ///
     /// # Safety
     /// As [`Self::mul`].
@@ -92,7 +109,7 @@ impl<'a> Kernels<'a> {
         assert_eq!(a.len(), self.m.len());
         let p = a.as_mut_ptr();
         // SAFETY: as `mul_in_place`.
-        unsafe { (self.sqr)(p, p, self.m.as_ptr(), self.n0) }
+        unsafe { (self.sqr)(p, p, self.m.as_ptr(), self.n0, self.lazy) }
     }
 
     /// `out = a^2 R^{-1}` (as [`Self::sqr_in_place`]) into a separate buffer.
@@ -104,7 +121,15 @@ impl<'a> Kernels<'a> {
         let k = self.m.len();
         assert!(out.len() == k && a.len() == k);
         // SAFETY: as `mul`.
-        unsafe { (self.sqr)(out.as_mut_ptr(), a.as_ptr(), self.m.as_ptr(), self.n0) }
+        unsafe {
+            (self.sqr)(
+                out.as_mut_ptr(),
+                a.as_ptr(),
+                self.m.as_ptr(),
+                self.n0,
+                self.lazy,
+            )
+        }
     }
 }
 
@@ -137,7 +162,12 @@ pub(crate) unsafe fn pow(
     exp: &[Limb],
     alg: FusedPow,
 ) -> Option<Vec<Limb>> {
-    let mut ar = AdxArith(Kernels::new(p)?);
+    let finish = if alg.is_constant_time() {
+        Finish::Masked
+    } else {
+        Finish::LazyVartime
+    };
+    let mut ar = AdxArith(Kernels::new(p, finish)?);
     let mut g = base.to_vec();
     ar.mul_in_place(&mut g, &p.r2);
     let mut acc = alg.run(&mut ar, g, p.one.clone(), exp);
@@ -157,7 +187,7 @@ fn leave(kernels: &Kernels<'_>, acc: &mut [Limb], m: &[Limb]) -> Vec<Limb> {
 }
 
 /// The generated kernels as [`FusedArith`] for the table-based methods (comb, fixed-base):
-/// elements are almost-Montgomery residues (k limbs, `< R`).
+/// elements are almost-Montgomery residues (k limbs, `< R`). Variable time.
 pub(crate) struct Session {
     p: MontParams,
 }
@@ -166,12 +196,12 @@ impl Session {
     /// A session for the modulus of `p` when kernels exist for its size; the caller checks
     /// that the CPU has BMI2 and ADX.
     pub(crate) fn new(p: &MontParams) -> Option<Self> {
-        Kernels::new(p)?;
+        Kernels::new(p, Finish::LazyVartime)?;
         Some(Self { p: p.clone() })
     }
 
     fn kernels(&self) -> Kernels<'_> {
-        Kernels::new(&self.p).expect("checked in Session::new")
+        Kernels::new(&self.p, Finish::LazyVartime).expect("checked in Session::new")
     }
 }
 
@@ -258,10 +288,10 @@ mod tests {
         }
         let mut s = 0x1234_5678_9abc_def1;
         let mut checked = 0;
-        for k in 9..=64 {
+        for (k, finish) in (9..=64).flat_map(|k| [(k, Finish::Masked), (k, Finish::LazyVartime)]) {
             for m in moduli(k, &mut s) {
                 let p = MontParams::new(&m);
-                let kern = Kernels::new(&p).expect("generated for 9..=64");
+                let kern = Kernels::new(&p, finish).expect("generated for 9..=64");
                 let mb = big(&m);
                 let r = BigUint::from(1u8) << (64 * k);
                 let rinv = r.modinv(&mb).expect("m odd");
@@ -272,7 +302,7 @@ mod tests {
                     // SAFETY: BMI2/ADX checked above.
                     unsafe { kern.mul(&mut out, a, b) };
                     let o = big(&out);
-                    assert!(o < r, "mul k={k} out >= R");
+                    assert!(o < r, "mul k={k} {finish:?}: out >= R");
                     assert_eq!(
                         &o % &mb,
                         big(a) * big(b) % &mb * &rinv % &mb,
@@ -281,7 +311,7 @@ mod tests {
                     // SAFETY: as above.
                     unsafe { kern.sqr(&mut out, a) };
                     let o = big(&out);
-                    assert!(o < r, "sqr k={k} out >= R");
+                    assert!(o < r, "sqr k={k} {finish:?}: out >= R");
                     assert_eq!(
                         &o % &mb,
                         big(a) * big(a) % &mb * &rinv % &mb,
@@ -299,7 +329,7 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 56 * 6 * 8);
+        assert_eq!(checked, 2 * 56 * 6 * 8);
     }
 
     /// Exponentiation by every scan on the kernels against num-bigint's `modpow`.

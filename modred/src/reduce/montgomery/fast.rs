@@ -499,7 +499,7 @@ fn adx_product(
 ) -> bool {
     #[cfg(all(modred_adx_mont, not(feature = "count")))]
     if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
-        if let Some(kern) = super::adx_mont::Kernels::new(p) {
+        if let Some(kern) = super::adx_mont::Kernels::new(p, super::adx_mont::Finish::Masked) {
             let t = &mut t[..p.k()];
             // SAFETY: the CPU has BMI2 and ADX.
             unsafe {
