@@ -7,7 +7,8 @@
 //! - [`natural::Natural`]: an owned natural number with parsing, printing and conversions;
 //! - [`reduce`]: every reduction method behind the [`reduce::Reducer`] interface, listed in
 //!   [`reduce::REDUCERS`];
-//! - [`tuning`]: all thresholds in one place.
+//! - [`tuning`]: all thresholds in one place;
+//! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule) on top.
 
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
 #![allow(clippy::needless_range_loop)]
@@ -29,6 +30,7 @@ macro_rules! const_dispatch {
 pub mod arith;
 pub mod count;
 pub mod error;
+pub mod evm;
 pub mod exp;
 pub mod limb;
 pub mod natural;
