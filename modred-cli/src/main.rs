@@ -1,7 +1,8 @@
 //! The `modred` command: modular reduction and multiplication with every reducer of the
 //! library (and, as they land, exponentiation, reports and operation counts).
 //!
-//! Exit codes: 0 success; 1 some `batch` lines failed (each printed `error: <reason>`);
+//! Exit codes: 0 success; 1 some `batch` or `evm-modexp` lines failed (each printed
+//! `error: <reason>`);
 //! 2 bad arguments (unknown reducer, unparsable or negative number, zero modulus, even modulus
 //! for a Montgomery reducer, argument beyond a method's restriction, usage errors).
 //!
@@ -11,6 +12,7 @@
 
 mod cli_common;
 mod cmd_batch;
+mod cmd_evm;
 mod cmd_methods;
 mod cmd_pow;
 mod cmd_single;
@@ -41,6 +43,9 @@ enum Command {
     /// Read `reduce X M` / `mulmod A B M` / `pow B E M` lines from stdin, print one result per
     /// line.
     Batch(cmd_batch::Args),
+    /// The Ethereum MODEXP precompile: `0x<output> <gas>` per hex input (argument or stdin
+    /// lines).
+    EvmModexp(cmd_evm::Args),
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
     /// The comparison report: the seeds' tables and figures next to GMP and OpenSSL.
@@ -59,6 +64,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Mulmod(a) => cmd_single::run_mulmod(a),
         Command::Pow(a) => cmd_pow::run(a),
         Command::Batch(a) => cmd_batch::run(a),
+        Command::EvmModexp(a) => cmd_evm::run(a),
         Command::Methods(a) => cmd_methods::run(a),
         Command::Report(a) => match report::run(a) {
             Ok(()) => Ok(ExitCode::SUCCESS),

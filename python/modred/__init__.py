@@ -7,13 +7,23 @@ A Rust library (PyO3 extension) with a faster ``pow(b, e, m)`` and the whole too
   ``sqr``, ``pow`` (any method), ``pow_ct`` (constant time), ``inverse``, ``pow_many`` /
   ``pow_batch`` (all cores) and ``fixed_base`` (precomputed tables for one base);
 - ``pow_batch(triples)``: independent ``(b, e, m)`` triples over all cores;
-- ``methods()``: the reducer and exponentiation method names (the CLI's).
+- ``methods()``: the reducer and exponentiation method names (the CLI's);
+- ``evm_modexp(data, fork="osaka")`` / ``evm_gas(data, fork="osaka")``: the Ethereum MODEXP
+  precompile (EIP-198 input; EIP-198, EIP-2565 or EIP-7883 gas; EIP-7823's cap).
 
 Long calls release the GIL; ``Modulus`` and ``FixedBase`` are immutable, thread-safe and
 picklable.
 """
 
-from ._modred import FixedBase, Modulus, methods, pow_batch, powmod
+from ._modred import FixedBase, Modulus, evm_gas, evm_modexp, methods, pow_batch, powmod
 
-__all__ = ["FixedBase", "Modulus", "methods", "pow_batch", "powmod"]
+__all__ = [
+    "FixedBase",
+    "Modulus",
+    "evm_gas",
+    "evm_modexp",
+    "methods",
+    "pow_batch",
+    "powmod",
+]
 __version__ = "0.1.0"

@@ -2,7 +2,15 @@
 
 from typing import Dict, Iterable, List, Optional, SupportsIndex, Tuple, Union, final
 
-__all__ = ["FixedBase", "Modulus", "methods", "pow_batch", "powmod"]
+__all__ = [
+    "FixedBase",
+    "Modulus",
+    "evm_gas",
+    "evm_modexp",
+    "methods",
+    "pow_batch",
+    "powmod",
+]
 
 _Int = SupportsIndex
 """Anything ``operator.index`` accepts: ``int``, ``bool``, NumPy and gmpy2 integers."""
@@ -15,6 +23,13 @@ def pow_batch(triples: Iterable[Tuple[_Int, _Int, _Int]], /) -> List[int]:
 
 def methods() -> Dict[str, Dict[str, str]]:
     """``{"reducers": {name: summary}, "methods": {name: summary}}`` (the CLI's names)."""
+
+def evm_modexp(data: Union[bytes, bytearray], fork: str = "osaka") -> Tuple[bytes, int]:
+    """The MODEXP precompile (0x05) on call data ``data``: ``(output, gas)`` under ``fork``
+    ("osaka", "berlin" or "byzantium"); ValueError for an input the fork rejects."""
+
+def evm_gas(data: Union[bytes, bytearray], fork: str = "osaka") -> int:
+    """The MODEXP gas of call data ``data`` under ``fork``."""
 
 @final
 class Modulus:

@@ -5,13 +5,15 @@
 //!   threads, picklable; [`modulus::PyFixedBase`] (`modred.FixedBase`): precomputed tables for
 //!   one base;
 //! - [`pow_batch`]: many independent `(b, e, m)` triples over all cores;
-//! - [`methods`]: the reducer and method names (the CLI's).
+//! - [`methods`]: the reducer and method names (the CLI's);
+//! - [`evm::evm_modexp`], [`evm::evm_gas`]: the Ethereum MODEXP precompile.
 //!
 //! Every computation runs with the GIL released ([`Python::allow_threads`]) except the
 //! conversions of Python ints, which need it.
 
 mod conv;
 mod errors;
+mod evm;
 mod modulus;
 mod parallel;
 
@@ -209,6 +211,8 @@ fn _modred(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(powmod, m)?)?;
     m.add_function(wrap_pyfunction!(pow_batch, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
+    m.add_function(wrap_pyfunction!(evm::evm_modexp, m)?)?;
+    m.add_function(wrap_pyfunction!(evm::evm_gas, m)?)?;
     m.add_class::<modulus::PyModulus>()?;
     m.add_class::<modulus::PyFixedBase>()?;
     Ok(())

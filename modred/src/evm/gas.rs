@@ -63,9 +63,12 @@ pub(super) fn price(l: &Lengths, head_bits: u32, fork: Fork) -> u64 {
         Fork::Berlin => (3, 200),
         Fork::Osaka => (1, 500),
     };
-    u64::try_from(product / divisor)
-        .unwrap_or(u64::MAX)
-        .max(minimum)
+    // A u64 division where the product fits one (a u128 division is a slow library call).
+    match u64::try_from(product) {
+        Ok(p) => p / divisor,
+        Err(_) => u64::try_from(product / u128::from(divisor)).unwrap_or(u64::MAX),
+    }
+    .max(minimum)
 }
 
 #[cfg(test)]

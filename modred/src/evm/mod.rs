@@ -27,6 +27,7 @@ use crate::exp::{even::EvenCtx, sliding};
 use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::auto::{self, Workload};
+use crate::reduce::classical::Classical;
 use crate::tuning;
 use crate::word::{Barrett64, Monty64};
 use core::fmt;
@@ -225,6 +226,20 @@ impl Lengths {
     fn price(&self, input: &[u8], fork: Fork) -> u64 {
         gas::price(self, self.head_bits(input), fork)
     }
+
+    /// The price, or [`EvmError::GasOverLimit`] above [`MAX_EXECUTED_GAS`] for the uncapped
+    /// schedules.
+    fn check_price(&self, input: &[u8], fork: Fork) -> Result<u64, EvmError> {
+        let price = self.price(input, fork);
+        if !fork.caps_lengths() && price > MAX_EXECUTED_GAS {
+            return Err(EvmError::GasOverLimit {
+                gas: price,
+                fork,
+                limit: MAX_EXECUTED_GAS,
+            });
+        }
+        Ok(price)
+    }
 }
 
 /// The gas of `input` under `fork` (saturated at `u64::MAX`; exact whenever below it).
@@ -241,21 +256,24 @@ pub fn gas(input: &[u8], fork: Fork) -> Result<u64, EvmError> {
 /// [`EvmError::LengthOverLimit`] under [`Fork::Osaka`]; [`EvmError::GasOverLimit`] for an
 /// input costing more than [`MAX_EXECUTED_GAS`] under the other schedules.
 pub fn modexp(input: &[u8], fork: Fork) -> Result<Vec<u8>, EvmError> {
-    run(input, fork).map(|(out, _)| out)
+    let l = Lengths::decode(input);
+    l.check(input, fork)?;
+    if !fork.caps_lengths() {
+        l.check_price(input, fork)?;
+    }
+    Ok(execute(input, &l))
 }
 
 /// [`modexp`] and [`gas`] together: `(output, gas)`.
 pub fn run(input: &[u8], fork: Fork) -> Result<(Vec<u8>, u64), EvmError> {
     let l = Lengths::decode(input);
     l.check(input, fork)?;
-    let price = l.price(input, fork);
-    if !fork.caps_lengths() && price > MAX_EXECUTED_GAS {
-        return Err(EvmError::GasOverLimit {
-            gas: price,
-            fork,
-            limit: MAX_EXECUTED_GAS,
-        });
-    }
+    let price = l.check_price(input, fork)?;
+    Ok((execute(input, &l), price))
+}
+
+/// The output for lengths `l` that passed the fork's checks.
+fn execute(input: &[u8], l: &Lengths) -> Vec<u8> {
     // Every length is now below 2^21 bytes: Osaka's cap, or the price bound (Berlin
     // ceil(x/8)^2 / 3 <= 2^32 gives x < 2^20; Byzantium x^2 / 320 <= 2^32, x < 2^21).
     let mut out = vec![0u8; l.modulus as usize];
@@ -270,27 +288,46 @@ pub fn run(input: &[u8], fork: Fork) -> Result<(Vec<u8>, u64), EvmError> {
         let m_zeros = (l.modulus - modulus.len() as u64) as usize;
         pow_be(base, exp, m_bytes, m_zeros, &mut out);
     }
-    Ok((out, price))
+    out
 }
 
 /// Limbs of the big-endian `bytes` followed by `zeros` zero bytes, least significant first.
 fn limbs_be(bytes: &[u8], zeros: usize) -> Vec<Limb> {
     let total = bytes.len() + zeros;
     let mut limbs = vec![0 as Limb; total.div_ceil(8)];
-    for (i, &b) in bytes.iter().rev().enumerate() {
-        let at = i + zeros;
-        limbs[at / 8] |= Limb::from(b) << (8 * (at % 8));
+    if zeros % 8 == 0 {
+        // Whole limbs from the end, eight bytes at a time.
+        let limbs = &mut limbs[zeros / 8..];
+        let mut chunks = bytes.rchunks_exact(8);
+        for (l, c) in limbs.iter_mut().zip(&mut chunks) {
+            *l = Limb::from_be_bytes(c.try_into().expect("8 bytes"));
+        }
+        let top = chunks.remainder();
+        if !top.is_empty() {
+            limbs[bytes.len() / 8] = top.iter().fold(0, |x, &b| x << 8 | Limb::from(b));
+        }
+    } else {
+        for (i, &b) in bytes.iter().rev().enumerate() {
+            let at = i + zeros;
+            limbs[at / 8] |= Limb::from(b) << (8 * (at % 8));
+        }
     }
     limbs
 }
 
-/// `x` (limbs, `x < 256^out.len()`) as big-endian bytes filling `out`.
+/// `x` (limbs, `x < 256^out.len()`) as big-endian bytes filling `out` (which is zeroed).
 fn write_be(x: &[Limb], out: &mut [u8]) {
-    let n = out.len();
-    for (i, o) in out.iter_mut().rev().enumerate().take(8 * x.len()) {
-        *o = (x[i / 8] >> (8 * (i % 8))) as u8;
+    debug_assert!(arith::bit_len(x).div_ceil(8) <= out.len());
+    let mut chunks = out.rchunks_exact_mut(8);
+    let mut limbs = x.iter();
+    for (c, &l) in (&mut chunks).zip(&mut limbs) {
+        c.copy_from_slice(&l.to_be_bytes());
     }
-    debug_assert!(arith::bit_len(x).div_ceil(8) <= n);
+    let top = chunks.into_remainder();
+    if let Some(&l) = limbs.next() {
+        let n = top.len();
+        top.copy_from_slice(&l.to_be_bytes()[8 - n..]);
+    }
 }
 
 /// `base^exp mod m` into `out` (big-endian, `out.len() >= ` the bytes of m), with
@@ -313,8 +350,16 @@ fn pow_be(base: &[u8], exp: &[u8], m_bytes: &[u8], m_zeros: usize, out: &mut [u8
     if arith::cmp(&b, &m).is_ge() {
         b = arith::rem_vartime(&b, &m);
     }
+    let b = arith::trim(&b);
+    if b.len() <= 1 && b.first().copied().unwrap_or(0) <= 1 {
+        // 0^e = 0 and 1^e = 1 for e > 0.
+        write_be(b, out);
+        return;
+    }
     let x = if let [m0] = m[..] {
-        vec![pow_word(b.first().copied().unwrap_or(0), &exp, m0)]
+        vec![pow_word(b[0], &exp, m0)]
+    } else if binary_products(&exp) <= tuning::EVM_CLASSICAL_MAX_PRODUCTS {
+        pow_classical(b, &exp, &m)
     } else if m[0] & 1 == 1 {
         pow_odd(&b, &exp, &m)
     } else {
@@ -353,6 +398,45 @@ fn pow_limbs(mul: impl Fn(Limb, Limb) -> Limb, one: Limb, base: Limb, e: &[Limb]
     acc
 }
 
+/// Products (squarings and multiplications) of a left-to-right binary exponentiation by `e`.
+fn binary_products(e: &[Limb]) -> usize {
+    let ones: usize = e.iter().map(|l| l.count_ones() as usize).sum();
+    arith::bit_len(e) - 1 + ones - 1
+}
+
+/// `b^e mod m` for any m of k >= 2 limbs, `b < m` (trimmed, > 1): left-to-right binary with
+/// products of the operands' own lengths and Knuth's division (the `classical` reducer's
+/// remainder): no precomputation, for exponents too short to repay a Montgomery context or
+/// the CRT split of an even modulus. Returns k limbs.
+fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
+    let r = Classical::new(m).expect("m > 1");
+    let k = m.len();
+    // acc (k), the product (2k) and the division's shifted copy (2k + 1) in one allocation.
+    let mut work = vec![0 as Limb; 5 * k + 1];
+    let (acc, rest) = work.split_at_mut(k);
+    let (prod, u) = rest.split_at_mut(2 * k);
+    acc[..b.len()].copy_from_slice(b);
+    let mut len = b.len();
+    // Invariant: acc[..len] = b^(e >> i) mod m, trimmed; acc[len..] = 0.
+    for i in (0..arith::bit_len(e) - 1).rev() {
+        if len == 0 {
+            break; // 0 stays 0
+        }
+        let p = &mut prod[..2 * len];
+        arith::sqr(p, &acc[..len]);
+        r.rem_into(acc, p, u);
+        len = arith::normalized_len(acc);
+        if arith::bit(e, i) && len > 0 {
+            let p = &mut prod[..len + b.len()];
+            arith::mul(p, &acc[..len], b);
+            r.rem_into(acc, p, u);
+            len = arith::normalized_len(acc);
+        }
+    }
+    work.truncate(k);
+    work
+}
+
 /// `b^e mod m` for odd m of k >= 2 limbs, `b < m` (k limbs out): the fused sliding-window
 /// kernels of the reducer `auto` picks.
 fn pow_odd(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
@@ -362,8 +446,87 @@ fn pow_odd(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     sliding::pow(&*r, &base, e, window(e))
 }
 
-/// `b^e mod m` for even m of k >= 2 limbs, `b < m`: the CRT split of [`EvenCtx`].
+/// `b^e mod m` for even m of k >= 2 limbs, `b < m` (trimmed): the Chinese remainder theorem
+/// over m = m_odd 2^t, as [`EvenCtx`] (which serves t > 64) but in single words for the power
+/// of two: x2 = b^e mod 2^t, x1 = b^e mod m_odd, x = x1 + m_odd ((x2 - x1) m_odd^{-1} mod 2^t).
 fn pow_even(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
+    let t = m[0].trailing_zeros() as usize + 64 * m.iter().take_while(|&&l| l == 0).count();
+    if t > 64 {
+        return pow_even_ctx(b, e, m);
+    }
+    let mut m_odd = m[t / 64..].to_vec();
+    arith::shr_in_place(&mut m_odd, (t % 64) as u32);
+    let m_odd = arith::trim(&m_odd);
+    let x2 = pow_2t(b.first().copied().unwrap_or(0), e, t as u32);
+    if m_odd == [1] {
+        return vec![x2];
+    }
+    let x1 = pow_residue(b, e, m_odd);
+    // y = (x2 - x1) m_odd^{-1} mod 2^t; m_odd^{-1} mod 2^64 from Newton's iteration.
+    let inv = crate::limb::neg_inv_newton(m_odd[0]).wrapping_neg();
+    let y = x2.wrapping_sub(x1[0]).wrapping_mul(inv) & low_bits(t as u32);
+    // x = x1 + m_odd y < m_odd 2^t = m.
+    let kx = m_odd.len();
+    let mut x = vec![0 as Limb; kx + 1];
+    x[kx] = arith::mul_1(&mut x[..kx], m_odd, y);
+    let carry = arith::add_in_place(&mut x, &x1);
+    debug_assert_eq!(carry, 0);
+    debug_assert!(arith::cmp(&x, m).is_lt());
+    x
+}
+
+/// Mask of the low `t <= 64` bits.
+fn low_bits(t: u32) -> Limb {
+    if t >= 64 {
+        Limb::MAX
+    } else {
+        (1 << t) - 1
+    }
+}
+
+/// `b^e mod 2^t` for 1 <= t <= 64 and `e > 0` (trimmed): wrapping single-word products. An odd b
+/// lies in the unit group of order 2^(t-1), so only e mod 2^(t-1) matters; an even b with
+/// e v >= t (v = the twos in b mod 2^t) gives 0.
+fn pow_2t(b: Limb, e: &[Limb], t: u32) -> Limb {
+    let mask = low_bits(t);
+    let b = b & mask;
+    let e_low = if b & 1 == 1 {
+        e[0] & low_bits(t - 1)
+    } else if b == 0 {
+        return 0;
+    } else if e.len() > 1 || e[0] >= u64::from(t.div_ceil(b.trailing_zeros())) {
+        return 0;
+    } else {
+        e[0]
+    };
+    pow_limbs(Limb::wrapping_mul, 1, b, &[e_low]) & mask
+}
+
+/// `b^e mod m` (k' limbs out) for odd m >= 3 of any size and any `b` below 2^(64 k) with
+/// k >= k' limbs: reduces b, then the one-word, classical or Montgomery path.
+fn pow_residue(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
+    let reduced;
+    let b = if arith::cmp(b, m).is_ge() {
+        reduced = arith::rem_vartime(b, m);
+        arith::trim(&reduced)
+    } else {
+        b
+    };
+    if let [m0] = m[..] {
+        return vec![pow_word(b.first().copied().unwrap_or(0), e, m0)];
+    }
+    if b.is_empty() {
+        return vec![0; m.len()];
+    }
+    if binary_products(e) <= tuning::EVM_CLASSICAL_MAX_PRODUCTS {
+        pow_classical(b, e, m)
+    } else {
+        pow_odd(b, e, m)
+    }
+}
+
+/// `b^e mod m` for even m with more than 64 trailing zero bits: [`EvenCtx`].
+fn pow_even_ctx(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let ctx = EvenCtx::new(&Natural::from_slice(m), "auto").expect("m even, > 1");
     let w = window(e);
     ctx.pow(
