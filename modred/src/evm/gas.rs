@@ -10,12 +10,13 @@
 //! | Berlin    | ceil(x/8)^2                                                    | 8   | max(200, floor(c i / 3))            |
 //! | Osaka     | 16 (x <= 32); 2 ceil(x/8)^2                                    | 16  | max(500, c i)                       |
 //!
-//! Lengths arrive saturated at `u64::MAX` (a declared length of 2^64 or more); every product
-//! is taken in `u128` with overflow checks, so the result is exact whenever it fits a `u64`
-//! and `u64::MAX` otherwise. That saturation never turns an impossible price into a payable
-//! one: a saturated length either enters the complexity (which is then above 2^120) or the
-//! iteration count (above 2^67, multiplied by a complexity of at least 1 unless
-//! `x = 0`, where the exact product is 0 as well).
+//! The base and modulus lengths arrive saturated at `u64::MAX` (a declared length of 2^64 or
+//! more), the exponent's at `u128::MAX`; every product is taken in `u128` with overflow
+//! checks, so the result is exact whenever it fits a `u64` and `u64::MAX` otherwise. The
+//! saturation never changes a price below 2^64: a base or modulus length of 2^64 makes the
+//! complexity at least 2^124 (Byzantium's x^2 / 16), and an exponent length of 2^128 the
+//! iteration count at least 2^131, multiplied by a complexity of at least 1 (or 0, when the
+//! exact price is 0 as well) and divided by at most 20.
 
 use super::{Fork, Lengths};
 
@@ -23,13 +24,15 @@ use super::{Fork, Lengths};
 /// `max(.., 1)`: for `exp_len <= 32` the index of the exponent's highest set bit (0 for a zero
 /// exponent); above, `per_byte (exp_len - 32)` plus that index within the first 32 bytes
 /// (0 when they are all zero). `head_bits` is the bit length of those first
-/// `min(32, exp_len)` bytes. At most 16 (2^64 - 1) + 255 < 2^69.
-pub(super) fn adjusted_exp_len(exp_len: u64, head_bits: u32, per_byte: u64) -> u128 {
+/// `min(32, exp_len)` bytes. Saturates at `u128::MAX`.
+pub(super) fn adjusted_exp_len(exp_len: u128, head_bits: u32, per_byte: u64) -> u128 {
     let top = u128::from(head_bits.saturating_sub(1));
     if exp_len <= 32 {
         top
     } else {
-        u128::from(per_byte) * u128::from(exp_len - 32) + top
+        u128::from(per_byte)
+            .saturating_mul(exp_len - 32)
+            .saturating_add(top)
     }
 }
 
@@ -53,7 +56,7 @@ pub(super) fn price(l: &Lengths, head_bits: u32, fork: Fork) -> u64 {
         Fork::Berlin => (words * words, 8),
         Fork::Osaka => (if x <= 32 { 16 } else { 2 * words * words }, 16),
     };
-    let iterations = adjusted_exp_len(l.exp, head_bits, per_byte).max(1);
+    let iterations = adjusted_exp_len(l.exp_wide, head_bits, per_byte).max(1);
     let Some(product) = complexity.checked_mul(iterations) else {
         // complexity >= 1 here (0 times anything fits), so the price is above 2^128 / 20.
         return u64::MAX;
@@ -76,7 +79,12 @@ mod tests {
     use super::*;
 
     fn lengths(base: u64, exp: u64, modulus: u64) -> Lengths {
-        Lengths { base, exp, modulus }
+        Lengths {
+            base,
+            exp,
+            modulus,
+            exp_wide: u128::from(exp),
+        }
     }
 
     /// EIP-198's worked examples of the adjusted exponent length.
@@ -92,6 +100,7 @@ mod tests {
         assert_eq!(adjusted_exp_len(100, 0, 8), 544);
         assert_eq!(adjusted_exp_len(100, 0, 16), 1088);
         assert_eq!(adjusted_exp_len(0, 0, 8), 0);
+        assert_eq!(adjusted_exp_len(u128::MAX, 256, 16), u128::MAX);
     }
 
     /// The minimums, the zero complexity of Byzantium and saturation at the extremes.
@@ -112,6 +121,31 @@ mod tests {
             assert!(price(&lengths(1, max, 1), 0, fork) > 1 << 60, "{fork:?}");
             assert_eq!(price(&lengths(max, max, max), 256, fork), max, "{fork:?}");
         }
+        // An exponent length of 2^64 with a one-byte modulus stays below 2^64 gas under
+        // Byzantium: floor((8 (2^64 - 32) + 248) / 20) with a 249-bit head, one more than
+        // with the length saturated at 2^64 - 1 (the Python property test's find).
+        let l = Lengths {
+            exp_wide: 1 << 64,
+            ..lengths(0, max, 1)
+        };
+        assert_eq!(price(&l, 249, Fork::Byzantium), 7_378_697_629_483_820_646);
+        assert_eq!(
+            price(&lengths(0, max, 1), 249, Fork::Byzantium),
+            7_378_697_629_483_820_645
+        );
+        let l = Lengths {
+            exp_wide: 5 << 63, // 2.5 2^64: 8 (2^65 5/4 - 32) / 20 < 2^64 still
+            ..lengths(0, max, 1)
+        };
+        assert_eq!(
+            u128::from(price(&l, 0, Fork::Byzantium)),
+            8 * ((5u128 << 63) - 32) / 20
+        );
+        let l = Lengths {
+            exp_wide: u128::MAX,
+            ..lengths(0, max, 0)
+        };
+        assert_eq!(price(&l, 0, Fork::Byzantium), 0);
         // Just below and above u64::MAX under Berlin: words^2 i / 3 with words = 2^32 - 1.
         let x = 8 * ((1u64 << 32) - 1);
         let w2 = ((1u128 << 32) - 1).pow(2);

@@ -135,12 +135,16 @@ pub enum EvmError {
 }
 
 /// The three declared lengths, each saturated at `u64::MAX` (2^64 bytes or more lie past any
-/// input, and every price involving them saturates too; see the [`gas`](mod@gas) module).
+/// input), and the exponent's once more, saturated at `u128::MAX`, for the price: a base or
+/// modulus length of 2^64 prices beyond 2^64 gas under every schedule, but an exponent
+/// length between 2^64 and 2.5 2^64 with a one-byte base and modulus does not under EIP-198's
+/// (`8 (exp_len - 32) / 20`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Lengths {
     base: u64,
     exp: u64,
     modulus: u64,
+    exp_wide: u128,
 }
 
 /// The bytes of `input[offset..offset + len]` that exist; the rest reads as zeros.
@@ -175,10 +179,17 @@ impl Lengths {
                 u64::from_be_bytes(w[24..].try_into().expect("8 bytes"))
             }
         };
+        let e = length_word(input, 1);
+        let exp_wide = if e[..16].iter().any(|&b| b != 0) {
+            u128::MAX
+        } else {
+            u128::from_be_bytes(e[16..].try_into().expect("16 bytes"))
+        };
         Lengths {
             base: len(0),
             exp: len(1),
             modulus: len(2),
+            exp_wide,
         }
     }
 
