@@ -268,7 +268,12 @@ fn huge_declared_lengths() {
     // An exponent length of 2^64 to 2.5 2^64 with a one-byte modulus: Byzantium's price is
     // below 2^64 and exact (found by the Python property test).
     let two64 = two.pow(64);
-    for e in [two64.clone(), &two64 + 1u32, &two64 * 2u32, &two64 * 5u32 / 2u32] {
+    for e in [
+        two64.clone(),
+        &two64 + 1u32,
+        &two64 * 2u32,
+        &two64 * 5u32 / 2u32,
+    ] {
         let data = input(&0u32.into(), &e, &1u32.into(), &[]);
         for fork in Fork::ALL {
             check_gas_only(&data, fork);

@@ -7,8 +7,8 @@
 //! output is `base^exp mod modulus` as exactly `mod_len` big-endian bytes (all zero when the
 //! modulus is 0; empty when `mod_len` is 0).
 //!
-//! - [`gas`]: the price under a [`Fork`]'s schedule ([`gas`](mod@gas) module: EIP-198,
-//!   EIP-2565, EIP-7883), without touching the numbers; clients charge it before executing.
+//! - [`gas`]: the price under a [`Fork`]'s schedule ([`schedule`]: EIP-198, EIP-2565,
+//!   EIP-7883), without touching the numbers; clients charge it before executing.
 //! - [`modexp`]: the output. [`Fork::Osaka`] also enforces EIP-7823: a length over
 //!   [`OSAKA_MAX_LEN`] (1024) bytes fails, as it fails the call (all gas consumed).
 //! - [`run`]: both, decoding once.
@@ -20,7 +20,7 @@
 //! kernels (MULX/ADX, AVX-512 IFMA) for odd moduli, the CRT split of [`crate::exp::even`]
 //! for even ones. Variable time (MODEXP's operands are public).
 
-mod gas;
+pub mod schedule;
 
 use crate::arith;
 use crate::exp::{even::EvenCtx, sliding};
@@ -235,7 +235,7 @@ impl Lengths {
     }
 
     fn price(&self, input: &[u8], fork: Fork) -> u64 {
-        gas::price(self, self.head_bits(input), fork)
+        schedule::price(self, self.head_bits(input), fork)
     }
 
     /// The price, or [`EvmError::GasOverLimit`] above [`MAX_EXECUTED_GAS`] for the uncapped
@@ -306,7 +306,7 @@ fn execute(input: &[u8], l: &Lengths) -> Vec<u8> {
 fn limbs_be(bytes: &[u8], zeros: usize) -> Vec<Limb> {
     let total = bytes.len() + zeros;
     let mut limbs = vec![0 as Limb; total.div_ceil(8)];
-    if zeros % 8 == 0 {
+    if zeros.is_multiple_of(8) {
         // Whole limbs from the end, eight bytes at a time.
         let limbs = &mut limbs[zeros / 8..];
         let mut chunks = bytes.rchunks_exact(8);
@@ -372,9 +372,9 @@ fn pow_be(base: &[u8], exp: &[u8], m_bytes: &[u8], m_zeros: usize, out: &mut [u8
     } else if binary_products(&exp) <= tuning::EVM_CLASSICAL_MAX_PRODUCTS {
         pow_classical(b, &exp, &m)
     } else if m[0] & 1 == 1 {
-        pow_odd(&b, &exp, &m)
+        pow_odd(b, &exp, &m)
     } else {
-        pow_even(&b, &exp, &m)
+        pow_even(b, &exp, &m)
     };
     write_be(&x, out);
 }
@@ -503,9 +503,8 @@ fn pow_2t(b: Limb, e: &[Limb], t: u32) -> Limb {
     let b = b & mask;
     let e_low = if b & 1 == 1 {
         e[0] & low_bits(t - 1)
-    } else if b == 0 {
-        return 0;
-    } else if e.len() > 1 || e[0] >= u64::from(t.div_ceil(b.trailing_zeros())) {
+    } else if b == 0 || e.len() > 1 || e[0] >= u64::from(t.div_ceil(b.trailing_zeros())) {
+        // b^e has at least e v >= t factors of two (v = trailing zeros of b; none left for 0).
         return 0;
     } else {
         e[0]
