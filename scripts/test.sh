@@ -22,8 +22,12 @@ RUSTDOCFLAGS='-D warnings' cargo doc -p modred-cli --no-deps
 step "cargo test --workspace"
 cargo test --workspace
 
-step "MODRED_NO_ASM=1 cargo test -p modred --lib --test exp (portable kernels only)"
-MODRED_NO_ASM=1 cargo test -p modred --lib --test exp
+# The default run above takes the best kernel tier this CPU has; these cap it (modred::cpu).
+step "MODRED_CPU=portable cargo test -p modred --lib --test exp (portable kernels only)"
+MODRED_CPU=portable cargo test -p modred --lib --test exp
+
+step "MODRED_CPU=adx cargo test -p modred --lib --test exp (MULX/ADX kernels, no IFMA)"
+MODRED_CPU=adx cargo test -p modred --lib --test exp
 
 step "cargo test -p modred --features count --test opcount"
 cargo test -p modred --features count --test opcount

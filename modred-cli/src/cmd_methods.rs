@@ -1,5 +1,5 @@
 //! `modred methods`: every reducer with its restrictions, and every exponentiation method, as
-//! aligned tables.
+//! aligned tables, then the kernel tier in use.
 
 use crate::cli_common::CliError;
 use clap::Args as ClapArgs;
@@ -37,6 +37,20 @@ pub fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     s
 }
 
+/// `kernel tier: <tier> (this CPU: <tiers>)`: the tier in use (the CPU's best, capped by
+/// `MODRED_CPU=portable|adx|ifma`) and every tier the CPU has.
+pub fn tier_line() -> String {
+    let have: Vec<String> = modred::cpu::available()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    format!(
+        "kernel tier: {} (this CPU: {})",
+        modred::cpu::tier(),
+        have.join(", ")
+    )
+}
+
 pub fn run(_: Args) -> Result<ExitCode, CliError> {
     let rows: Vec<Vec<String>> = REDUCERS
         .iter()
@@ -61,5 +75,7 @@ pub fn run(_: Args) -> Result<ExitCode, CliError> {
     println!();
     println!("Exponentiation methods (pow --method NAME):");
     print!("{}", table(&["NAME", "SUMMARY"], &rows));
+    println!();
+    println!("{}", tier_line());
     Ok(ExitCode::SUCCESS)
 }

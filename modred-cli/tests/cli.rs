@@ -117,6 +117,45 @@ fn big(s: &str) -> BigUint {
     }
 }
 
+/// `modred methods` ends with the kernel tier in use and the CPU's tiers; `MODRED_CPU` caps the
+/// tier, and an unknown value is reported and read as `portable`.
+#[test]
+fn methods_ends_with_the_kernel_tier() {
+    let last_line = |envs: &[(&str, &str)]| {
+        let o = Command::new(BIN)
+            .arg("methods")
+            .env_remove("MODRED_NO_ASM")
+            .env_remove("MODRED_CPU")
+            .envs(envs.iter().copied())
+            .output()
+            .expect("spawn modred");
+        assert_eq!(o.status.code(), Some(0));
+        let out = stdout(&o);
+        let line = out.lines().last().unwrap_or_default().to_string();
+        (line, String::from_utf8_lossy(&o.stderr).into_owned())
+    };
+    let (line, _) = last_line(&[]);
+    let cpu = line
+        .strip_prefix("kernel tier: ")
+        .and_then(|rest| rest.split_once(" (this CPU: "))
+        .map(|(tier, have)| (tier.to_string(), have.trim_end_matches(')').to_string()));
+    let (best, have) = cpu.unwrap_or_else(|| panic!("last line: {line:?}"));
+    assert!(
+        have.starts_with("portable") && have.ends_with(&best),
+        "{line}"
+    );
+    let (line, _) = last_line(&[("MODRED_CPU", "portable")]);
+    assert!(
+        line.starts_with("kernel tier: portable (this CPU: "),
+        "{line}"
+    );
+    let (line, err) = last_line(&[("MODRED_CPU", "sse9")]);
+    assert!(line.starts_with("kernel tier: portable "), "{line}");
+    assert!(err.contains("MODRED_CPU") && err.contains("sse9"), "{err}");
+    let (line, _) = last_line(&[("MODRED_NO_ASM", "1"), ("MODRED_CPU", "ifma")]);
+    assert!(line.starts_with("kernel tier: portable "), "{line}");
+}
+
 #[test]
 fn methods_lists_every_reducer_aligned() {
     let o = run(&["methods"]);

@@ -1,13 +1,19 @@
 //! # modred — fast multi-precision modular reduction, multiplication and exponentiation
 //!
-//! Layers, bottom up:
+//! Layers, bottom up; each uses only the layers above it in this list (and the leaves
+//! [`error`] and [`tuning`], which hold the error type and every threshold):
 //! - [`limb`]: the digit type and single-precision primitives (the only place that multiplies
 //!   or divides digits, so [`count`] can count every operation);
+//! - [`cpu`]: the kernel tiers (portable, MULX/ADX, AVX-512 IFMA), detected once and capped
+//!   by `MODRED_CPU`;
 //! - [`arith`]: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
 //! - [`natural::Natural`]: an owned natural number with parsing, printing and conversions;
-//! - [`reduce`]: every reduction method behind the [`reduce::Reducer`] interface, listed in
-//!   [`reduce::REDUCERS`];
-//! - [`tuning`]: all thresholds in one place;
+//! - [`scan`]: the exponentiation scans (sliding, binary, window, constant-time), generic over
+//!   the arithmetic they run on;
+//! - [`word`]: single-word moduli; [`reduce`]: every reduction method behind the
+//!   [`reduce::Reducer`] interface, listed in [`reduce::REDUCERS`], with the fused kernels that
+//!   run the scans on fixed sizes;
+//! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
 //! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule) on top.
 
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
@@ -29,12 +35,14 @@ macro_rules! const_dispatch {
 
 pub mod arith;
 pub mod count;
+pub mod cpu;
 pub mod error;
 pub mod evm;
 pub mod exp;
 pub mod limb;
 pub mod natural;
 pub mod reduce;
+pub mod scan;
 pub mod tuning;
 pub mod word;
 

@@ -7,7 +7,8 @@
 //! exhaustive checks for every m <= 40; the checked `ModContext` API and the raw `Reducer`
 //! trait (representation round trips, mul, sqr, reduce_wide with its `wide_result`); the
 //! error cases (zero modulus, even modulus for Montgomery, arguments beyond a restriction);
-//! and proptest properties with committed regressions.
+//! and proptest properties with committed regressions. The raw trait of the Montgomery family
+//! runs on every kernel tier this CPU has (`modred::cpu::available`).
 //!
 //! The bit-serial reference (`montgomery-bitserial`, 64x slower) runs only up to 8 limbs.
 
@@ -325,6 +326,18 @@ fn check_modulus(m: &BigUint, rng: &mut StdRng, label: &str) {
         check_mulmod(&mut ctx, &big_b, &(m - 1u32), m, label);
         let r = reduce::build(info.name, &nat(m)).unwrap();
         check_trait(&*r, m, &ops, &xs, label);
+        // The Montgomery family keeps a kernel tier per context: the other tiers this CPU has,
+        // in this process.
+        if info.needs_odd {
+            for tier in modred::cpu::available()
+                .into_iter()
+                .filter(|&t| t != r.tier())
+            {
+                let r = reduce::build_with_tier(info.name, &nat(m), tier).unwrap();
+                assert_eq!(r.tier(), tier, "{}", info.name);
+                check_trait(&*r, m, &ops, &xs, &format!("{label} tier {tier}"));
+            }
+        }
     }
 }
 
@@ -418,7 +431,10 @@ fn zero_modulus_and_unknown_name() {
             reduce::build(info.name, &Natural::zero()).err(),
             Some(Error::ZeroModulus)
         );
-        assert_eq!((info.build)(&[0, 0]).err(), Some(Error::ZeroModulus));
+        assert_eq!(
+            (info.build)(&[0, 0], modred::cpu::tier()).err(),
+            Some(Error::ZeroModulus)
+        );
     }
     let e = ModContext::new("no-such-method", &Natural::from(7u64))
         .err()

@@ -475,6 +475,47 @@ fn modulus_context_fixed_base_and_batches() {
         .is_zero());
 }
 
+/// A context built for each kernel tier this CPU has keeps that tier (the `ct` reducer too,
+/// and a tier above the CPU's gives the CPU's), and every method, the contexts' products and
+/// the comb agree with both oracles: the unrolled sizes, the IFMA sizes, an even modulus
+/// (CRT) and a size above IFMA's.
+#[test]
+fn every_kernel_tier_in_one_process() {
+    use modred::cpu::{self, Tier};
+    let mut rng = StdRng::seed_from_u64(0x7133);
+    for limbs in [1usize, 4, 6, 8, 9, 16, 32, 65] {
+        for odd in [true, false] {
+            let mut m = rng.gen_biguint(64 * limbs as u64) | (BigUint::one() << (64 * limbs - 1));
+            m.set_bit(0, odd);
+            let b = rng.gen_biguint_below(&m);
+            let e = rng.gen_biguint(64 * limbs.min(16) as u64);
+            let want = oracle(&b, &e, &m);
+            for tier in cpu::available() {
+                let md = Modulus::with_tier(&nat(&m), "auto", tier).unwrap();
+                if odd {
+                    assert_eq!(md.reducer().unwrap().tier(), tier, "{limbs} limbs");
+                    assert_eq!(md.pow_ct(&nat(&b), &nat(&e)).unwrap(), nat(&want));
+                }
+                for info in METHODS.iter().filter(|i| odd || i.method != Method::Ct) {
+                    let got = md.pow(&nat(&b), &nat(&e), &opts(info.method, "auto"));
+                    assert_eq!(
+                        got.unwrap(),
+                        nat(&want),
+                        "{limbs} limbs {tier} {}",
+                        info.name
+                    );
+                }
+                let a = rng.gen_biguint_below(&m);
+                assert_eq!(md.mul(&nat(&a), &nat(&b)), nat(&(&a * &b % &m)));
+                let fb = md.fixed_base(&nat(&b)).unwrap();
+                assert_eq!(fb.pow(&nat(&e)).unwrap(), nat(&want), "{limbs} {tier} comb");
+            }
+        }
+    }
+    let md = Modulus::with_tier(&nat(&BigUint::from(101u32)), "montgomery-fast", Tier::Ifma);
+    assert_eq!(md.unwrap().reducer().unwrap().tier(), cpu::detected());
+}
+
 #[test]
 fn fixed_base_period_detection() {
     // Small moduli: A^(2^i) repeats quickly; exponents far longer than the stored residues must

@@ -33,7 +33,8 @@ fn applicable_methods<'a>(
     })
 }
 
-/// Every method with the default reducer; `ct` only where it applies (odd m).
+/// Every method with the default reducer; `ct` only where it applies (odd m). Then the same
+/// through a `Modulus` on every kernel tier this CPU has.
 fn all_methods(b: &Natural, e: &Natural, m: &Natural, want: &Natural, what: &str) {
     for info in applicable_methods(e, m, 4096) {
         let o = PowOptions {
@@ -42,6 +43,32 @@ fn all_methods(b: &Natural, e: &Natural, m: &Natural, want: &Natural, what: &str
         };
         let got = exp::pow(b, e, m, &o).unwrap_or_else(|err| panic!("{what} {}: {err}", info.name));
         assert_eq!(&got, want, "{what} method {}", info.name);
+    }
+    on_every_tier(b, e, m, 4096, |how, got| {
+        let got = got.unwrap_or_else(|err| panic!("{what} {how}: {err}"));
+        assert_eq!(&got, want, "{what} {how}");
+    });
+}
+
+/// `check(how, b^e mod m)` for every applicable method (see `applicable_methods`) on a
+/// `Modulus` ("auto") built for each kernel tier this CPU has, all in this process.
+fn on_every_tier(
+    b: &Natural,
+    e: &Natural,
+    m: &Natural,
+    max_table_exp_bits: usize,
+    mut check: impl FnMut(&str, Result<Natural, Error>),
+) {
+    for tier in modred::cpu::available() {
+        let md = Modulus::with_tier(m, "auto", tier);
+        for info in applicable_methods(e, m, max_table_exp_bits) {
+            let o = PowOptions {
+                method: info.method,
+                ..PowOptions::default()
+            };
+            let got = md.clone().and_then(|md| md.pow(b, e, &o));
+            check(&format!("tier {tier} method {}", info.name), got);
+        }
     }
 }
 
@@ -138,6 +165,9 @@ fn go_ethereum_modexp() {
                 let got = got_bytes(exp::pow(&b, &e, &m, &o));
                 assert_eq!(got, want, "{file} {name} method {}", info.name);
             }
+            on_every_tier(&b, &e, &m, 8192, |how, got| {
+                assert_eq!(got_bytes(got), want, "{file} {name} {how}");
+            });
             total += 1;
         }
     }

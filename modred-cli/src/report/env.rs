@@ -1,4 +1,4 @@
-//! The report header: machine, library versions, date and protocol.
+//! The report header: machine, kernel tier, library versions, date and protocol.
 
 use super::harness::Protocol;
 use serde::{Deserialize, Serialize};
@@ -8,6 +8,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 pub struct Header {
     pub cpu: String,
     pub cores: usize,
+    /// The kernel tier modred ran on (`modred::cpu::tier`: the CPU's best, capped by
+    /// `MODRED_CPU`).
+    #[serde(default)]
+    pub kernel_tier: String,
+    /// The tiers this CPU has.
+    #[serde(default)]
+    pub cpu_tiers: Vec<String>,
+    /// The CPU feature flags the kernel tier uses.
+    #[serde(default)]
+    pub cpu_flags: Vec<String>,
     pub gmp: String,
     pub openssl: String,
     pub modred: String,
@@ -30,6 +40,16 @@ impl Header {
         Self {
             cpu: cpu_model(),
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            kernel_tier: modred::cpu::tier().to_string(),
+            cpu_tiers: modred::cpu::available()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
+            cpu_flags: modred::cpu::tier()
+                .flags()
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
             gmp: format!(
                 "GMP {}.{}.{} (bundled by gmp-mpfr-sys, via rug)",
                 gmp_mpfr_sys::gmp::VERSION,

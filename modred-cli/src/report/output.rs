@@ -11,6 +11,17 @@ pub fn markdown(r: &Report) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# modred comparison report\n");
     let _ = writeln!(s, "- **CPU**: {} ({} cores)", h.cpu, h.cores);
+    let _ = writeln!(
+        s,
+        "- **Kernel tier**: {} (this CPU: {}; CPU flags used: {})",
+        h.kernel_tier,
+        h.cpu_tiers.join(", "),
+        if h.cpu_flags.is_empty() {
+            "none".to_string()
+        } else {
+            h.cpu_flags.join(" ")
+        }
+    );
     let _ = writeln!(s, "- **Libraries**: {}; {}; {}", h.modred, h.gmp, h.openssl);
     let _ = writeln!(
         s,

@@ -15,8 +15,11 @@ pub mod x86_64;
 pub use div::{div_rem, div_rem_1, divrem_normalized, rem_vartime};
 pub(crate) use mul::abs_diff as abs_diff_for_sqr;
 pub use mul::{karatsuba_scratch_len, mul, mul_basecase, mul_karatsuba, mul_unbalanced};
+pub(crate) use mul::{mul_basecase_on, mul_karatsuba_on};
 pub use sqr::{sqr, sqr_basecase, sqr_karatsuba};
+pub(crate) use sqr::{sqr_basecase_on, sqr_karatsuba_on};
 
+use crate::cpu::{self, Tier};
 use crate::limb::{adc, mac, mask_if, sbb, Limb, LIMB_BITS};
 use core::cmp::Ordering;
 
@@ -165,20 +168,22 @@ pub fn sub_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
     c
 }
 
-/// Rows at least this long use the MULX/ADX kernels when the CPU has them.
-#[cfg_attr(feature = "count", allow(dead_code))]
-const ASM_MIN_LEN: usize = 4;
+/// Whether a row of `len` limbs runs on the MULX/ADX kernels at the tier in use: rows of at
+/// least 4 limbs, on the [`Tier::Adx`] tier and above.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn adx_row(len: usize) -> bool {
+    len >= 4 && cpu::tier() >= Tier::Adx
+}
 
 /// `r = a * b` (one limb `b`); returns the high limb. `r.len() == a.len()`.
-/// Uses [`x86_64::mul_1_adx`] on CPUs with BMI2+ADX (not under the `count` feature).
+/// Uses [`x86_64::mul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]).
 #[inline]
 pub fn mul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if a.len() >= ASM_MIN_LEN && x86_64::has_mulx_adx() {
-        let split = a.len() % 4;
-        let c = mul_1_portable(&mut r[..split], &a[..split], b);
-        // SAFETY: CPU support checked; the tail length is a non-zero multiple of 4.
-        return unsafe { x86_64::mul_1_adx(&mut r[split..], &a[split..], b, c) };
+    #[cfg(target_arch = "x86_64")]
+    if adx_row(a.len()) {
+        // SAFETY: the tier in use has BMI2 and ADX; `r.len() == a.len()`.
+        return unsafe { x86_64::mul_row(r, a, b) };
     }
     mul_1_portable(r, a, b)
 }
@@ -205,15 +210,13 @@ pub fn mul_1_in_place(a: &mut [Limb], b: Limb) -> Limb {
 }
 
 /// `r += a * b` (one limb `b`); returns the carry limb. `r.len() == a.len()`.
-/// Uses [`x86_64::addmul_1_adx`] on CPUs with BMI2+ADX (not under the `count` feature).
+/// Uses [`x86_64::addmul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]).
 #[inline]
 pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if a.len() >= ASM_MIN_LEN && x86_64::has_mulx_adx() {
-        let split = a.len() % 4;
-        let c = addmul_1_portable(&mut r[..split], &a[..split], b);
-        // SAFETY: CPU support checked; the tail length is a non-zero multiple of 4.
-        return unsafe { x86_64::addmul_1_adx(&mut r[split..], &a[split..], b, c) };
+    #[cfg(target_arch = "x86_64")]
+    if adx_row(a.len()) {
+        // SAFETY: the tier in use has BMI2 and ADX; `r.len() == a.len()`.
+        return unsafe { x86_64::addmul_row(r, a, b) };
     }
     addmul_1_portable(r, a, b)
 }

@@ -1,27 +1,36 @@
 //! Multiplication: schoolbook (operand scanning) and Karatsuba (seed 001 section 1).
 
-use super::{add_in_place, addmul_1, cmp_n, mul_1, sub_in_place, sub_n};
+use super::{add_in_place, addmul_1_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
+use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
 use core::cmp::Ordering;
 
 /// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
-/// multiplications. `r.len() == a.len() + b.len()`, `b` non-empty. Constant time.
+/// multiplications. `r.len() == a.len() + b.len()`, `b` non-empty. Constant time. Runs on the
+/// tier in use ([`cpu::tier`]).
 pub fn mul_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    mul_basecase_on(cpu::tier(), r, a, b)
+}
+
+/// [`mul_basecase`] on the kernels of `tier` (the MULX/ADX rows from [`Tier::Adx`] when `a`
+/// has at least 4 limbs). `tier` must come from [`cpu::tier`] or [`cpu::cap`].
+pub(crate) fn mul_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     debug_assert_eq!(r.len(), a.len() + b.len());
+    debug_assert!(tier <= cpu::detected());
     let n = a.len();
     if n == 0 {
         r.fill(0);
         return;
     }
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if n >= 4 && super::x86_64::has_mulx_adx() {
-        // SAFETY: CPU support checked.
+    #[cfg(target_arch = "x86_64")]
+    if n >= 4 && tier >= Tier::Adx {
+        // SAFETY: the tier (at most the detected one) has BMI2 and ADX.
         return unsafe { super::x86_64::mul_basecase_adx(r, a, b) };
     }
-    r[n] = mul_1(&mut r[..n], a, b[0]);
+    r[n] = mul_1_portable(&mut r[..n], a, b[0]);
     for (j, &bj) in b.iter().enumerate().skip(1) {
-        r[n + j] = addmul_1(&mut r[j..j + n], a, bj);
+        r[n + j] = addmul_1_portable(&mut r[j..j + n], a, bj);
     }
 }
 
@@ -56,12 +65,24 @@ pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
 /// with a = a_H B^h + a_L, w_H = a_H b_H, w_L = a_L b_L, w_M = (a_H - a_L)(b_H - b_L),
 /// `a b = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`, recursing while n >= the threshold.
 /// `scratch.len() >= karatsuba_scratch_len(n)`. Variable time (the signs of the differences
-/// choose a branch).
+/// choose a branch). Runs on the tier in use ([`cpu::tier`]).
 pub fn mul_karatsuba(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+    mul_karatsuba_on(cpu::tier(), r, a, b, scratch)
+}
+
+/// [`mul_karatsuba`] with its schoolbook products on the kernels of `tier` (see
+/// [`mul_basecase_on`]).
+pub(crate) fn mul_karatsuba_on(
+    tier: Tier,
+    r: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+    scratch: &mut [Limb],
+) {
     let n = a.len();
     debug_assert!(b.len() == n && r.len() == 2 * n);
     if n < KARATSUBA_THRESHOLD.max(2) {
-        return mul_basecase(r, a, b);
+        return mul_basecase_on(tier, r, a, b);
     }
     let h = n / 2; // low half
     let hh = n - h; // high half, hh >= h
@@ -76,11 +97,11 @@ pub fn mul_karatsuba(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb
     let (da, db) = diffs.split_at_mut(hh);
     let neg_a = abs_diff(da, a_hi, a_lo);
     let neg_b = abs_diff(db, b_hi, b_lo);
-    mul_karatsuba(wm, da, db, rest);
+    mul_karatsuba_on(tier, wm, da, db, rest);
     {
         let (r_lo, r_hi) = r.split_at_mut(2 * h);
-        mul_karatsuba(r_lo, a_lo, b_lo, rest); // w_L
-        mul_karatsuba(r_hi, a_hi, b_hi, rest); // w_H
+        mul_karatsuba_on(tier, r_lo, a_lo, b_lo, rest); // w_L
+        mul_karatsuba_on(tier, r_hi, a_hi, b_hi, rest); // w_H
     }
 
     // mid = w_H + w_L - w_M = a_H b_L + a_L b_H, built in `diffs` (2hh limbs) plus `top`.

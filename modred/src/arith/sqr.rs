@@ -1,7 +1,10 @@
 //! Squaring using the symmetry of the product matrix (seed 001 section 1, seed 002 section 4):
 //! x^2 = sum x_i^2 b^2i + 2 sum_{i<j} x_i x_j b^(i+j), about k(k+1)/2 multiplications.
 
-use super::{abs_diff_for_sqr, add_in_place, addmul_1, mul_1, shl_in_place, sub_in_place};
+use super::{
+    abs_diff_for_sqr, add_in_place, addmul_1_portable, mul_1_portable, shl_in_place, sub_in_place,
+};
+use crate::cpu::{self, Tier};
 use crate::limb::{adc, mul_wide, Limb};
 use crate::tuning::KARATSUBA_SQR_THRESHOLD;
 
@@ -9,29 +12,34 @@ use crate::tuning::KARATSUBA_SQR_THRESHOLD;
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
 /// (the "add first, then double" order seed 002 section 4 suggests so no 2*a_i*a_j term needs
 /// a third word). k(k-1)/2 + k = k(k+1)/2 multiplications. `r.len() == 2 * a.len()`.
-/// Constant time.
+/// Constant time. Runs on the tier in use ([`cpu::tier`]).
 pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
+    sqr_basecase_on(cpu::tier(), r, a)
+}
+
+/// [`sqr_basecase`] on the kernels of `tier` (the triangle on the MULX/ADX rows from
+/// [`Tier::Adx`] when `a` has at least 5 limbs). `tier` must come from [`cpu::tier`] or
+/// [`cpu::cap`].
+pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert_eq!(r.len(), 2 * n);
+    debug_assert!(tier <= cpu::detected());
     r.fill(0);
     if n == 0 {
         return;
     }
     // Off-diagonal triangle: row i adds a_i * a[i+1..] at position 2i+1.
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    let done = n >= 5 && super::x86_64::has_mulx_adx();
-    #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
-    let done = false;
-    if done {
-        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        // SAFETY: CPU support checked.
+    let adx = cfg!(target_arch = "x86_64") && n >= 5 && tier >= Tier::Adx;
+    if adx {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the tier (at most the detected one) has BMI2 and ADX.
         unsafe {
             super::x86_64::sqr_triangle_adx(r, a)
         };
     } else if n > 1 {
-        r[n] = mul_1(&mut r[1..n], &a[1..], a[0]);
+        r[n] = mul_1_portable(&mut r[1..n], &a[1..], a[0]);
         for i in 1..n - 1 {
-            r[n + i] = addmul_1(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
+            r[n + i] = addmul_1_portable(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
         }
     }
     // Double: the triangle is < b^(2n-1) * b / 2, so the shift cannot lose a bit.
@@ -49,12 +57,18 @@ pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
 
 /// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
 /// `a^2 = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`. `scratch.len() >=
-/// karatsuba_scratch_len(n)`. Variable time.
+/// karatsuba_scratch_len(n)`. Variable time. Runs on the tier in use ([`cpu::tier`]).
 pub fn sqr_karatsuba(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+    sqr_karatsuba_on(cpu::tier(), r, a, scratch)
+}
+
+/// [`sqr_karatsuba`] with its schoolbook squares on the kernels of `tier` (see
+/// [`sqr_basecase_on`]).
+pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     let n = a.len();
     debug_assert_eq!(r.len(), 2 * n);
     if n < KARATSUBA_SQR_THRESHOLD.max(2) {
-        return sqr_basecase(r, a);
+        return sqr_basecase_on(tier, r, a);
     }
     let h = n / 2;
     let hh = n - h;
@@ -64,11 +78,11 @@ pub fn sqr_karatsuba(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     let rest = &mut rest[2..];
     let da = &mut diffs[..hh];
     abs_diff_for_sqr(da, a_hi, a_lo);
-    sqr_karatsuba(wm, da, rest);
+    sqr_karatsuba_on(tier, wm, da, rest);
     {
         let (r_lo, r_hi) = r.split_at_mut(2 * h);
-        sqr_karatsuba(r_lo, a_lo, rest);
-        sqr_karatsuba(r_hi, a_hi, rest);
+        sqr_karatsuba_on(tier, r_lo, a_lo, rest);
+        sqr_karatsuba_on(tier, r_hi, a_hi, rest);
     }
     let mid = diffs;
     mid.copy_from_slice(&r[2 * h..]);

@@ -1,6 +1,6 @@
 //! x86_64 row kernels using MULX (BMI2) and the two independent carry chains of ADCX/ADOX
-//! (ADX), selected at run time by [`has_mulx_adx`]. The portable kernels in `arith` are always
-//! built; tests compare the two on random and extreme inputs.
+//! (ADX), run on the [`crate::cpu::Tier::Adx`] tier and above. The portable kernels in `arith`
+//! are always built; tests compare the two on random and extreme inputs.
 //!
 //! `addmul_1`: per limb, `mulx` gives (hi_i, lo_i) = a_i b; the OF chain (adox) adds the previous
 //! high word to lo_i and the CF chain (adcx) adds r_i, so neither chain waits for the other.
@@ -9,33 +9,6 @@
 //! Constant time: the instruction sequence depends only on the length.
 
 use crate::limb::Limb;
-use std::sync::atomic::{AtomicU8, Ordering};
-
-/// `detect()` cached in `state` (0 unknown, 1 no, 2 yes), and no whenever `MODRED_NO_ASM` is
-/// set: the runtime switch of every CPU-specific kernel (tests and comparisons select the
-/// portable kernels with `MODRED_NO_ASM=1`).
-#[inline]
-pub(crate) fn detect_once(state: &AtomicU8, detect: fn() -> bool) -> bool {
-    match state.load(Ordering::Relaxed) {
-        2 => true,
-        1 => false,
-        _ => {
-            let yes = std::env::var_os("MODRED_NO_ASM").is_none() && detect();
-            state.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
-            yes
-        }
-    }
-}
-
-/// Whether this CPU has BMI2 and ADX (cached after the first call). `MODRED_NO_ASM=1` in the
-/// environment forces the portable kernels (for testing and comparison).
-#[inline]
-pub fn has_mulx_adx() -> bool {
-    static STATE: AtomicU8 = AtomicU8::new(0);
-    detect_once(&STATE, || {
-        std::arch::is_x86_feature_detected!("bmi2") && std::arch::is_x86_feature_detected!("adx")
-    })
-}
 
 /// `r[..4q] += a[..4q] * b + carry`, returning the carry limb; `q = a.len() / 4 >= 1`.
 ///
@@ -145,13 +118,14 @@ pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Lim
     hi
 }
 
-/// `r += a * b` for any length (the `len % 4` head portably, the rest by [`addmul_1_adx`]).
+/// `r += a * b` for any length (the `len % 4` head portably, the rest by [`addmul_1_adx`]);
+/// returns the carry limb.
 ///
 /// # Safety
 /// BMI2 and ADX available; `r.len() == a.len()`.
 #[inline]
 #[target_feature(enable = "bmi2,adx")]
-unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+pub(crate) unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     let split = a.len() % 4;
     let c = super::addmul_1_portable(&mut r[..split], &a[..split], b);
     if a.len() == split {
@@ -161,13 +135,13 @@ unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     unsafe { addmul_1_adx(&mut r[split..], &a[split..], b, c) }
 }
 
-/// `r = a * b` for any length (see [`addmul_row`]).
+/// `r = a * b` for any length (see [`addmul_row`]); returns the high limb.
 ///
 /// # Safety
 /// BMI2 and ADX available; `r.len() == a.len()`.
 #[inline]
 #[target_feature(enable = "bmi2,adx")]
-unsafe fn mul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+pub(crate) unsafe fn mul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     let split = a.len() % 4;
     let c = super::mul_1_portable(&mut r[..split], &a[..split], b);
     if a.len() == split {
@@ -216,8 +190,8 @@ pub unsafe fn sqr_triangle_adx(r: &mut [Limb], a: &[Limb]) {
     }
 }
 
-/// The k reduction rows of word-by-word Montgomery reduction (see
-/// [`crate::reduce::montgomery::redc::redc`]) on the ADX rows: zeroes x[0..k] and returns the
+/// The k reduction rows of word-by-word Montgomery reduction (`montgomery::redc::redc`) on
+/// the ADX rows: zeroes x[0..k] and returns the
 /// carry `top` at position 2k, leaving x / b^k + top b^k.
 ///
 /// # Safety
@@ -292,8 +266,11 @@ mod tests {
 
     #[test]
     fn adx_rows_match_portable() {
-        if !has_mulx_adx() {
-            return; // nothing to compare on this CPU; the portable path is tested everywhere
+        if crate::cpu::detected() < crate::cpu::Tier::Adx {
+            eprintln!(
+                "skipped: this CPU has no BMI2/ADX (the portable rows are tested everywhere)"
+            );
+            return;
         }
         let mut s = 7;
         for n in [4usize, 8, 12, 16, 32, 64, 100] {

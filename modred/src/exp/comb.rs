@@ -12,10 +12,11 @@
 //! it and the exponentiations run there. Variable time.
 
 use super::fixed_base::Powers;
-use super::{ExpArith, Ops};
+use super::Ops;
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
+use crate::scan::ExpArith;
 
 /// Precomputed comb tables of one base.
 #[derive(Clone, Debug)]

@@ -21,55 +21,13 @@
 //! carry-out, and reduce below m once at the end: also no branch.) Reducing a base
 //! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
 
-use super::{ExpArith, FusedPow, Ops};
+use super::Ops;
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
-
-/// One step of the constant-time schedule, for trace tests.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CtEvent {
-    /// Conversion of the base into representation.
-    ToRepr,
-    /// A table entry computed by a product during precomputation.
-    TableMul,
-    /// A table entry computed by a squaring during precomputation.
-    TableSqr,
-    /// A squaring of the accumulator.
-    Sqr,
-    /// Table entry `i` read during a masked scan.
-    Scan(usize),
-    /// The multiplication by the selected entry.
-    Mul,
-    /// The conversion back.
-    FromRepr,
-}
-
-/// Receives the schedule of [`pow_traced`].
-pub trait CtTrace {
-    /// Record one event.
-    fn event(&mut self, e: CtEvent);
-}
-
-/// The tracer of the production path: does nothing and compiles away.
-pub struct NoTrace;
-
-impl CtTrace for NoTrace {
-    #[inline(always)]
-    fn event(&mut self, _e: CtEvent) {}
-}
-
-impl CtTrace for Vec<CtEvent> {
-    fn event(&mut self, e: CtEvent) {
-        self.push(e);
-    }
-}
-
-/// The `w`-bit digit at bit `pos`: the limb read and the shifts depend only on `pos` (public).
-#[inline(always)]
-fn ct_digit(exp: &[Limb], pos: usize, w: usize) -> usize {
-    super::window::digit(exp, pos, w)
-}
+use crate::scan::ct::scan;
+pub use crate::scan::ct::{CtEvent, CtTrace, NoTrace};
+use crate::scan::FusedPow;
 
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
 /// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`.
@@ -110,68 +68,4 @@ pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
     let acc = scan(&mut ops, r.one().to_vec(), g, exp, exp_bits, w, trace);
     trace.event(CtEvent::FromRepr);
     ops.leave(&acc)
-}
-
-/// The constant-time scan of [`pow_traced`] on any [`ExpArith`] (so fused fixed-size kernels
-/// share it): table g^0..g^(2^w - 1) from `one` and `g`; the top digit's masked scan gives
-/// the start value, then every lower digit costs a masked scan of the whole table, `w`
-/// squarings and one multiplication. Returns g^exp in representation.
-#[inline(always)]
-pub(crate) fn scan<A: ExpArith, T: CtTrace>(
-    a: &mut A,
-    one: A::Elem,
-    g: A::Elem,
-    exp: &[Limb],
-    exp_bits: usize,
-    w: usize,
-    trace: &mut T,
-) -> A::Elem
-where
-    A::Elem: AsRef<[Limb]> + AsMut<[Limb]>,
-{
-    let entries = 1usize << w;
-    let mut table = Vec::with_capacity(entries);
-    table.push(one);
-    table.push(g);
-    for i in 2..entries {
-        // Even powers by a squaring (cheaper than a product), odd ones by a product with g.
-        let t = if i % 2 == 0 {
-            let mut t = table[i / 2].clone();
-            trace.event(CtEvent::TableSqr);
-            a.sqr_in_place(&mut t);
-            t
-        } else {
-            let mut t = table[i - 1].clone();
-            trace.event(CtEvent::TableMul);
-            a.mul_in_place(&mut t, &table[1]);
-            t
-        };
-        table.push(t);
-    }
-    let top = exp_bits.div_ceil(w).max(1) - 1;
-    let mut acc = table[0].clone();
-    let mut sel = table[0].clone();
-    // Invariant: acc = g^(exp >> (j w)) after digit j.
-    for j in (0..=top).rev() {
-        // The scan comes first: it does not depend on the squarings, so out-of-order execution
-        // overlaps it with them.
-        let d = ct_digit(exp, j * w, w);
-        for i in 0..table.len() {
-            trace.event(CtEvent::Scan(i));
-        }
-        arith::ct_select(sel.as_mut(), &table, d);
-        if j == top {
-            // The top digit's entry is the start value: w squarings of one and a product saved
-            // (j is public, so this branch is too).
-            acc.as_mut().copy_from_slice(sel.as_ref());
-            continue;
-        }
-        for _ in 0..w {
-            trace.event(CtEvent::Sqr);
-            a.sqr_in_place(&mut acc);
-        }
-        trace.event(CtEvent::Mul);
-        a.mul_in_place(&mut acc, &sel);
-    }
-    acc
 }

@@ -8,6 +8,7 @@
 //! m_odd^{-1} mod 2^t comes from Newton's iteration y <- y (2 - m_odd y). Variable time.
 
 use crate::arith;
+use crate::cpu::Tier;
 use crate::limb::{neg_inv_newton, Limb};
 use crate::natural::Natural;
 use crate::reduce::{self, auto::Workload, Reducer};
@@ -40,8 +41,8 @@ pub struct EvenCtx {
 
 impl EvenCtx {
     /// Context for the even modulus `m` (>= 2); the odd part gets `reducer` ("auto" picks the
-    /// fastest Montgomery method).
-    pub fn new(m: &Natural, reducer: &str) -> crate::Result<Self> {
+    /// fastest Montgomery method) on the kernels of `tier` (see [`reduce::build_with_tier`]).
+    pub fn new(m: &Natural, reducer: &str, tier: Tier) -> crate::Result<Self> {
         let t = m.trailing_zeros().expect("m != 0");
         debug_assert!(t >= 1);
         let m_odd = m >> t;
@@ -49,13 +50,10 @@ impl EvenCtx {
         let odd = if m_odd.is_one() {
             None
         } else if reducer == "auto" {
-            Some(Arc::from((reduce::auto::choose(
-                m_odd.limbs(),
-                Workload::Repeated,
-            )
-            .build)(m_odd.limbs())?))
+            let info = reduce::auto::choose(m_odd.limbs(), Workload::Repeated);
+            Some(Arc::from((info.build)(m_odd.limbs(), tier)?))
         } else {
-            Some(Arc::from(reduce::build(reducer, &m_odd)?))
+            Some(Arc::from(reduce::build_with_tier(reducer, &m_odd, tier)?))
         };
         // Newton: y0 = m_odd^{-1} mod 2^64, each step doubles the correct bits.
         let mo = m_odd.to_padded(n.max(m_odd.len()));

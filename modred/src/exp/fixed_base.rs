@@ -11,10 +11,11 @@
 //! ([`Reducer::fused_arith`], e.g. IFMA) the residues are also imported into it and the
 //! products run there. Variable time.
 
-use super::{ExpArith, Ops};
+use super::Ops;
 use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
+use crate::scan::ExpArith;
 use crate::tuning;
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};

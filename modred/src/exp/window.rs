@@ -2,66 +2,12 @@
 //! of the base, p = 16, i.e. 4-bit digits, cuts the mean number of multiplications).
 //!
 //! The exponent is cut into `w`-bit digits from the top; each digit costs `w` squarings and one
-//! multiplication by the table entry `g^digit` (skipped for zero digits). Variable time.
+//! multiplication by the table entry `g^digit` (skipped for zero digits); the scan is
+//! [`crate::scan::window`]. Variable time.
 
-use super::{ExpArith, FusedPow};
-use crate::arith;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
-
-/// The `w`-bit digit of `exp` starting at bit `pos` (bits beyond the top read as 0).
-#[inline]
-pub(crate) fn digit(exp: &[Limb], pos: usize, w: usize) -> usize {
-    debug_assert!((1..=16).contains(&w));
-    let limb = pos / 64;
-    let shift = pos % 64;
-    let lo = exp.get(limb).copied().unwrap_or(0) >> shift;
-    let hi = if shift + w > 64 {
-        exp.get(limb + 1).copied().unwrap_or(0) << (64 - shift)
-    } else {
-        0
-    };
-    ((lo | hi) & ((1u64 << w) - 1)) as usize
-}
-
-/// g^exp with `w`-bit digits from the top, `one` the representation of 1 (table entry 0, never
-/// multiplied in); `None` for exp = 0. Table of the 2^w powers (fewer for short exponents).
-/// Invariant: acc = g^(exp >> (j w)) after digit j. Variable time.
-#[inline(always)]
-pub(crate) fn scan<A: ExpArith>(
-    a: &mut A,
-    one: A::Elem,
-    g: A::Elem,
-    exp: &[Limb],
-    w: usize,
-) -> Option<A::Elem> {
-    let bits = arith::bit_len(exp);
-    if bits == 0 {
-        return None;
-    }
-    // Only the powers up to the largest possible digit are needed for short exponents.
-    let entries = 1usize << w.min(bits);
-    let mut table = Vec::with_capacity(entries);
-    table.push(one);
-    table.push(g);
-    for i in 2..entries {
-        let mut t = table[i - 1].clone();
-        a.mul_in_place(&mut t, &table[1]);
-        table.push(t);
-    }
-    let digits = bits.div_ceil(w);
-    let mut acc = table[digit(exp, (digits - 1) * w, w)].clone();
-    for j in (0..digits - 1).rev() {
-        for _ in 0..w {
-            a.sqr_in_place(&mut acc);
-        }
-        let d = digit(exp, j * w, w);
-        if d != 0 {
-            a.mul_in_place(&mut acc, &table[d]);
-        }
-    }
-    Some(acc)
-}
+use crate::scan::FusedPow;
 
 /// `base^exp mod m` with `w`-bit digits (1 <= w <= 16), `base < m` (k limbs); returns k limbs
 /// `< m`. Uses the reducer's fused path ([`Reducer::pow_fused`], same algorithm) when it has

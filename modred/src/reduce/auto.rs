@@ -3,6 +3,7 @@
 
 use super::diminished_radix::{self, DrMode};
 use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo};
+use crate::cpu::Tier;
 use crate::error::Result;
 use crate::limb::Limb;
 use crate::tuning::{DR_AUTO_MAX_C_LIMBS, FIXED_CIOS_MAX_LIMBS};
@@ -32,9 +33,9 @@ pub fn choose(m: &[Limb], workload: Workload) -> &'static ReducerInfo {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], tier: Tier) -> Result<Box<dyn Reducer>> {
     let m = check_modulus("auto", false, m)?;
-    (choose(m, Workload::Repeated).build)(m)
+    (choose(m, Workload::Repeated).build)(m, tier)
 }
 
 /// Listing of `auto`.

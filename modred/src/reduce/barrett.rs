@@ -109,7 +109,7 @@ impl Reducer for Barrett {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(Barrett::new(m)?))
 }
 

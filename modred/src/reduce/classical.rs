@@ -92,7 +92,7 @@ impl Reducer for Classical {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(Classical::new(m)?))
 }
 

@@ -360,7 +360,7 @@ fn fold_fixed<const K: usize>(x: &[Limb], m: &[Limb], cn: Limb, c: Limb, sh: u32
     sub_final_fixed(&z, 0, m)
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(DiminishedRadix::new(m)?))
 }
 

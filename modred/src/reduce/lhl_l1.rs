@@ -124,7 +124,7 @@ impl Reducer for LhlL1 {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(LhlL1::new(m)?))
 }
 

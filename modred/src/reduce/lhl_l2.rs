@@ -149,7 +149,7 @@ impl Reducer for LhlL2 {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(LhlL2::new(m)?))
 }
 

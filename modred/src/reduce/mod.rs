@@ -24,10 +24,11 @@ pub mod table_constant;
 pub mod table_residue;
 
 use crate::arith;
+use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
-use crate::exp::{FusedArith, FusedPow};
 use crate::limb::Limb;
 use crate::natural::Natural;
+use crate::scan::{FusedArith, FusedPow};
 use core::fmt;
 
 /// What a method's [`Reducer::reduce_wide`] computes, for callers converting back.
@@ -102,13 +103,11 @@ pub trait Reducer: Send + Sync + fmt::Debug {
         false
     }
 
-    /// `base^exp mod m` (plain residues, `base < m`, k limbs out, `< m`) by the scan `alg`,
-    /// computed by a fused kernel specialised for this modulus size — the same algorithm as
-    /// [`crate::exp::sliding`], [`crate::exp::binary_rl`], [`crate::exp::binary`],
-    /// [`crate::exp::window`] or [`crate::exp::ct`] without the
-    /// per-product dynamic dispatch and slice handling — or `None` when the reducer has none
-    /// for this size (the default). Variable time, except `FusedPow::Ct`, which must keep
-    /// constant time.
+    /// `base^exp mod m` (plain residues, `base < m`, k limbs out, `< m`) by the scan `alg`
+    /// ([`crate::scan`]), computed by a fused kernel specialised for this modulus size — the
+    /// same algorithm as the scan over [`Self::mul`] and [`Self::sqr`] without the per-product
+    /// dynamic dispatch and slice handling — or `None` when the reducer has none for this size
+    /// (the default). Variable time, except `FusedPow::Ct`, which must keep constant time.
     fn pow_fused(&self, _base: &[Limb], _exp: &[Limb], _alg: FusedPow) -> Option<Vec<Limb>> {
         None
     }
@@ -117,6 +116,12 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// table-based methods, or `None` (the default). Variable time is allowed.
     fn fused_arith(&self) -> Option<Box<dyn FusedArith>> {
         None
+    }
+
+    /// The kernel tier this context's products run on: the Montgomery family's chosen at
+    /// construction, the others' the tier in use ([`cpu::tier`], the default).
+    fn tier(&self) -> Tier {
+        cpu::tier()
     }
 
     /// What [`Self::reduce_wide`] returns.
@@ -135,6 +140,9 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     }
 }
 
+/// The constructor of a [`ReducerInfo`]: modulus (trimmed, non-zero) and kernel tier.
+pub type BuildFn = fn(&[Limb], Tier) -> Result<Box<dyn Reducer>>;
+
 /// How a method is listed: the CLI's `modred methods`, the test suite and the benches use this.
 pub struct ReducerInfo {
     /// Name accepted by `--reducer`.
@@ -145,8 +153,10 @@ pub struct ReducerInfo {
     pub restriction: &'static str,
     /// One line: what the method is and where it comes from.
     pub summary: &'static str,
-    /// Build a context for modulus `m` (trimmed, non-zero).
-    pub build: fn(&[Limb]) -> Result<Box<dyn Reducer>>,
+    /// Build a context for modulus `m` (trimmed, non-zero) whose kernels run on the given tier
+    /// (capped by the CPU; only the Montgomery family keeps one of its own, the others run on
+    /// [`cpu::tier`]).
+    pub build: BuildFn,
 }
 
 /// Every reduction method modred implements.
@@ -214,11 +224,17 @@ pub fn check_modulus<'a>(name: &'static str, needs_odd: bool, m: &'a [Limb]) -> 
     Ok(m)
 }
 
-/// Build the reducer `name` for modulus `m`.
+/// Build the reducer `name` for modulus `m` on the tier in use ([`cpu::tier`]).
 pub fn build(name: &str, m: &Natural) -> Result<Box<dyn Reducer>> {
+    build_with_tier(name, m, cpu::tier())
+}
+
+/// Build the reducer `name` for modulus `m` with the kernels of `tier`, capped by what this
+/// CPU has ([`cpu::cap`]; not by `MODRED_CPU`): tests run every tier of [`cpu::available`].
+pub fn build_with_tier(name: &str, m: &Natural, tier: Tier) -> Result<Box<dyn Reducer>> {
     let info = info(name)?;
     let m = check_modulus(info.name, info.needs_odd, m.limbs())?;
-    (info.build)(m)
+    (info.build)(m, tier)
 }
 
 /// A reducer plus owned scratch: convenient, checked one-off operations on [`Natural`]s.

@@ -210,13 +210,13 @@ impl Reducer for TableAdd {
     }
 }
 
-fn build_16x16(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build_16x16(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(TableAdd::new(INFO_16X16.name, SHAPE_16X16, m)?))
 }
-fn build_8x256(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build_8x256(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(TableAdd::new(INFO_8X256.name, SHAPE_8X256, m)?))
 }
-fn build_6x2048(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build_6x2048(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(TableAdd::new(INFO_6X2048.name, SHAPE_6X2048, m)?))
 }
 

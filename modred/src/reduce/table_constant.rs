@@ -163,7 +163,7 @@ impl Reducer for TableConstant {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(TableConstant::new(m)?))
 }
 

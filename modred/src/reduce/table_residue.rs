@@ -93,7 +93,7 @@ impl Reducer for TableResidue {
     }
 }
 
-fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
+fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
     Ok(Box::new(TableResidue::new(m)?))
 }
 

@@ -17,9 +17,9 @@
 //! raw kernels as every fixed size does (`fast::finish_fixed`): below R, by a branch (taken in
 //! 10-33% of products depending on m / R) in the variable-time scans, by a mask in `ct`.
 //!
-//! Used by `montgomery-fast`'s fused 256-bit exponentiation when the CPU has BMI2 and ADX
-//! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed`] is the
-//! fallback and the oracle of the tests.
+//! Used by `montgomery-fast`'s fused 256-bit exponentiation on the [`crate::cpu::Tier::Adx`]
+//! tier and above; the portable [`super::fast::cios_fixed`] is the fallback and the oracle of
+//! the tests.
 
 use super::fast::{sub_final_fixed, Wide};
 use crate::limb::Limb;
@@ -446,7 +446,8 @@ mod tests {
     /// (0, 1, m - 1, random below m), against the portable CIOS.
     #[test]
     fn asm_matches_portable_cios() {
-        if !crate::arith::x86_64::has_mulx_adx() {
+        if crate::cpu::detected() < crate::cpu::Tier::Adx {
+            eprintln!("skipped: this CPU has no BMI2/ADX");
             return;
         }
         let mut s = 0x9e37_79b9_7f4a_7c15;
@@ -476,7 +477,7 @@ mod tests {
                 let mut p = block4(&m, n0);
                 p[..4].copy_from_slice(&b);
                 let want = cios_fixed::<4>(&a, &b, &m, n0);
-                // SAFETY: checked has_mulx_adx above.
+                // SAFETY: the CPU has BMI2 and ADX (checked above).
                 assert_eq!(
                     unsafe { mont_mul_4(&a, &p) },
                     want,
@@ -496,7 +497,8 @@ mod tests {
     fn raw_kernels_on_unreduced_operands() {
         use crate::natural::Natural;
         use crate::reduce::montgomery::fast::tests::check_raw;
-        if !crate::arith::x86_64::has_mulx_adx() {
+        if crate::cpu::detected() < crate::cpu::Tier::Adx {
+            eprintln!("skipped: this CPU has no BMI2/ADX");
             return;
         }
         let big = |x: &[Limb]| Natural::from_limbs(x.to_vec()).to_biguint();
@@ -524,7 +526,7 @@ mod tests {
             let mut p = block4(&m, n0);
             p[..4].copy_from_slice(&b);
             let what = format!("m={m:x?} a={a:x?} b={b:x?}");
-            // SAFETY: checked has_mulx_adx above.
+            // SAFETY: the CPU has BMI2 and ADX (checked above).
             let (mul, sqr) = unsafe { (mont_mul_4_raw(&a, &p), mont_sqr_4_raw(&a, &p)) };
             check_raw(mul, &(big(&a) * big(&b)), &m, &what);
             check_raw(sqr, &(big(&a) * big(&a)), &m, &what);

@@ -11,9 +11,9 @@
 //! halves, and t takes N + 2 of rax, rcx, rsi, rdi, r8-r12 and, for N = 8, rbx (reserved by
 //! LLVM: parked in xmm15, and chosen so that it holds the zeroed extra word at the end).
 //!
-//! Used by `montgomery-fast`'s fused exponentiation for 5-8 limbs when the CPU has BMI2 and ADX
-//! ([`crate::arith::x86_64::has_mulx_adx`]); the portable [`super::fast::cios_fixed_raw`] is the
-//! fallback and the tests' reference (the same arithmetic, so the same unreduced result).
+//! Used by `montgomery-fast`'s fused exponentiation for 5-8 limbs on the
+//! [`crate::cpu::Tier::Adx`] tier and above; the portable [`super::fast::cios_fixed_raw`] is
+//! the fallback and the tests' reference (the same arithmetic, so the same unreduced result).
 
 use super::fast::Wide;
 use crate::limb::Limb;
@@ -205,7 +205,7 @@ mod tests {
                 core::array::from_fn(|_| rng(s))
             };
             let ops = Operands { a, b, m, n0 };
-            // SAFETY: the caller checked has_mulx_adx.
+            // SAFETY: the caller checked that the CPU has BMI2 and ADX.
             let got = unsafe { ops.mont_mul_raw() };
             assert_eq!(
                 got,
@@ -225,7 +225,8 @@ mod tests {
 
     #[test]
     fn asm_matches_portable_cios_and_num_bigint() {
-        if !crate::arith::x86_64::has_mulx_adx() {
+        if crate::cpu::detected() < crate::cpu::Tier::Adx {
+            eprintln!("skipped: this CPU has no BMI2/ADX");
             return;
         }
         let mut s = 0x853c_49e6_748f_ea9b;

@@ -16,8 +16,9 @@
 
 use super::MontParams;
 use crate::arith;
-use crate::exp::{ExpArith, FusedArith, FusedPow};
+use crate::cpu::Tier;
 use crate::limb::Limb;
+use crate::scan::{ExpArith, FusedArith, FusedPow};
 
 type MulFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, *const u64, u64, u64);
 type SqrFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, u64, u64);
@@ -26,7 +27,8 @@ include!(concat!(env!("OUT_DIR"), "/adx_mont_decls.rs"));
 core::arch::global_asm!(include_str!(concat!(env!("OUT_DIR"), "/adx_mont.s")));
 
 /// The generated kernels for one modulus: `mul` and `sqr` for its size, the modulus and n'0,
-/// and how their results are brought below R.
+/// and how their results are brought below R. They exist only for contexts on the
+/// [`Tier::Adx`] tier or above (see [`Kernels::new`]), so on CPUs with BMI2 and ADX.
 #[derive(Clone, Copy)]
 pub(crate) struct Kernels<'a> {
     mul: MulFn,
@@ -49,9 +51,12 @@ pub(crate) enum Finish {
 }
 
 impl<'a> Kernels<'a> {
-    /// The kernels for the modulus of `p`, or `None` when none were generated for its size.
-    /// The caller must only use them on a CPU with BMI2 and ADX.
+    /// The kernels for the modulus of `p`, or `None` when the context is below the
+    /// [`Tier::Adx`] tier or none were generated for its size.
     pub(crate) fn new(p: &'a MontParams, finish: Finish) -> Option<Self> {
+        if p.tier() < Tier::Adx {
+            return None;
+        }
         let k = p.k();
         Some(Self {
             mul: (*MUL.get(k)?)?,
@@ -65,15 +70,12 @@ impl<'a> Kernels<'a> {
     /// `out = a b R^{-1} mod m` up to one m, `out < R`, for `a, b < R` (k limbs each). `out`
     /// may be `a` or `b` (see [`Self::mul_in_place`]). Constant time with [`Finish::Masked`];
     /// with [`Finish::LazyVartime`] the only data-dependent branch is the final subtraction's.
-    ///
-    /// # Safety
-    /// The CPU must support BMI2 and ADX.
     #[inline]
-    pub(crate) unsafe fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    pub(crate) fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
         let k = self.m.len();
         assert!(out.len() == k && a.len() == k && b.len() == k);
         // SAFETY: the kernel reads k limbs of a, b and m and writes k limbs of out, all
-        // checked above; it supports BMI2/ADX per the caller.
+        // checked above; `Kernels` exist only on CPUs with BMI2 and ADX (`Kernels::new`).
         unsafe {
             (self.mul)(
                 out.as_mut_ptr(),
@@ -87,11 +89,8 @@ impl<'a> Kernels<'a> {
     }
 
     /// `a = a b R^{-1}` (as [`Self::mul`]).
-    ///
-    /// # Safety
-    /// As [`Self::mul`].
     #[inline]
-    pub(crate) unsafe fn mul_in_place(&self, a: &mut [Limb], b: &[Limb]) {
+    pub(crate) fn mul_in_place(&self, a: &mut [Limb], b: &[Limb]) {
         let k = self.m.len();
         assert!(a.len() == k && b.len() == k);
         let p = a.as_mut_ptr();
@@ -101,11 +100,8 @@ impl<'a> Kernels<'a> {
     }
 
     /// `a = a^2 R^{-1} mod m` up to one m, `< R`, for `a < R`; timing as [`Self::mul`].
-    ///
-    /// # Safety
-    /// As [`Self::mul`].
     #[inline]
-    pub(crate) unsafe fn sqr_in_place(&self, a: &mut [Limb]) {
+    pub(crate) fn sqr_in_place(&self, a: &mut [Limb]) {
         assert_eq!(a.len(), self.m.len());
         let p = a.as_mut_ptr();
         // SAFETY: as `mul_in_place`.
@@ -113,11 +109,8 @@ impl<'a> Kernels<'a> {
     }
 
     /// `out = a^2 R^{-1}` (as [`Self::sqr_in_place`]) into a separate buffer.
-    ///
-    /// # Safety
-    /// As [`Self::mul`].
     #[inline]
-    pub(crate) unsafe fn sqr(&self, out: &mut [Limb], a: &[Limb]) {
+    pub(crate) fn sqr(&self, out: &mut [Limb], a: &[Limb]) {
         let k = self.m.len();
         assert!(out.len() == k && a.len() == k);
         // SAFETY: as `mul`.
@@ -140,28 +133,19 @@ impl ExpArith for AdxArith<'_> {
     type Elem = Vec<Limb>;
     #[inline(always)]
     fn sqr_in_place(&mut self, a: &mut Vec<Limb>) {
-        // SAFETY: only built by `pow` and `Session`, on CPUs with BMI2 and ADX.
-        unsafe { self.0.sqr_in_place(a) }
+        self.0.sqr_in_place(a)
     }
     #[inline(always)]
     fn mul_in_place(&mut self, a: &mut Vec<Limb>, b: &Vec<Limb>) {
-        // SAFETY: as above.
-        unsafe { self.0.mul_in_place(a, b) }
+        self.0.mul_in_place(a, b)
     }
 }
 
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on the generated kernels, or
-/// `None` when none exist for this size. Variable time except `FusedPow::Ct`, which scans its
-/// table with masks and so runs in time independent of base and exponent.
-///
-/// # Safety
-/// The CPU must support BMI2 and ADX.
-pub(crate) unsafe fn pow(
-    p: &MontParams,
-    base: &[Limb],
-    exp: &[Limb],
-    alg: FusedPow,
-) -> Option<Vec<Limb>> {
+/// `None` below the [`Tier::Adx`] tier or when none exist for this size. Variable time except
+/// `FusedPow::Ct`, which scans its table with masks and so runs in time independent of base
+/// and exponent.
+pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     let kernels = Kernels::new(
         p,
         if alg.is_constant_time() {
@@ -216,8 +200,7 @@ fn pow_with(
 fn leave(kernels: &Kernels<'_>, acc: &mut [Limb], m: &[Limb]) -> Vec<Limb> {
     let mut one = vec![0; m.len()];
     one[0] = 1;
-    // SAFETY: `Kernels` are only built for CPUs with BMI2 and ADX (see their users).
-    unsafe { kernels.mul_in_place(acc, &one) };
+    kernels.mul_in_place(acc, &one);
     let mut out = vec![0; m.len()];
     arith::sub_mod_final(&mut out, acc, 0, m);
     out
@@ -230,8 +213,7 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// A session for the modulus of `p` when kernels exist for its size; the caller checks
-    /// that the CPU has BMI2 and ADX.
+    /// A session for the modulus of `p` when kernels exist for it (see [`Kernels::new`]).
     pub(crate) fn new(p: &MontParams) -> Option<Self> {
         Kernels::new(p, Finish::LazyVartime)?;
         Some(Self { p: p.clone() })
@@ -252,12 +234,10 @@ impl FusedArith for Session {
         leave(&self.kernels(), &mut acc, &self.p.m)
     }
     fn mul(&mut self, a: &mut Vec<u64>, b: &[u64]) {
-        // SAFETY: sessions are only built on CPUs with BMI2 and ADX.
-        unsafe { self.kernels().mul_in_place(a, b) }
+        self.kernels().mul_in_place(a, b)
     }
     fn sqr(&mut self, a: &mut Vec<u64>) {
-        // SAFETY: as above.
-        unsafe { self.kernels().sqr_in_place(a) }
+        self.kernels().sqr_in_place(a)
     }
 }
 
@@ -319,15 +299,15 @@ mod tests {
     /// congruent to a b R^{-1} mod m.
     #[test]
     fn kernels_match_num_bigint() {
-        if !crate::arith::x86_64::has_mulx_adx() {
-            eprintln!("skipped: this CPU has no BMI2/ADX (or MODRED_NO_ASM is set)");
+        if crate::cpu::detected() < Tier::Adx {
+            eprintln!("skipped: this CPU has no BMI2/ADX");
             return;
         }
         let mut s = 0x1234_5678_9abc_def1;
         let mut checked = 0;
         for (k, finish) in (9..=64).flat_map(|k| [(k, Finish::Masked), (k, Finish::LazyVartime)]) {
             for m in moduli(k, &mut s) {
-                let p = MontParams::new(&m);
+                let p = MontParams::with_tier(&m, Tier::Adx);
                 let kern = Kernels::new(&p, finish).expect("generated for 9..=64");
                 let mb = big(&m);
                 let r = BigUint::from(1u8) << (64 * k);
@@ -336,8 +316,7 @@ mod tests {
                 for (i, a) in ops.iter().enumerate() {
                     let b = &ops[(i * 3 + 1) % ops.len()];
                     let mut out = vec![0; k];
-                    // SAFETY: BMI2/ADX checked above.
-                    unsafe { kern.mul(&mut out, a, b) };
+                    kern.mul(&mut out, a, b);
                     let o = big(&out);
                     assert!(o < r, "mul k={k} {finish:?}: out >= R");
                     assert_eq!(
@@ -345,8 +324,7 @@ mod tests {
                         big(a) * big(b) % &mb * &rinv % &mb,
                         "mul k={k} i={i}"
                     );
-                    // SAFETY: as above.
-                    unsafe { kern.sqr(&mut out, a) };
+                    kern.sqr(&mut out, a);
                     let o = big(&out);
                     assert!(o < r, "sqr k={k} {finish:?}: out >= R");
                     assert_eq!(
@@ -355,8 +333,7 @@ mod tests {
                         "sqr k={k} i={i}"
                     );
                     let mut x = a.clone();
-                    // SAFETY: as above.
-                    unsafe { kern.mul_in_place(&mut x, b) };
+                    kern.mul_in_place(&mut x, b);
                     assert_eq!(
                         &big(&x) % &mb,
                         big(a) * big(b) % &mb * &rinv % &mb,
@@ -372,14 +349,14 @@ mod tests {
     /// Exponentiation by every scan on the kernels against num-bigint's `modpow`.
     #[test]
     fn pow_matches_num_bigint() {
-        if !crate::arith::x86_64::has_mulx_adx() {
-            eprintln!("skipped: this CPU has no BMI2/ADX (or MODRED_NO_ASM is set)");
+        if crate::cpu::detected() < Tier::Adx {
+            eprintln!("skipped: this CPU has no BMI2/ADX");
             return;
         }
         let mut s = 0x0bad_cafe_dead_beef;
         for k in [9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64] {
             for m in moduli(k, &mut s) {
-                let p = MontParams::new(&m);
+                let p = MontParams::with_tier(&m, Tier::Adx);
                 let mb = big(&m);
                 let b = limbs(
                     &(big(&(0..k).map(|_| rng(&mut s)).collect::<Vec<_>>()) % &mb),
@@ -394,8 +371,7 @@ mod tests {
                         w: 4,
                     },
                 ] {
-                    // SAFETY: BMI2/ADX checked above.
-                    let got = unsafe { pow(&p, &b, &e, alg) }.expect("generated size");
+                    let got = pow(&p, &b, &e, alg).expect("generated size");
                     assert_eq!(big(&got), want, "k={k} {alg:?}");
                 }
             }

@@ -5,11 +5,13 @@
 //! - larger k: separated product and REDC (seed 000 Alg. 3) on the MULX/ADX row kernels, with
 //!   Karatsuba multiplication and squaring from their thresholds;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
-//!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on CPUs with AVX-512 IFMA: almost Montgomery
+//!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
 //!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
 //!   entry and exit;
-//! - fused exponentiation for k <= 8 on CPUs with BMI2/ADX: the asm kernels of `super::adx4`
-//!   (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones. The
+//! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
+//!   `super::adx4` (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones.
+//!
+//! The tier is the context's ([`MontParams::tier`]), chosen once when it is built. The
 //!   variable-time scans keep their residues below R rather than below m (the final
 //!   subtraction only when the product carries out, [`lazy_final_vartime`]); so does `ct`,
 //!   subtracting m under a mask of the carry-out instead (`below_r_masked`).
@@ -19,9 +21,10 @@
 //! for secrets above that size use `montgomery-cios` — see `is_constant_time`).
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
-use crate::arith::{self, karatsuba_scratch_len, mul_basecase, sqr_basecase};
-use crate::exp::{ExpArith, FusedArith, FusedPow};
+use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on};
+use crate::cpu::Tier;
 use crate::limb::{adc, mac, mask_if, mul_lo, mul_wide, sbb, Limb};
+use crate::scan::{ExpArith, FusedArith, FusedPow};
 use crate::tuning::{FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
 
 /// An unreduced fixed-size product: t and the bit above it (t + top b^N).
@@ -283,7 +286,7 @@ fn pow_fixed_portable<const N: usize>(
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,adx")]
 unsafe fn pow_fixed_bmi2<const N: usize>(
     p: &MontParams,
@@ -298,12 +301,12 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
 /// [`FixedArith`]'s ([`finish_fixed`]): below R = 2^256 rather than below m, by a branch with
 /// `LAZY` (variable time), else by a mask (for `ct`). [`pow_fixed_with`]'s final masked
 /// subtraction brings the result below m in both cases.
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 struct Adx4Arith<const LAZY: bool> {
     p: super::adx4::Block4,
 }
 
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 impl<const LAZY: bool> Adx4Arith<LAZY> {
     #[inline(always)]
     fn finish(&self, x: super::adx4::Wide4) -> [Limb; 4] {
@@ -311,7 +314,7 @@ impl<const LAZY: bool> Adx4Arith<LAZY> {
     }
 }
 
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 impl<const LAZY: bool> ExpArith for Adx4Arith<LAZY> {
     type Elem = [Limb; 4];
     #[inline(always)]
@@ -329,7 +332,7 @@ impl<const LAZY: bool> ExpArith for Adx4Arith<LAZY> {
 
 /// # Safety
 /// The CPU must support BMI2 and ADX.
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,adx")]
 unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Vec<Limb> {
     let block = super::adx4::block4(&p.m, p.n0);
@@ -339,12 +342,12 @@ unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) 
 /// [`ExpArith`] on 5- to 8-limb residues with the unrolled MULX/ADX CIOS ([`super::adx_cios`]);
 /// lazily reduced (below R) with `LAZY`, as [`FixedArith`]. (At 2 and 3 limbs the same asm
 /// measured slower than the portable kernels: 128 bits 1.84 against 1.60 µs per pow.)
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 struct AdxCiosArith<const N: usize, const LAZY: bool> {
     ops: super::adx_cios::Operands<N>,
 }
 
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 impl<const N: usize, const LAZY: bool> ExpArith for AdxCiosArith<N, LAZY>
 where
     super::adx_cios::Operands<N>: super::adx_cios::MontMulRaw<N>,
@@ -372,7 +375,7 @@ where
 
 /// # Safety
 /// The CPU must support BMI2 and ADX.
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,adx")]
 unsafe fn pow_adx_cios<const N: usize>(
     p: &MontParams,
@@ -393,8 +396,8 @@ where
     pow_lazy_unless_ct!(p, base, exp, alg, AdxCiosArith::<N, LAZY> { ops })
 }
 
-/// Fused exponentiation (scan `alg`) for N limbs: on CPUs with BMI2/ADX the asm kernels for 4
-/// and 5-8 limbs, and the portable kernels compiled with BMI2 for 1-3; elsewhere the portable
+/// Fused exponentiation (scan `alg`) for N limbs: from the [`Tier::Adx`] tier the asm kernels
+/// for 4 and 5-8 limbs, and the portable kernels compiled with BMI2 for 1-3; else the portable
 /// kernels.
 fn pow_fixed<const N: usize>(
     p: &MontParams,
@@ -402,10 +405,9 @@ fn pow_fixed<const N: usize>(
     exp: &[Limb],
     alg: FusedPow,
 ) -> Vec<Limb> {
-    // The asm kernels bypass the `count` feature's counters, as in `arith`.
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if crate::arith::x86_64::has_mulx_adx() {
-        // SAFETY: the CPU has BMI2 and ADX.
+    #[cfg(target_arch = "x86_64")]
+    if p.tier() >= Tier::Adx {
+        // SAFETY: the context's tier (at most the detected one) has BMI2 and ADX.
         return unsafe {
             match N {
                 4 => pow_4_adx(p, base, exp, alg),
@@ -427,7 +429,7 @@ fn pow_fixed<const N: usize>(
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "bmi2,adx")]
 unsafe fn mul_adx<const N: usize>(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb])
 where
@@ -445,12 +447,13 @@ where
     out.copy_from_slice(&sub_final_fixed(&t, top, &ops.m));
 }
 
+/// One product on the fixed-size kernels: the asm CIOS for 5-8 limbs from the [`Tier::Adx`]
+/// tier, else [`cios_fixed`].
 #[inline(always)]
 fn fixed<const N: usize>(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
-    // The asm kernels bypass the `count` feature's counters, as in `arith`.
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if (5..=8).contains(&N) && crate::arith::x86_64::has_mulx_adx() {
-        // SAFETY: the CPU has BMI2 and ADX.
+    #[cfg(target_arch = "x86_64")]
+    if (5..=8).contains(&N) && p.tier() >= Tier::Adx {
+        // SAFETY: the context's tier (at most the detected one) has BMI2 and ADX.
         unsafe {
             match N {
                 5 => mul_adx::<5>(p, out, a, b),
@@ -486,8 +489,8 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
 }
 
 /// `out = a b R^{-1} mod m` (`b = None`: `a^2 R^{-1}`), `< m`, for `a, b < m`, on the
-/// MULX/ADX kernels of [`super::adx_mont`] when the CPU has BMI2/ADX and kernels exist for
-/// this size (then true), else false. Their result is below R and below 2m; one masked
+/// MULX/ADX kernels of [`super::adx_mont`] when the context is on the [`Tier::Adx`] tier or
+/// above and kernels exist for this size (then true), else false. Their result is below R and below 2m; one masked
 /// subtraction (through `t`, k limbs of scratch) brings it below m. Constant time.
 #[inline]
 fn adx_product(
@@ -497,16 +500,14 @@ fn adx_product(
     b: Option<&[Limb]>,
     t: &mut [Limb],
 ) -> bool {
-    #[cfg(all(modred_adx_mont, not(feature = "count")))]
-    if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
+    #[cfg(modred_adx_mont)]
+    if p.k() > FIXED_CIOS_MAX_LIMBS {
+        // None below the ADX tier or outside the generated sizes.
         if let Some(kern) = super::adx_mont::Kernels::new(p, super::adx_mont::Finish::Masked) {
             let t = &mut t[..p.k()];
-            // SAFETY: the CPU has BMI2 and ADX.
-            unsafe {
-                match b {
-                    Some(b) => kern.mul(t, a, b),
-                    None => kern.sqr(t, a),
-                }
+            match b {
+                Some(b) => kern.mul(t, a, b),
+                None => kern.sqr(t, a),
             }
             arith::sub_mod_final(out, t, 0, &p.m);
             return true;
@@ -527,29 +528,26 @@ impl MontKernel for Fast {
         2 * k + karatsuba_scratch_len(k)
     }
     fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
-        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        // Each returns None below its tier or outside its sizes.
+        #[cfg(target_arch = "x86_64")]
         if let Some(x) = super::ifma::pow(p, base, exp, alg) {
             return Some(x);
         }
-        #[cfg(all(modred_adx_mont, not(feature = "count")))]
-        if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
-            // SAFETY: the CPU has BMI2 and ADX.
-            if let Some(x) = unsafe { super::adx_mont::pow(p, base, exp, alg) } {
-                return Some(x);
-            }
+        #[cfg(modred_adx_mont)]
+        if let Some(x) = super::adx_mont::pow(p, base, exp, alg) {
+            return Some(x);
         }
         pow_dispatch(p, base, exp, alg)
     }
     fn fused_arith(p: &MontParams) -> Option<Box<dyn FusedArith>> {
-        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        // Each returns None below its tier or outside its sizes.
+        #[cfg(target_arch = "x86_64")]
         if let Some(s) = super::ifma::Session::new(p) {
             return Some(Box::new(s));
         }
-        #[cfg(all(modred_adx_mont, not(feature = "count")))]
-        if p.k() > FIXED_CIOS_MAX_LIMBS && crate::arith::x86_64::has_mulx_adx() {
-            if let Some(s) = super::adx_mont::Session::new(p) {
-                return Some(Box::new(s));
-            }
+        #[cfg(modred_adx_mont)]
+        if let Some(s) = super::adx_mont::Session::new(p) {
+            return Some(Box::new(s));
         }
         let _ = p;
         None
@@ -569,11 +567,11 @@ impl MontKernel for Fast {
             return;
         }
         if k < KARATSUBA_THRESHOLD {
-            mul_basecase(t, a, b);
+            mul_basecase_on(p.tier(), t, a, b);
         } else {
-            arith::mul_karatsuba(t, a, b, rest);
+            arith::mul_karatsuba_on(p.tier(), t, a, b, rest);
         }
-        redc(out, t, &p.m, p.n0);
+        redc(p, out, t);
     }
     #[inline]
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
@@ -586,11 +584,11 @@ impl MontKernel for Fast {
             return;
         }
         if k < KARATSUBA_SQR_THRESHOLD {
-            sqr_basecase(t, a);
+            sqr_basecase_on(p.tier(), t, a);
         } else {
-            arith::sqr_karatsuba(t, a, rest);
+            arith::sqr_karatsuba_on(p.tier(), t, a, rest);
         }
-        redc(out, t, &p.m, p.n0);
+        redc(p, out, t);
     }
 }
 

@@ -9,29 +9,21 @@
 //! 002's CIOS with the inner loops vectorised). Entering multiplies by R^2 mod m, leaving by 1
 //! followed by one masked subtraction.
 //!
-//! Runtime-detected ([`available`]); `MODRED_NO_ASM=1` turns it off like the MULX/ADX
-//! kernels. Constant time: no branch or memory index depends on operand values.
+//! Runs for contexts on the [`Tier::Ifma`] tier ([`MontParams::tier`]; `MODRED_CPU=adx` or
+//! `MODRED_NO_ASM=1` turn it off). Constant time: no branch or memory index depends on operand
+//! values.
 
 use super::MontParams;
 use crate::arith;
-use crate::exp::{ExpArith, FusedArith, FusedPow};
+use crate::cpu::Tier;
 use crate::limb::Limb;
+use crate::scan::{ExpArith, FusedArith, FusedPow};
 use crate::tuning::{IFMA_MAX_VECTORS, IFMA_MIN_LIMBS, IFMA_SPLIT_MAX_VECTORS};
 use core::arch::x86_64::*;
-use std::sync::atomic::AtomicU8;
 
 const DIGIT_BITS: usize = 52;
 const MASK52: u64 = (1 << DIGIT_BITS) - 1;
 const LANES: usize = 8;
-
-/// Whether this CPU has AVX-512F and AVX-512 IFMA (cached; `MODRED_NO_ASM=1` says no).
-pub fn available() -> bool {
-    static STATE: AtomicU8 = AtomicU8::new(0);
-    crate::arith::x86_64::detect_once(&STATE, || {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-    })
-}
 
 /// The AMM size for a k-limb modulus: (n, V) with n the least digit count such that
 /// R = 2^(52n) >= 4 * 2^(64k) > 4m, and V = ceil(n / 8) vectors; `None` outside the sizes this
@@ -311,14 +303,15 @@ macro_rules! by_vectors {
     };
 }
 
-/// Fused exponentiation on AMM for the sizes [`size_for`] serves on CPUs with IFMA, else
-/// `None`. Variable time except `FusedPow::Ct`.
+/// Fused exponentiation on AMM for the sizes [`size_for`] serves, for a context on the
+/// [`Tier::Ifma`] tier, else `None`. Variable time except `FusedPow::Ct`.
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
-    if !available() {
+    if p.tier() != Tier::Ifma {
         return None;
     }
     let (n, v) = size_for(p.k())?;
-    // SAFETY: the CPU has AVX-512F and IFMA, and size_for(k) gives 4m <= R, n <= 8V.
+    // SAFETY: the context's tier (at most the detected one) has AVX-512F and IFMA, and
+    // size_for(k) gives 4m <= R, n <= 8V.
     Some(unsafe { by_vectors!(v, pow_v(p, n, base, exp, alg)) })
 }
 
@@ -358,9 +351,10 @@ pub(crate) struct Session {
 }
 
 impl Session {
-    /// `None` without IFMA or for a size [`size_for`] does not serve.
+    /// `None` for a context below the [`Tier::Ifma`] tier or a size [`size_for`] does not
+    /// serve.
     pub(crate) fn new(p: &MontParams) -> Option<Self> {
-        if !available() {
+        if p.tier() != Tier::Ifma {
             return None;
         }
         let (n, v) = size_for(p.k())?;
@@ -381,7 +375,7 @@ impl Session {
 
     fn amm(&self, a: &[u64], b: &[u64]) -> Vec<u64> {
         let mut out = vec![0; self.m.len()];
-        // SAFETY: a Session exists only on CPUs with IFMA, for a served V.
+        // SAFETY: a Session exists only for contexts on the IFMA tier, for a served V.
         unsafe { by_vectors!(self.v, amm_slices(&mut out, a, b, &self.m, self.k0, self.n)) };
         out
     }
@@ -449,8 +443,8 @@ mod tests {
     /// b^k - 3, every scan, against num-bigint's `modpow`. Needs IFMA (says so otherwise).
     #[test]
     fn amm_pow_matches_num_bigint() {
-        if !available() {
-            eprintln!("skipped: no AVX-512 IFMA on this CPU (or MODRED_NO_ASM set)");
+        if crate::cpu::detected() < Tier::Ifma {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU");
             return;
         }
         let mut s: u64 = 0x0123_4567_89ab_cdef;
@@ -470,7 +464,7 @@ mod tests {
                     }
                 }
                 m[0] |= 1;
-                let p = MontParams::new(&m);
+                let p = MontParams::with_tier(&m, Tier::Ifma);
                 let mb = big(&m);
                 let mut b = (big(&(0..k).map(|_| rnd()).collect::<Vec<_>>()) % &mb).to_u64_digits();
                 if case == 2 {

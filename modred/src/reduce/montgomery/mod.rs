@@ -12,7 +12,7 @@
 pub mod adx4;
 #[cfg(target_arch = "x86_64")]
 pub mod adx_cios;
-#[cfg(all(modred_adx_mont, not(feature = "count")))]
+#[cfg(modred_adx_mont)]
 pub(crate) mod adx_mont;
 pub mod bitserial;
 pub mod cihs;
@@ -20,20 +20,22 @@ pub mod cios;
 pub mod fast;
 pub mod fios;
 pub mod fips;
-#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+#[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod redc;
 pub mod sos;
 
 use super::{check_modulus, Reducer, ReducerInfo, WideResult};
 use crate::arith;
+use crate::cpu::{self, Tier};
 use crate::error::Result;
-use crate::exp::{FusedArith, FusedPow};
 use crate::limb::{neg_inv_newton, Limb};
 use crate::natural::Natural;
+use crate::scan::{FusedArith, FusedPow};
 use core::marker::PhantomData;
 
-/// The per-modulus constants of Montgomery arithmetic with R = b^k = 2^(64k).
+/// The per-modulus constants of Montgomery arithmetic with R = b^k = 2^(64k), and the kernel
+/// tier its products and exponentiations run on, chosen once at construction.
 #[derive(Clone, Debug)]
 pub struct MontParams {
     /// The odd modulus, k limbs.
@@ -45,6 +47,8 @@ pub struct MontParams {
     pub one: Vec<Limb>,
     /// R^2 mod m: `to_repr(x) = MonPro(x, R^2)`.
     pub r2: Vec<Limb>,
+    /// The kernels' tier, at most what the CPU has (private: the asm kernels rely on it).
+    tier: Tier,
 }
 
 /// 2^e mod m (trimmed), by one division. Variable time.
@@ -53,8 +57,16 @@ pub(crate) fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
 }
 
 impl MontParams {
-    /// Constants for the odd modulus `m` (trimmed, non-empty).
+    /// Constants for the odd modulus `m` (trimmed, non-empty), on the tier in use
+    /// ([`cpu::tier`]).
     pub fn new(m: &[Limb]) -> Self {
+        Self::with_tier(m, cpu::tier())
+    }
+
+    /// Constants for the odd modulus `m` (trimmed, non-empty), with the kernels of `tier`
+    /// capped by what this CPU has ([`cpu::cap`]; not by `MODRED_CPU`, so tests can run every
+    /// tier in one process).
+    pub fn with_tier(m: &[Limb], tier: Tier) -> Self {
         let k = m.len();
         assert!(k > 0 && m[0] & 1 == 1, "Montgomery needs an odd modulus");
         // b^e mod m, k limbs
@@ -77,12 +89,18 @@ impl MontParams {
             n0: neg_inv_newton(m[0]),
             one,
             r2: pow(2 * k),
+            tier: cpu::cap(tier),
         }
     }
 
     /// k.
     pub fn k(&self) -> usize {
         self.m.len()
+    }
+
+    /// The tier this context's kernels run on (at most [`cpu::detected`]).
+    pub fn tier(&self) -> Tier {
+        self.tier
     }
 }
 
@@ -119,7 +137,7 @@ pub trait MontKernel: Send + Sync + 'static {
     }
     /// `out = x R^{-1} mod m` for a 2k-limb `x < m R` (destroyed); `out < m`.
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
-        redc::redc(out, x, &p.m, p.n0)
+        redc::redc(p, out, x)
     }
 }
 
@@ -131,16 +149,22 @@ pub struct Montgomery<K: MontKernel> {
 
 impl<K: MontKernel> core::fmt::Debug for Montgomery<K> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{}({} limbs)", K::NAME, self.p.k())
+        write!(f, "{}({} limbs, {})", K::NAME, self.p.k(), self.p.tier)
     }
 }
 
 impl<K: MontKernel> Montgomery<K> {
-    /// Context for the odd modulus `m`.
+    /// Context for the odd modulus `m` on the tier in use ([`cpu::tier`]).
     pub fn new(m: &[Limb]) -> Result<Self> {
+        Self::with_tier(m, cpu::tier())
+    }
+
+    /// Context for the odd modulus `m` on `tier`, capped by what this CPU has (see
+    /// [`MontParams::with_tier`]).
+    pub fn with_tier(m: &[Limb], tier: Tier) -> Result<Self> {
         let m = check_modulus(K::NAME, true, m)?;
         Ok(Self {
-            p: MontParams::new(m),
+            p: MontParams::with_tier(m, tier),
             _kernel: PhantomData,
         })
     }
@@ -150,8 +174,8 @@ impl<K: MontKernel> Montgomery<K> {
         &self.p
     }
 
-    fn build(m: &[Limb]) -> Result<Box<dyn Reducer>> {
-        Ok(Box::new(Self::new(m)?))
+    fn build(m: &[Limb], tier: Tier) -> Result<Box<dyn Reducer>> {
+        Ok(Box::new(Self::with_tier(m, tier)?))
     }
 
     /// The [`ReducerInfo`] entry for this kernel.
@@ -208,6 +232,9 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
     }
     fn is_constant_time(&self) -> bool {
         K::is_constant_time(self.p.k())
+    }
+    fn tier(&self) -> Tier {
+        self.p.tier
     }
     fn check_wide(&self, x: &[Limb]) -> core::result::Result<(), &'static str> {
         check_below_m_r(x, &self.p.m)

@@ -7,29 +7,32 @@
 //! squaring, so at large sizes this beats the integrated products of seed 002.
 
 use super::{MontKernel, MontParams, Montgomery};
-use crate::arith::{self, addmul_1, karatsuba_scratch_len, sub_mod_final};
+use crate::arith::{self, addmul_1_portable, karatsuba_scratch_len, sub_mod_final};
 use crate::limb::{adc, mul_lo, Limb};
 
-/// Montgomery reduction: `out = x R^{-1} mod m` for `x < m R`, x of 2k limbs (destroyed),
-/// `n0 = -m^{-1} mod b`. Output `< m`.
+/// Montgomery reduction: `out = x R^{-1} mod m` for `x < m R`, x of 2k limbs (destroyed), with
+/// m, `n0 = -m^{-1} mod b` and the kernel tier from `p` (the MULX/ADX rows from
+/// [`crate::cpu::Tier::Adx`] when k >= 4). Output `< m`.
 ///
 /// Instead of the seed's carry-propagating ADD (variable time), the carry out of row i is kept
 /// in `top` and added at position i+k+1 by row i+1: invariant after row i,
 /// value(x) + top * b^(i+k+1) = x_original + sum_{j<=i} t_j m b^j, and x[0..=i] = 0.
 /// Constant time. Reference: seed 000 Algorithm 3.
-pub fn redc(out: &mut [Limb], x: &mut [Limb], m: &[Limb], n0: Limb) {
+pub fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
+    let (m, n0) = (p.m.as_slice(), p.n0);
     let k = m.len();
     debug_assert!(x.len() == 2 * k && out.len() == k);
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if k >= 4 && crate::arith::x86_64::has_mulx_adx() {
-        // SAFETY: CPU support checked; x has 2k limbs.
+    #[cfg(target_arch = "x86_64")]
+    if k >= 4 && p.tier() >= crate::cpu::Tier::Adx {
+        // SAFETY: the context's tier (at most the detected one) has BMI2 and ADX; x has 2k
+        // limbs.
         let top = unsafe { crate::arith::x86_64::redc_rows_adx(x, m, n0) };
         return sub_mod_final(out, &x[k..], top, m);
     }
     let mut top: Limb = 0;
     for i in 0..k {
         let t = mul_lo(x[i], n0);
-        let c = addmul_1(&mut x[i..i + k], m, t);
+        let c = addmul_1_portable(&mut x[i..i + k], m, t);
         debug_assert_eq!(x[i], 0);
         (x[i + k], top) = adc(x[i + k], c, top);
     }
@@ -54,14 +57,14 @@ impl MontKernel for Redc {
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
         let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::mul_karatsuba(t, a, b, rest);
-        redc(out, t, &p.m, p.n0);
+        arith::mul_karatsuba_on(p.tier(), t, a, b, rest);
+        redc(p, out, t);
     }
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
         let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::sqr_karatsuba(t, a, rest);
-        redc(out, t, &p.m, p.n0);
+        arith::sqr_karatsuba_on(p.tier(), t, a, rest);
+        redc(p, out, t);
     }
 }
 

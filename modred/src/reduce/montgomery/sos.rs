@@ -7,7 +7,7 @@
 //! 2s^2 + s multiplications; 2s + 2 words of temporary space.
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
-use crate::arith::{mul_basecase, sqr_basecase};
+use crate::arith::{mul_basecase_on, sqr_basecase_on};
 use crate::limb::Limb;
 
 /// Kernel: schoolbook product or symmetric square, then the SOS reduction loop. The reduction
@@ -24,13 +24,13 @@ impl MontKernel for Sos {
     }
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let t = &mut scratch[..2 * p.k()];
-        mul_basecase(t, a, b);
-        redc(out, t, &p.m, p.n0);
+        mul_basecase_on(p.tier(), t, a, b);
+        redc(p, out, t);
     }
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         let t = &mut scratch[..2 * p.k()];
-        sqr_basecase(t, a);
-        redc(out, t, &p.m, p.n0);
+        sqr_basecase_on(p.tier(), t, a);
+        redc(p, out, t);
     }
 }
 

@@ -1,0 +1,226 @@
+//! The choice of exponentiation method: [`Method`] and its listing [`METHODS`], the options
+//! [`PowOptions`], and [`pow_with`], which runs a method over a reducer.
+
+use super::fixed_base::Powers;
+use super::{binary, binary_rl, comb, ct, fixed_base, sliding, window};
+use crate::error::{Error, Result};
+use crate::limb::Limb;
+use crate::reduce::Reducer;
+use crate::tuning;
+
+/// An exponentiation method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Method {
+    /// The fastest correct choice by the thresholds in [`crate::tuning`].
+    #[default]
+    Auto,
+    /// Left-to-right square-and-multiply.
+    Binary,
+    /// Right-to-left square-and-multiply.
+    BinaryRl,
+    /// Fixed m-ary window.
+    Window,
+    /// Sliding window over odd powers.
+    Sliding,
+    /// Constant-time fixed window.
+    Ct,
+    /// Seed 004's fixed-base method with precomputed A^(2^i) and period detection.
+    FixedBase,
+    /// Lim–Lee fixed-base comb.
+    Comb,
+}
+
+/// How a method is listed by `modred methods`.
+pub struct MethodInfo {
+    /// The name accepted by `--method`.
+    pub name: &'static str,
+    /// The method.
+    pub method: Method,
+    /// One line: what it is and where it comes from.
+    pub summary: &'static str,
+}
+
+/// Every exponentiation method.
+pub static METHODS: &[MethodInfo] = &[
+    MethodInfo {
+        name: "auto",
+        method: Method::Auto,
+        summary: "sliding window with the fastest reducer for the size; even moduli split by CRT",
+    },
+    MethodInfo {
+        name: "binary",
+        method: Method::Binary,
+        summary: "left-to-right square-and-multiply (seed 002 ModExp)",
+    },
+    MethodInfo {
+        name: "binary-rl",
+        method: Method::BinaryRl,
+        summary: "right-to-left square-and-multiply",
+    },
+    MethodInfo {
+        name: "window",
+        method: Method::Window,
+        summary: "fixed m-ary window, default 4 bits = p 16 (seed 000 section 5)",
+    },
+    MethodInfo {
+        name: "sliding",
+        method: Method::Sliding,
+        summary: "sliding window over odd powers, window from the exponent length",
+    },
+    MethodInfo {
+        name: "ct",
+        method: Method::Ct,
+        summary: "constant-time fixed window, masked table scan (odd moduli, CIOS-type reducers)",
+    },
+    MethodInfo {
+        name: "fixed-base",
+        method: Method::FixedBase,
+        summary:
+            "precomputed A^(2^i) with period detection, set bits split over threads (seed 004)",
+    },
+    MethodInfo {
+        name: "comb",
+        method: Method::Comb,
+        summary: "Lim-Lee fixed-base comb (table reusable across exponents)",
+    },
+];
+
+impl Method {
+    /// The method's name.
+    pub fn name(self) -> &'static str {
+        METHODS
+            .iter()
+            .find(|i| i.method == self)
+            .expect("every method is listed")
+            .name
+    }
+
+    /// The method called `name`.
+    pub fn from_name(name: &str) -> Result<Method> {
+        METHODS
+            .iter()
+            .find(|i| i.name == name)
+            .map(|i| i.method)
+            .ok_or_else(|| Error::UnknownName {
+                what: "method",
+                name: name.to_string(),
+                known: METHODS
+                    .iter()
+                    .map(|i| i.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
+
+/// Options of [`super::pow`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PowOptions {
+    /// The method.
+    pub method: Method,
+    /// The reducer name (see [`crate::REDUCERS`]); "auto" picks by size and routes even moduli
+    /// through [`super::even`].
+    pub reducer: String,
+    /// Window bits (window, sliding, ct) or teeth (comb), 1..=16; `None` picks by size.
+    pub window: Option<usize>,
+    /// Worker threads for fixed-base, >= 1; `None` = 1.
+    pub threads: Option<usize>,
+}
+
+impl Default for PowOptions {
+    fn default() -> Self {
+        Self {
+            method: Method::Auto,
+            reducer: "auto".to_string(),
+            window: None,
+            threads: None,
+        }
+    }
+}
+
+impl PowOptions {
+    /// Check the window and thread parameters.
+    pub fn validate(&self) -> Result<()> {
+        if let Some(w) = self.window {
+            if !(1..=tuning::MAX_WINDOW_BITS).contains(&w) {
+                return Err(Error::InvalidParameter(format!(
+                    "window must be 1..={} bits (got {w})",
+                    tuning::MAX_WINDOW_BITS
+                )));
+            }
+        }
+        if self.threads == Some(0) {
+            return Err(Error::InvalidParameter(
+                "threads must be at least 1 (got 0)".to_string(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Whether `r` runs in time independent of the operand values (needed by `ct`): the reducer's
+/// own [`Reducer::is_constant_time`] (integrated or schoolbook Montgomery products with a masked
+/// final subtraction; not FIOS's early-exit carries, Karatsuba's sign branches, or the
+/// data-dependent corrections of classical/Barrett).
+pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
+    r.is_constant_time()
+}
+
+/// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
+/// `exp` is little-endian limbs. Fails only for `ct` over a non-constant-time reducer.
+pub fn pow_with<R: Reducer + ?Sized>(
+    r: &R,
+    method: Method,
+    base: &[Limb],
+    exp: &[Limb],
+    opts: &PowOptions,
+) -> Result<Vec<Limb>> {
+    opts.validate()?;
+    let bits = crate::arith::bit_len(exp);
+    Ok(match method {
+        Method::Auto | Method::Sliding => sliding::pow(
+            r,
+            base,
+            exp,
+            opts.window
+                .unwrap_or_else(|| tuning::sliding_window_bits(bits)),
+        ),
+        Method::Binary => binary::pow(r, base, exp),
+        Method::BinaryRl => binary_rl::pow(r, base, exp),
+        Method::Window => window::pow(
+            r,
+            base,
+            exp,
+            opts.window.unwrap_or(tuning::FIXED_WINDOW_BITS),
+        ),
+        Method::Ct => {
+            if !is_constant_time(r) {
+                return Err(Error::InvalidParameter(format!(
+                    "method 'ct' needs a constant-time reducer (montgomery-cios, -sos, -fips, -cihs, or -fast/-redc below the Karatsuba thresholds), not '{}'",
+                    r.name()
+                )));
+            }
+            let exp_bits = bits.max(64 * exp.len());
+            ct::pow(
+                r,
+                base,
+                exp,
+                exp_bits,
+                opts.window
+                    .unwrap_or_else(|| tuning::ct_window_bits(exp_bits)),
+            )
+        }
+        Method::FixedBase => {
+            let p = Powers::new(r, base, bits);
+            fixed_base::pow(r, &p, exp, opts.threads.unwrap_or(1)).expect("covers exp")
+        }
+        Method::Comb => {
+            let (h, v) = tuning::comb_params(bits);
+            let h = opts.window.unwrap_or(h);
+            let p = Powers::new(r, base, bits.max(1).div_ceil(h) * h);
+            comb::CombTable::new(r, &p, bits, h, v)
+                .pow(r, exp)
+                .expect("covers exp")
+        }
+    })
+}

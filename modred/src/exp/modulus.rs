@@ -1,0 +1,316 @@
+//! The exponentiation API on naturals: [`pow`] and [`pow_signed_exp`] for one-off use, and the
+//! contexts [`Modulus`] (built once per modulus, shared across threads) and [`FixedBase`]
+//! (precomputed tables for one base).
+
+use super::even::{reduce_below, EvenCtx};
+use super::fixed_base::{self, Powers};
+use super::method::{is_constant_time, pow_with, Method, PowOptions};
+use super::{batch, comb, ct, inverse, Ops};
+use crate::cpu::{self, Tier};
+use crate::error::{Error, Result};
+use crate::limb::Limb;
+use crate::natural::Natural;
+use crate::reduce::{self, auto::Workload, Reducer};
+use crate::tuning;
+use std::sync::Arc;
+
+/// The reducer `ct` uses with "auto" when the default one is not constant time at this size:
+/// SOS (schoolbook product on the MULX/ADX rows, constant time at every size).
+const CT_AUTO_REDUCER: &str = "montgomery-sos";
+
+/// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, unknown
+/// reducer or method parameters, a Montgomery reducer named for an even m (use "auto"),
+/// `ct` with an even m or a reducer that is not constant time (other than "auto").
+pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
+    opts.validate()?;
+    if let Some(x) = pow_one_word(base, exp, m, opts) {
+        return Ok(x);
+    }
+    Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
+}
+
+/// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the
+/// single-word path ([`crate::word::pow_mod`]: seed 003's Montgomery, Barrett for even m),
+/// without building a [`Modulus`], whose setup would cost more than the exponentiation
+/// (measured with a 64-bit modulus and exponent, throwaway example: 626-635 ns through
+/// `Modulus`, 297-312 ns here, GMP `mpz_powm` 394-426 ns). `None` for anything else.
+fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Option<Natural> {
+    let (&[m0], [] | [_]) = (m.limbs(), exp.limbs()) else {
+        return None;
+    };
+    if opts.method != Method::Auto || opts.reducer != "auto" {
+        return None;
+    }
+    let e = exp.limbs().first().copied().unwrap_or(0);
+    crate::word::pow_mod(crate::word::residue(base, m0), e, m0)
+        .ok()
+        .map(Natural::from)
+}
+
+/// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
+/// ([`Error::NotInvertible`] when gcd(base, m) != 1).
+pub fn pow_signed_exp(
+    base: &Natural,
+    exp: &Natural,
+    exp_negative: bool,
+    m: &Natural,
+    opts: &PowOptions,
+) -> Result<Natural> {
+    if !exp_negative || exp.is_zero() {
+        return pow(base, exp, m, opts);
+    }
+    opts.validate()?;
+    let md = Modulus::new(m, &opts.reducer)?;
+    let inv = md.inverse(base)?;
+    md.pow(&inv, exp, opts)
+}
+
+/// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
+#[derive(Clone, Debug)]
+pub struct Modulus {
+    m: Natural,
+    /// The reducer of m (None for m = 1). For an even m with "auto", Barrett (for mul/sqr/comb).
+    r: Option<Arc<dyn Reducer>>,
+    /// The CRT split, for an even m with reducer "auto".
+    even: Option<Arc<EvenCtx>>,
+    /// The constant-time reducer for `ct` (odd m: the chosen reducer if constant time, else
+    /// CIOS when the reducer is "auto"; None otherwise).
+    ct: Option<Arc<dyn Reducer>>,
+}
+
+impl Modulus {
+    /// Context for `m` with reducer `reducer` ("auto" picks by size; even moduli then go through
+    /// the CRT split), on the kernel tier in use ([`cpu::tier`]). Errors: m = 0, unknown
+    /// reducer, Montgomery reducer with an even m.
+    pub fn new(m: &Natural, reducer: &str) -> Result<Self> {
+        Self::with_tier(m, reducer, cpu::tier())
+    }
+
+    /// [`Self::new`] with the Montgomery kernels of `tier`, capped by what this CPU has
+    /// ([`cpu::cap`]; not by `MODRED_CPU`), for every product and exponentiation of the context
+    /// (the other reducers run on [`cpu::tier`]). Tests run each tier of [`cpu::available`] in
+    /// one process with it.
+    pub fn with_tier(m: &Natural, reducer: &str, tier: Tier) -> Result<Self> {
+        let info = reduce::info(reducer)?;
+        if m.is_zero() {
+            return Err(Error::ZeroModulus);
+        }
+        if m.is_one() {
+            return Ok(Self {
+                m: m.clone(),
+                r: None,
+                even: None,
+                ct: None,
+            });
+        }
+        let (r, even): (Box<dyn Reducer>, _) = if info.name == "auto" {
+            let r = (reduce::auto::choose(m.limbs(), Workload::Repeated).build)(m.limbs(), tier)?;
+            let even = if m.is_odd() {
+                None
+            } else {
+                Some(Arc::new(EvenCtx::new(m, "auto", tier)?))
+            };
+            (r, even)
+        } else {
+            (reduce::build_with_tier(info.name, m, tier)?, None)
+        };
+        let r: Arc<dyn Reducer> = Arc::from(r);
+        let ct = if !m.is_odd() {
+            None
+        } else if is_constant_time(&*r) {
+            Some(r.clone())
+        } else if info.name == "auto" {
+            Some(Arc::from(reduce::build_with_tier(
+                CT_AUTO_REDUCER,
+                m,
+                tier,
+            )?))
+        } else {
+            None
+        };
+        Ok(Self {
+            m: m.clone(),
+            r: Some(r),
+            even,
+            ct,
+        })
+    }
+
+    /// The modulus.
+    pub fn modulus(&self) -> &Natural {
+        &self.m
+    }
+
+    /// The reducer in use (None for m = 1).
+    pub fn reducer(&self) -> Option<&dyn Reducer> {
+        self.r.as_deref()
+    }
+
+    /// `x mod m`.
+    pub fn reduce(&self, x: &Natural) -> Natural {
+        x % &self.m
+    }
+
+    fn k_residue(&self, r: &dyn Reducer, x: &Natural) -> Vec<Limb> {
+        reduce_below(x, r.modulus())
+    }
+
+    /// `a b mod m` (any a, b) by the reducer.
+    pub fn mul(&self, a: &Natural, b: &Natural) -> Natural {
+        let Some(r) = self.r.as_deref() else {
+            return Natural::zero();
+        };
+        let (a, b) = (self.k_residue(r, a), self.k_residue(r, b));
+        let mut ops = Ops::new(r);
+        let ar = ops.enter(&a);
+        let mut out = vec![0; r.len()];
+        // mul(repr(a), b) = a b in every representation.
+        ops.mul(&mut out, &ar, &b);
+        Natural::from_limbs(out)
+    }
+
+    /// `a^2 mod m`.
+    pub fn sqr(&self, a: &Natural) -> Natural {
+        self.mul(a, a)
+    }
+
+    /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
+    /// used).
+    pub fn pow(&self, base: &Natural, exp: &Natural, opts: &PowOptions) -> Result<Natural> {
+        opts.validate()?;
+        let Some(r) = self.r.as_deref() else {
+            return Ok(Natural::zero());
+        };
+        if let Some(even) = &self.even {
+            if opts.method == Method::Ct {
+                return Err(Error::InvalidParameter(
+                    "method 'ct' needs an odd modulus (constant-time Montgomery arithmetic)"
+                        .to_string(),
+                ));
+            }
+            let method = opts.method;
+            return Ok(even.pow(base, exp, &|r, b, e| {
+                pow_with(r, method, b, e, opts).expect("validated; not ct")
+            }));
+        }
+        if opts.method == Method::Ct {
+            let Some(ct) = self.ct.as_deref() else {
+                return Err(self.ct_refusal(r));
+            };
+            let b = self.k_residue(ct, base);
+            return pow_with(ct, Method::Ct, &b, exp.limbs(), opts).map(Natural::from_limbs);
+        }
+        let b = self.k_residue(r, base);
+        pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
+    }
+
+    fn ct_refusal(&self, r: &dyn Reducer) -> Error {
+        Error::InvalidParameter(format!(
+            "constant-time exponentiation needs an odd modulus and a constant-time reducer (montgomery-cios, -sos, -fips, -cihs, or \"auto\"); have '{}' and an {} modulus",
+            r.name(),
+            if self.m.is_odd() { "odd" } else { "even" }
+        ))
+    }
+
+    /// `base^exp mod m` in constant time (see [`ct`]): only the sizes of m and of the exponent
+    /// (padded to at least the bit length of m) may leak. Needs an odd m and a
+    /// constant-time reducer ([`Reducer::is_constant_time`]; "auto" falls back to SOS). Reducing a base
+    /// >= m first is variable time.
+    pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
+        let Some(r) = self.r.as_deref() else {
+            return Ok(Natural::zero());
+        };
+        let Some(ct) = self.ct.as_deref() else {
+            return Err(self.ct_refusal(r));
+        };
+        let b = self.k_residue(ct, base);
+        let exp_bits = self.m.bits().max(exp.bits()).div_ceil(64) * 64;
+        let w = tuning::ct_window_bits(exp_bits);
+        Ok(Natural::from_limbs(ct::pow(
+            ct,
+            &b,
+            exp.limbs(),
+            exp_bits,
+            w,
+        )))
+    }
+
+    /// `a^{-1} mod m` ([`Error::NotInvertible`] if gcd(a, m) != 1).
+    pub fn inverse(&self, a: &Natural) -> Result<Natural> {
+        inverse::inverse(a, &self.m)
+    }
+
+    /// `b^e mod m` for every pair, in parallel over the cores (rayon), sharing this context.
+    pub fn pow_many(&self, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
+        batch::pow_many(self, pairs)
+    }
+
+    /// Fixed-base context for `base`, serving exponents up to the bit length of m without
+    /// falling back (see [`Self::fixed_base_bits`]).
+    pub fn fixed_base(&self, base: &Natural) -> Result<FixedBase> {
+        self.fixed_base_bits(base, self.m.bits())
+    }
+
+    /// Fixed-base context for `base` with tables for exponents of up to `max_exp_bits` bits;
+    /// longer exponents fall back to [`Self::pow`].
+    pub fn fixed_base_bits(&self, base: &Natural, max_exp_bits: usize) -> Result<FixedBase> {
+        let bits = max_exp_bits.max(1);
+        let tables = self.r.as_deref().map(|r| {
+            let b = self.k_residue(r, base);
+            let (h, v) = tuning::comb_params(bits);
+            let powers = Powers::new(r, &b, bits.div_ceil(h) * h);
+            let comb = comb::CombTable::new(r, &powers, bits, h, v);
+            Arc::new((powers, comb))
+        });
+        Ok(FixedBase {
+            modulus: self.clone(),
+            base: base.clone(),
+            tables,
+        })
+    }
+}
+
+/// A fixed base with precomputed tables: seed 004's residues A^(2^i) (with period) and the
+/// Lim–Lee comb built from them. `Clone + Send + Sync`.
+#[derive(Clone, Debug)]
+pub struct FixedBase {
+    modulus: Modulus,
+    base: Natural,
+    tables: Option<Arc<(Powers, comb::CombTable)>>,
+}
+
+impl FixedBase {
+    /// `base^exp mod m` by the comb (exponents longer than the tables fall back to
+    /// [`Modulus::pow`]).
+    pub fn pow(&self, exp: &Natural) -> Result<Natural> {
+        let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
+            return Ok(Natural::zero());
+        };
+        match t.1.pow(r, exp.limbs()) {
+            Some(x) => Ok(Natural::from_limbs(x)),
+            None => self.modulus.pow(&self.base, exp, &PowOptions::default()),
+        }
+    }
+
+    /// `base^exp mod m` by seed 004's method: one multiplication per set bit, split among
+    /// `threads` (>= 1) worker threads.
+    pub fn pow_threads(&self, exp: &Natural, threads: usize) -> Result<Natural> {
+        if threads == 0 {
+            return Err(Error::InvalidParameter(
+                "threads must be at least 1 (got 0)".to_string(),
+            ));
+        }
+        let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
+            return Ok(Natural::zero());
+        };
+        match fixed_base::pow(r, &t.0, exp.limbs(), threads) {
+            Some(x) => Ok(Natural::from_limbs(x)),
+            None => self.modulus.pow(&self.base, exp, &PowOptions::default()),
+        }
+    }
+
+    /// The detected (offset u, period T') of A^(2^i), if any.
+    pub fn period(&self) -> Option<(usize, usize)> {
+        self.tables.as_ref().and_then(|t| t.0.period())
+    }
+}

@@ -1,0 +1,23 @@
+//! The left-to-right square-and-multiply scan (seed 002, "ModExp"): one squaring per exponent
+//! bit below the top one and one multiplication per further set bit. Variable time.
+
+use super::ExpArith;
+use crate::arith;
+use crate::limb::Limb;
+
+/// g^exp left to right; `None` for exp = 0. Invariant: acc = g^(exp >> i). Variable time.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A::Elem> {
+    let bits = arith::bit_len(exp);
+    if bits == 0 {
+        return None;
+    }
+    let mut acc = g.clone();
+    for i in (0..bits - 1).rev() {
+        a.sqr_in_place(&mut acc);
+        if arith::bit(exp, i) {
+            a.mul_in_place(&mut acc, &g);
+        }
+    }
+    Some(acc)
+}

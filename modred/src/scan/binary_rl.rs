@@ -1,0 +1,30 @@
+//! The right-to-left square-and-multiply scan: keeps `p = g^(2^i)` and multiplies it into the
+//! accumulator for every set bit (the recurrence seed 004 precomputes for a fixed base).
+//! Variable time.
+
+use super::ExpArith;
+use crate::arith;
+use crate::limb::Limb;
+
+/// g^exp right to left; `None` for exp = 0. Invariant at step i: p = g^(2^i) and
+/// acc = g^(exp mod 2^i) (None while that is 1). The multiplication into acc and the next
+/// squaring of p are independent, so a latency-bound kernel overlaps them: only the squarings
+/// form the dependency chain. Variable time.
+#[inline(always)]
+pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A::Elem> {
+    let bits = arith::bit_len(exp);
+    let mut p = g;
+    let mut acc: Option<A::Elem> = None;
+    for i in 0..bits {
+        if arith::bit(exp, i) {
+            match acc.as_mut() {
+                Some(x) => a.mul_in_place(x, &p),
+                None => acc = Some(p.clone()),
+            }
+        }
+        if i + 1 < bits {
+            a.sqr_in_place(&mut p);
+        }
+    }
+    acc
+}

@@ -1,0 +1,103 @@
+//! The library's layers call one way (see `lib.rs`): a module may use only modules of its own
+//! layer or below. Checked on the source text: every `crate::<module>` path outside comments
+//! and test code.
+
+use std::path::{Path, PathBuf};
+
+/// Layer of each top-level module, bottom up; `lib.rs` lists the same order.
+const LAYERS: &[(&str, usize)] = &[
+    ("error", 0),
+    ("tuning", 0),
+    ("limb", 1),
+    ("count", 1),
+    ("cpu", 2),
+    ("arith", 3),
+    ("natural", 4),
+    ("scan", 5),
+    ("word", 5),
+    ("reduce", 6),
+    ("exp", 7),
+    ("evm", 8),
+];
+
+fn layer(module: &str) -> Option<usize> {
+    LAYERS.iter().find(|(m, _)| *m == module).map(|&(_, l)| l)
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read src") {
+        let path = entry.expect("dir entry").path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules named by `crate::<name>` or `crate::{<name>, ...}` in `code`.
+fn crate_paths(code: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = vec![];
+    for (i, _) in code.match_indices("crate::") {
+        let rest = &code[i + 7..];
+        match rest.strip_prefix('{') {
+            Some(group) => {
+                let group = group.split('}').next().unwrap_or_default();
+                out.extend(group.split(',').map(ident));
+            }
+            None => out.push(ident(rest)),
+        }
+    }
+    out
+}
+
+#[test]
+fn modules_use_only_their_layer_and_below() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![];
+    rust_files(&src, &mut files);
+    let mut checked = 0;
+    let mut violations = vec![];
+    for file in &files {
+        let rel = file.strip_prefix(&src).expect("under src");
+        let top = rel
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str())
+            .map(|s| s.trim_end_matches(".rs").to_string())
+            .expect("file name");
+        if top == "lib" || rel.file_name().is_some_and(|f| f == "tests.rs") {
+            continue;
+        }
+        let own = layer(&top).unwrap_or_else(|| panic!("{top} is not in LAYERS"));
+        let text = std::fs::read_to_string(file).expect("read source");
+        for line in text.lines() {
+            // Unit tests (at the end of each file) may use anything.
+            if line.starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or_default();
+            for used in crate_paths(code) {
+                let Some(l) = layer(&used) else {
+                    continue; // a re-export of lib.rs (crate::Limb, crate::Error, ...)
+                };
+                checked += 1;
+                if l > own {
+                    violations.push(format!("{}: uses crate::{used}", rel.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "upward uses:\n{}",
+        violations.join("\n")
+    );
+    assert!(checked > 100, "only {checked} paths checked");
+}
