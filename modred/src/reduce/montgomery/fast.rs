@@ -1,18 +1,18 @@
 //! `montgomery-fast`: modred's default Montgomery arithmetic (beyond the seeds), choosing the
-//! kernel by size with thresholds from [`crate::tuning`]:
+//! kernel by size with thresholds from [`crate::tuning`] and by the context's kernel tier
+//! ([`MontParams::tier`], chosen once when it is built):
 //! - k <= [`FIXED_CIOS_MAX_LIMBS`]: CIOS (seed 002 section 5) specialised at compile time for
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
-//! - larger k: separated product and REDC (seed 000 Alg. 3) on the MULX/ADX row kernels, with
-//!   Karatsuba multiplication and squaring from their thresholds;
+//! - larger k: on the [`Tier::Adx`] tier and above, the generated MULX/ADX kernels of
+//!   `super::adx_mont` (9-64 limbs); else separated product and REDC (seed 000 Alg. 3) on the
+//!   row kernels, with Karatsuba multiplication and squaring from their thresholds;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
 //!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
 //!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
-//!   entry and exit;
+//!   entry and exit; on the [`Tier::Adx`] tier, the `super::adx_mont` kernels;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
 //!   `super::adx4` (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones.
-//!
-//! The tier is the context's ([`MontParams::tier`]), chosen once when it is built. The
-//!   variable-time scans keep their residues below R rather than below m (the final
+//!   The variable-time scans keep their residues below R rather than below m (the final
 //!   subtraction only when the product carries out, [`lazy_final_vartime`]); so does `ct`,
 //!   subtracting m under a mask of the carry-out instead (`below_r_masked`).
 //!
