@@ -451,7 +451,7 @@ fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
 /// `b^e mod m` for odd m of k >= 2 limbs, `b < m` (k limbs out): the fused sliding-window
 /// kernels of the reducer `auto` picks.
 fn pow_odd(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let r = (auto::choose(m, Workload::Repeated).build)(m).expect("m odd, > 1");
+    let r = (auto::choose(m, Workload::Repeated).build)(m, crate::cpu::tier()).expect("m odd, > 1");
     let mut base = b.to_vec();
     base.resize(m.len(), 0);
     sliding::pow(&*r, &base, e, window(e))
@@ -537,7 +537,8 @@ fn pow_residue(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
 
 /// `b^e mod m` for even m with more than 64 trailing zero bits: [`EvenCtx`].
 fn pow_even_ctx(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let ctx = EvenCtx::new(&Natural::from_slice(m), "auto").expect("m even, > 1");
+    let ctx =
+        EvenCtx::new(&Natural::from_slice(m), "auto", crate::cpu::tier()).expect("m even, > 1");
     let w = window(e);
     ctx.pow(
         &Natural::from_slice(b),
