@@ -74,6 +74,20 @@ fn at(base: &str, i: usize) -> String {
 /// the accumulator is zero (a first row: no CF chain). Returns the register holding the last
 /// high word, into which the caller absorbs the chains. Uses rax/rbx and r9/r10.
 fn row(a: &mut Asm, len: usize, src: &str, acc: Option<&str>, dst: &str, shift: usize) -> String {
+    row_saving(a, len, src, acc, dst, shift, None)
+}
+
+/// [`row`], also copying the sum at `save.0` into the register `save.1` (for the next
+/// reduction multiplier, which then does not wait for a store and a load).
+fn row_saving(
+    a: &mut Asm,
+    len: usize,
+    src: &str,
+    acc: Option<&str>,
+    dst: &str,
+    shift: usize,
+    save: Option<(usize, &str)>,
+) -> String {
     const LO: [&str; 2] = ["rax", "rbx"];
     const HI: [&str; 2] = ["r9", "r10"];
     let mut hprev: Option<&str> = None;
@@ -89,6 +103,9 @@ fn row(a: &mut Asm, len: usize, src: &str, acc: Option<&str>, dst: &str, shift: 
         }
         if j >= shift {
             a.i(format!("mov {}, {l}", at(dst, j - shift)));
+        }
+        if let Some((_, r)) = save.filter(|&(s, _)| s == j) {
+            a.i(format!("mov {r}, {l}"));
         }
         hprev = Some(hout);
     }
@@ -166,7 +183,8 @@ fn mul_kernel(k: usize, o: &Opts) -> String {
         // x = t + a b_i.
         a.i("mov rdx, qword ptr [rbp]");
         a.i("xor r11d, r11d"); // CF = OF = 0
-        let c = row(&mut a, k, "rsi", (which > 0).then_some("rsp"), "rsp", 0);
+        let acc = (which > 0).then_some("rsp");
+        let c = row_saving(&mut a, k, "rsi", acc, "rsp", 0, Some((0, "r11")));
         a.i(format!("adox {c}, r15"));
         if which > 0 {
             a.i(format!("adcx {c}, r15"));
@@ -177,7 +195,7 @@ fn mul_kernel(k: usize, o: &Opts) -> String {
         a.i("adc r13, 0");
         a.i(format!("mov r14, {c}"));
         // q, then t = (x + q m) / 2^64.
-        a.i("mov rdx, qword ptr [rsp]");
+        a.i("mov rdx, r11");
         a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
         a.i("test rdx, rdx"); // CF = OF = 0 after imul
         let dst = if which == 2 {
@@ -386,6 +404,9 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     a.i(format!("lea rax, [rsp + {}]", w + 8 * (k - 1)));
     a.i(format!("mov qword ptr [rsp + {wlast}], rax"));
     a.i("xor r8d, r8d");
+    // q_0; each row leaves w_{i+1} in r11 and q_{i+1} = w_{i+1} n0 is formed at its end.
+    a.i("mov r11, qword ptr [rbp]");
+    a.i(format!("imul r11, qword ptr [rsp + {n0}]"));
     let row_label = format!(".L{name}_row");
     for last in [false, true] {
         if !last {
@@ -393,11 +414,11 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
         } else {
             a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
         }
-        a.i("mov rdx, qword ptr [rbp]");
-        a.i(format!("imul rdx, qword ptr [rsp + {n0}]"));
-        a.i("test rdx, rdx"); // CF = OF = 0 after imul
+        a.i("mov rdx, r11");
+        a.i("xor eax, eax"); // CF = OF = 0
         let (dst, shift) = if last { ("rdi", 1) } else { ("rbp", 0) };
-        let c = row(&mut a, k, "rcx", Some("rbp"), dst, shift);
+        let save = (!last).then_some((1, "r11"));
+        let c = row_saving(&mut a, k, "rcx", Some("rbp"), dst, shift, save);
         a.i(format!("adox {c}, r14"));
         a.i(format!("adcx {c}, r14"));
         // w_{i+k} += c + top; top = the carry out (at most one in all).
@@ -407,6 +428,7 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
         if !last {
             a.i(format!("add {}, {c}", at("rbp", k)));
             a.i("adc r8, 0");
+            a.i(format!("imul r11, qword ptr [rsp + {n0}]"));
             a.i("add rbp, 8");
             a.i(format!("cmp rbp, qword ptr [rsp + {wlast}]"));
             a.i(format!("jne {row_label}"));
