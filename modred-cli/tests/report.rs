@@ -23,6 +23,75 @@ fn run_report(dir: &PathBuf, extra: &[&str]) -> std::process::Output {
         .expect("run modred")
 }
 
+/// Cells of one Markdown table line: split on `|` not escaped as `\|`, without the outer pipes.
+fn markdown_cells(line: &str) -> usize {
+    let inner = line.trim();
+    let inner = inner.strip_prefix('|').unwrap_or(inner);
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut cells = 1;
+    let mut after_backslash = false;
+    for c in inner.chars() {
+        if c == '|' && !after_backslash {
+            cells += 1;
+        }
+        after_backslash = c == '\\' && !after_backslash;
+    }
+    cells
+}
+
+/// Every Markdown table (a block of lines starting with `|`) has as many header cells as
+/// separator cells and row cells; returns how many tables there were.
+fn check_markdown_tables(md: &str) -> Result<usize, String> {
+    let lines: Vec<&str> = md.lines().collect();
+    let mut tables = 0;
+    let mut i = 0;
+    while i < lines.len() {
+        if !lines[i].starts_with('|') {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < lines.len() && lines[i].starts_with('|') {
+            i += 1;
+        }
+        let block = &lines[start..i];
+        let head = markdown_cells(block[0]);
+        let sep = block.get(1).copied().unwrap_or("");
+        if !sep
+            .split('|')
+            .all(|c| c.trim().is_empty() || c.trim().starts_with("---"))
+        {
+            return Err(format!("no separator under {:?}", block[0]));
+        }
+        if markdown_cells(sep) != head {
+            return Err(format!(
+                "{head} header cells, {} separator cells: {:?}",
+                markdown_cells(sep),
+                block[0]
+            ));
+        }
+        for row in &block[2..] {
+            if markdown_cells(row) != head {
+                return Err(format!(
+                    "{head} header cells, {} in row {row:?}",
+                    markdown_cells(row)
+                ));
+            }
+        }
+        tables += 1;
+    }
+    Ok(tables)
+}
+
+#[test]
+fn markdown_check_catches_an_unescaped_pipe() {
+    let unescaped = "| |n| bits | a |\n|---|---|\n| 512 | 1 |\n";
+    assert!(check_markdown_tables(unescaped).is_err());
+    let escaped = "| \\|n\\| bits | a |\n|---|---|\n| 512 | 1 \\| 2 |\n";
+    assert_eq!(check_markdown_tables(escaped), Ok(1));
+    assert!(check_markdown_tables("| a | b |\n|---|---|\n| 1 |\n").is_err());
+}
+
 /// A cell is fine if it is a finite time/number or an n/a with a reason; WRONG is a failure
 /// here because every competitor in the report is expected to be correct.
 fn check_cell(table: &str, col: &str, cell: &Value) {
@@ -93,6 +162,7 @@ fn quick_tiny_report_renders_every_section() {
         assert!(ids.contains(&want), "missing table {want}: {ids:?}");
     }
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
+    let md_tables = check_markdown_tables(&md).unwrap_or_else(|e| panic!("report.md: {e}"));
     for t in tables {
         let id = t["id"].as_str().unwrap();
         let cols: Vec<&str> = t["columns"]
@@ -125,6 +195,7 @@ fn quick_tiny_report_renders_every_section() {
             assert!(svg.starts_with("<svg") && svg.contains("polyline"), "{p}");
         }
     }
+    assert_eq!(md_tables, tables.len(), "one Markdown table per JSON table");
     // The libraries appear as competitors with real timings in the timed tables.
     let t2 = tables.iter().find(|t| t["id"] == "seed000-table2").unwrap();
     for name in [
@@ -183,4 +254,38 @@ fn count_without_feature_exits_2_with_instructions() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("cargo run --release -p modred-cli --features count -- count"));
     }
+}
+
+#[test]
+fn progress_lines_when_stderr_is_a_file() {
+    let dir = out_dir("report-progress");
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("stderr.log");
+    let status = Command::new(env!("CARGO_BIN_EXE_modred"))
+        .args(["report", "--only", "seed002-table3", "--sizes", "128,192"])
+        .args(["--rounds", "2", "--sample-ms", "0.05", "--out"])
+        .arg(dir.join("out"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .status()
+        .expect("run modred");
+    assert!(status.success());
+    let text = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // One line per section and per size, each with the elapsed time; no terminal control codes.
+    for want in [
+        "section 1/1: seed002-table3",
+        "seed002-table3 128 bits",
+        "seed002-table3 192 bits",
+    ] {
+        let line = lines
+            .iter()
+            .find(|l| l.contains(want))
+            .unwrap_or_else(|| panic!("no progress line {want:?} in {text:?}"));
+        assert!(
+            line.starts_with("report [") && line.contains(" s] "),
+            "{line}"
+        );
+    }
+    assert!(!text.contains('\u{1b}'), "escape codes in {text:?}");
 }

@@ -14,6 +14,7 @@
 //!   [`reduce::Reducer`] interface, listed in [`reduce::REDUCERS`], with the fused kernels that
 //!   run the scans on fixed sizes;
 //! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
+//! - [`opcount`]: the operations the count tables measure (feature `count`), over [`reduce`];
 //! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule) on top.
 
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
@@ -41,6 +42,7 @@ pub mod evm;
 pub mod exp;
 pub mod limb;
 pub mod natural;
+pub mod opcount;
 pub mod reduce;
 pub mod scan;
 pub mod tuning;

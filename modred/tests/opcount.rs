@@ -226,3 +226,78 @@ fn seed000_classical_shortcut_saves_the_divisions() {
         assert_eq!(c_typ.divs - c.divs, k as u64, "k={k}: shortcut steps");
     }
 }
+
+/// The `modred-count` binary (the report's counting child) answers each stdin line with the
+/// counts of that operation, measured here directly through the kernels, and a bad line with
+/// `error: ...` without stopping.
+#[test]
+fn modred_count_binary_replies_line_by_line() {
+    use modred::opcount::Op;
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    let mut rng = StdRng::seed_from_u64(7);
+    let k = 4;
+    let m = random_modulus(&mut rng, k, true, true);
+    let (a, b) = (
+        random_below(&mut rng, m.limbs()),
+        random_below(&mut rng, m.limbs()),
+    );
+    let (r, mut scratch) = build("montgomery-cios", &m);
+    let mut out = vec![0; k];
+    let ((), mul) = measure(|| r.mul(&mut out, &a, &b, &mut scratch));
+    let mut wide: Vec<u64> = (0..2 * k).map(|_| rng.gen()).collect();
+    wide[2 * k - 1] >>= 1;
+    let x = Natural::from_slice(&wide);
+    let (r, mut scratch) = build("barrett", &m);
+    let ((), red) = measure(|| r.reduce_wide(&mut out, &mut wide.clone(), &mut scratch));
+    let mut prod = vec![0; 2 * k];
+    let ((), school) = measure(|| modred::arith::mul_basecase(&mut prod, &a, &b));
+    let requests = [
+        Op::Product {
+            name: "montgomery-cios".into(),
+            m: m.clone(),
+            a: Natural::from_slice(&a),
+            b: Natural::from_slice(&b),
+        }
+        .to_line(),
+        "reduce nope 7 1".into(),
+        Op::Reduction {
+            name: "barrett".into(),
+            m: m.clone(),
+            x,
+        }
+        .to_line(),
+        Op::Schoolbook {
+            limbs: k,
+            a: Natural::from_slice(&a),
+            b: Natural::from_slice(&b),
+        }
+        .to_line(),
+    ];
+    let mut child = Command::new(env!("CARGO_BIN_EXE_modred-count"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for line in &requests {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let replies: Vec<&str> = text.lines().collect();
+    let fmt = |c: OpCounts| format!("{} {}", c.muls, c.divs);
+    assert_eq!(replies.len(), 4, "{text}");
+    assert_eq!(replies[0], fmt(mul));
+    assert!(
+        replies[1].starts_with("error: unknown reducer 'nope'"),
+        "{}",
+        replies[1]
+    );
+    assert_eq!(replies[2], fmt(red));
+    assert_eq!(replies[3], fmt(school));
+    assert_eq!(mul.muls, 2 * 16 + 4, "CIOS at s = 4: 2s^2 + s");
+}

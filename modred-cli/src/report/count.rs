@@ -3,41 +3,126 @@
 //! and 2 (the five Montgomery products).
 //!
 //! The counters live in modred behind its `count` feature, which slows every kernel, so timing
-//! builds do not have it. Where the counts come from:
+//! builds do not have it. Where the counts come from ([`Counter`]):
 //! - built with `--features count` (`modred count`, or a report from such a build): measured in
 //!   this process;
-//! - otherwise the report runs `cargo run --release -q -p modred-cli --features count
-//!   --target-dir target/count -- count --format json` in the workspace this binary was built
-//!   from (only when `cargo` is on PATH and `--no-count-child` is not given) and embeds its
-//!   tables;
+//! - otherwise the report builds the small `modred-count` binary of the core crate
+//!   (`cargo build --release -p modred --features count --bin modred-count` in the workspace
+//!   this binary was built from, only when `cargo` is on PATH and `--no-count-child` is not
+//!   given: about 25 s on 2 cores after the release build, against about 3 minutes for a
+//!   counting build of the whole CLI) and sends it each operation as one line
+//!   ([`modred::opcount::Op`]);
 //! - failing that, the formula columns are still filled and the measured cells say
 //!   "n/a (reason)".
 
 use super::data::{limbs_for, Rng};
 use super::table::{Cell, Row, Table};
 use super::Ctx;
-use modred::count;
-use modred::reduce;
-use modred::Limb;
-use std::process::Command;
+use modred::count::{self, OpCounts};
+use modred::opcount::Op;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::time::Instant;
 
 /// Arguments averaged per measured count.
 const TRIALS: usize = 16;
 
-/// Mean multiplications and divisions of `f` over `TRIALS` random inputs, or why not.
+/// The counting binary's name and the command that builds it.
+const CHILD_BIN: &str = "modred-count";
+const CHILD_BUILD: [&str; 8] = [
+    "build",
+    "--release",
+    "-p",
+    "modred",
+    "--features",
+    "count",
+    "--bin",
+    CHILD_BIN,
+];
+
+/// Where operation counts come from.
+pub enum Counter {
+    /// This process has the counters (the `count` feature).
+    InProcess,
+    /// The `modred-count` child process: one request line, one reply line.
+    Child {
+        child: Child,
+        requests: ChildStdin,
+        replies: BufReader<ChildStdout>,
+    },
+    /// No counts; the reason fills the measured cells.
+    Unavailable(String),
+}
+
+impl Counter {
+    /// In-process when this build counts, otherwise unavailable with instructions.
+    pub fn this_build() -> Self {
+        if count::ENABLED {
+            Counter::InProcess
+        } else {
+            Counter::Unavailable(
+                "this build has no counters: cargo run --release -p modred-cli --features count -- count"
+                    .into(),
+            )
+        }
+    }
+
+    /// Counts of one operation, or why not.
+    fn count(&mut self, op: &Op) -> Result<OpCounts, String> {
+        match self {
+            Counter::InProcess => op.count().map_err(|e| e.to_string()),
+            Counter::Unavailable(why) => Err(why.clone()),
+            Counter::Child {
+                requests, replies, ..
+            } => {
+                let lost = |e: std::io::Error| format!("{CHILD_BIN}: {e}");
+                writeln!(requests, "{}", op.to_line())
+                    .and_then(|()| requests.flush())
+                    .map_err(lost)?;
+                let mut reply = String::new();
+                if replies.read_line(&mut reply).map_err(lost)? == 0 {
+                    return Err(format!("{CHILD_BIN} exited early"));
+                }
+                parse_reply(&reply)
+            }
+        }
+    }
+}
+
+impl Drop for Counter {
+    fn drop(&mut self) {
+        if let Counter::Child { child, .. } = self {
+            // Its stdin closes with this value, so it sees EOF and exits.
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// `MULS DIVS`, or the child's `error: ...` line.
+fn parse_reply(line: &str) -> Result<OpCounts, String> {
+    let line = line.trim();
+    if let Some(e) = line.strip_prefix("error: ") {
+        return Err(format!("{CHILD_BIN}: {e}"));
+    }
+    let nums: Vec<u64> = line.split(' ').filter_map(|w| w.parse().ok()).collect();
+    match nums[..] {
+        [muls, divs] => Ok(OpCounts { muls, divs }),
+        _ => Err(format!("{CHILD_BIN}: unreadable reply '{line}'")),
+    }
+}
+
+/// Mean multiplications and divisions of an operation over `TRIALS` random inputs, or why not.
 type Measured = Result<(f64, f64), String>;
 
-fn mean_counts(
-    mut f: impl FnMut(&mut Rng) -> count::OpCounts,
-    why_not: &Option<String>,
-) -> Measured {
-    if let Some(w) = why_not {
-        return Err(w.clone());
+fn mean_counts(counter: &mut Counter, mut op: impl FnMut(&mut Rng) -> Op) -> Measured {
+    if let Counter::Unavailable(why) = counter {
+        return Err(why.clone());
     }
     let mut rng = Rng::new(0xc0);
     let (mut muls, mut divs) = (0u64, 0u64);
     for _ in 0..TRIALS {
-        let c = f(&mut rng);
+        let c = counter.count(&op(&mut rng))?;
         muls += c.muls;
         divs += c.divs;
     }
@@ -52,50 +137,43 @@ fn cell(m: &Measured, pick: impl Fn(&(f64, f64)) -> f64) -> Cell {
 }
 
 /// Counts of one `reduce_wide` of a product of two residues by `name`, modulus of `k` limbs.
-fn reduction_counts(name: &str, k: usize, why_not: &Option<String>) -> Measured {
-    mean_counts(
-        |rng| {
-            let m = rng.odd_modulus(64 * k);
-            let r = reduce::build(name, &m).expect("odd modulus suits every reducer");
-            let x = &rng.below(&m) * &rng.below(&m);
-            let mut buf = x.to_padded(2 * k);
-            let mut out: Vec<Limb> = vec![0; k];
-            let mut scratch: Vec<Limb> = vec![0; r.scratch_len()];
-            count::measure(|| r.reduce_wide(&mut out, &mut buf, &mut scratch)).1
-        },
-        why_not,
-    )
+fn reduction_counts(counter: &mut Counter, name: &str, k: usize) -> Measured {
+    mean_counts(counter, |rng| {
+        let m = rng.odd_modulus(64 * k);
+        let x = &rng.below(&m) * &rng.below(&m);
+        Op::Reduction {
+            name: name.into(),
+            m,
+            x,
+        }
+    })
 }
 
 /// Counts of one `Reducer::mul` (a Montgomery product for the Montgomery family).
-fn product_counts(name: &str, k: usize, why_not: &Option<String>) -> Measured {
-    mean_counts(
-        |rng| {
-            let m = rng.odd_modulus(64 * k);
-            let r = reduce::build(name, &m).expect("odd modulus suits every reducer");
-            let (a, b) = (rng.below(&m).to_padded(k), rng.below(&m).to_padded(k));
-            let mut out: Vec<Limb> = vec![0; k];
-            let mut scratch: Vec<Limb> = vec![0; r.scratch_len()];
-            count::measure(|| r.mul(&mut out, &a, &b, &mut scratch)).1
-        },
-        why_not,
-    )
+fn product_counts(counter: &mut Counter, name: &str, k: usize) -> Measured {
+    mean_counts(counter, |rng| {
+        let m = rng.odd_modulus(64 * k);
+        let (a, b) = (rng.below(&m), rng.below(&m));
+        Op::Product {
+            name: name.into(),
+            m,
+            a,
+            b,
+        }
+    })
 }
 
 /// Counts of the k x k schoolbook product (the seed's reference operation).
-fn multiplication_counts(k: usize, why_not: &Option<String>) -> Measured {
-    mean_counts(
-        |rng| {
-            let (a, b) = (rng.limbs(64 * k), rng.limbs(64 * k));
-            let mut r: Vec<Limb> = vec![0; 2 * k];
-            count::measure(|| modred::arith::mul_basecase(&mut r, &a, &b)).1
-        },
-        why_not,
-    )
+fn multiplication_counts(counter: &mut Counter, k: usize) -> Measured {
+    mean_counts(counter, |rng| Op::Schoolbook {
+        limbs: k,
+        a: modred::Natural::from_limbs(rng.limbs(64 * k)),
+        b: modred::Natural::from_limbs(rng.limbs(64 * k)),
+    })
 }
 
 /// Seed 000 Table 1 with measured columns next to the formulas.
-pub fn seed000_table1(why_not: &Option<String>) -> Table {
+pub fn seed000_table1(counter: &mut Counter) -> Table {
     let mut t = Table::new(
         "seed000-table1",
         "single-precision multiplications and divisions per reduction of a 2k-limb argument",
@@ -123,10 +201,10 @@ pub fn seed000_table1(why_not: &Option<String>) -> Table {
     for bits in [128, 256, 512, 768, 1024, 2048] {
         let k = limbs_for(bits);
         let kf = k as f64;
-        let c = reduction_counts("classical", k, why_not);
-        let b = reduction_counts("barrett", k, why_not);
-        let m = reduction_counts("montgomery-redc", k, why_not);
-        let x = multiplication_counts(k, why_not);
+        let c = reduction_counts(counter, "classical", k);
+        let b = reduction_counts(counter, "barrett", k);
+        let m = reduction_counts(counter, "montgomery-redc", k);
+        let x = multiplication_counts(counter, k);
         t.rows.push(Row {
             label: format!("{k} ({bits} bits)"),
             x: Some(kf),
@@ -152,7 +230,7 @@ pub fn seed000_table1(why_not: &Option<String>) -> Table {
 }
 
 /// Seed 002 Table 1: multiplications measured vs 2s^2 + s, and the other formulas.
-pub fn seed002_table1(why_not: &Option<String>) -> Table {
+pub fn seed002_table1(counter: &mut Counter) -> Table {
     let mut t = Table::new(
         "seed002-table1",
         "time and space requirements of the Montgomery products",
@@ -222,7 +300,7 @@ pub fn seed002_table1(why_not: &Option<String>) -> Table {
     for (name, f) in methods {
         for s in [8usize, 16, 32] {
             let sf = s as f64;
-            let m = product_counts(name, s, why_not);
+            let m = product_counts(counter, name, s);
             let mut cells = vec![cell(&m, |v| v.0), Cell::number(2.0 * sf * sf + sf)];
             cells.extend(f.iter().map(|g| Cell::number(g(sf))));
             t.rows.push(Row {
@@ -241,7 +319,7 @@ pub fn seed002_table1(why_not: &Option<String>) -> Table {
 
 /// Seed 002 Table 2: the CIOS operation count statement by statement, evaluated at s = 16, with
 /// the measured multiplication total.
-pub fn seed002_table2(why_not: &Option<String>) -> Table {
+pub fn seed002_table2(counter: &mut Counter) -> Table {
     let s = 16usize;
     let sf = s as f64;
     let mut t = Table::new(
@@ -300,7 +378,7 @@ pub fn seed002_table2(why_not: &Option<String>) -> Table {
         x: None,
         cells,
     });
-    let m = product_counts("montgomery-cios", s, why_not);
+    let m = product_counts(counter, "montgomery-cios", s);
     let uncounted = "modred counts multiplications and divisions only";
     t.rows.push(Row {
         label: "measured (montgomery-cios, count feature)".into(),
@@ -319,23 +397,19 @@ pub fn seed002_table2(why_not: &Option<String>) -> Table {
 
 /// All count tables measured in this process (all measured cells n/a without the feature).
 pub fn tables_in_process() -> Vec<Table> {
-    let why_not = (!count::ENABLED).then(|| {
-        "this build has no counters: cargo run --release -p modred-cli --features count -- count"
-            .to_string()
-    });
-    tables_with(&why_not)
+    tables_with(&mut Counter::this_build())
 }
 
-fn tables_with(why_not: &Option<String>) -> Vec<Table> {
+fn tables_with(counter: &mut Counter) -> Vec<Table> {
     vec![
-        seed000_table1(why_not),
-        seed002_table1(why_not),
-        seed002_table2(why_not),
+        seed000_table1(counter),
+        seed002_table1(counter),
+        seed002_table2(counter),
     ]
 }
 
-/// The count tables from a child `cargo run --features count`, or why not.
-fn from_child() -> Result<Vec<Table>, String> {
+/// Build the `modred-count` binary and start it, or say why not.
+fn spawn_child() -> Result<Counter, String> {
     let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
     if !std::path::Path::new(root).join("Cargo.toml").exists() {
         return Err("workspace sources not found for the counting build".into());
@@ -348,25 +422,14 @@ fn from_child() -> Result<Vec<Table>, String> {
     if !has_cargo {
         return Err("no `cargo` on PATH to build the counting binary".into());
     }
+    // The JSON messages name the executable wherever the target directory is.
     let out = Command::new("cargo")
         .current_dir(root)
-        .args([
-            "run",
-            "--release",
-            "-q",
-            "-p",
-            "modred-cli",
-            "--features",
-            "count",
-            "--target-dir",
-            "target/count",
-            "--",
-            "count",
-            "--format",
-            "json",
-        ])
+        .args(CHILD_BUILD)
+        .args(["--message-format", "json-render-diagnostics", "-q"])
+        .stdin(Stdio::null())
         .output()
-        .map_err(|e| format!("cargo run --features count: {e}"))?;
+        .map_err(|e| format!("cargo {}: {e}", CHILD_BUILD.join(" ")))?;
     if !out.status.success() {
         let err = String::from_utf8_lossy(&out.stderr);
         return Err(format!(
@@ -374,10 +437,29 @@ fn from_child() -> Result<Vec<Table>, String> {
             err.lines().last().unwrap_or("").trim()
         ));
     }
-    serde_json::from_slice(&out.stdout).map_err(|e| format!("counting output unreadable: {e}"))
+    let exe = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .find(|m| m["reason"] == "compiler-artifact" && m["target"]["name"] == CHILD_BIN)
+        .and_then(|m| m["executable"].as_str().map(String::from))
+        .ok_or_else(|| format!("cargo did not report the {CHILD_BIN} executable"))?;
+    let mut child = Command::new(&exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{exe}: {e}"))?;
+    let (Some(requests), Some(replies)) = (child.stdin.take(), child.stdout.take()) else {
+        let _ = child.kill();
+        return Err(format!("{exe}: no pipes"));
+    };
+    Ok(Counter::Child {
+        child,
+        requests,
+        replies: BufReader::new(replies),
+    })
 }
 
-/// The count tables for the report (cached in the context: one child run per report).
+/// The count tables for the report (cached in the context: one counting build per report).
 fn cached(ctx: &mut Ctx) -> Vec<Table> {
     if let Some(t) = &ctx.count_tables {
         return t.clone();
@@ -385,20 +467,34 @@ fn cached(ctx: &mut Ctx) -> Vec<Table> {
     let tables = if count::ENABLED {
         tables_in_process()
     } else if ctx.no_count_child {
-        tables_with(&Some(
+        tables_with(&mut Counter::Unavailable(
             "no counters in this build; --no-count-child given".into(),
         ))
     } else {
-        ctx.step("building the counting binary (cargo run --features count)");
-        match from_child() {
-            Ok(mut t) => {
-                for table in &mut t {
-                    table.note("Counts from a child `cargo run --release -p modred-cli --features count -- count --format json` (this binary has no counters).");
-                }
-                t
-            }
-            Err(why) => tables_with(&Some(why)),
+        ctx.step(format!(
+            "building the counting binary: cargo {} (about 25 s on 2 cores)",
+            CHILD_BUILD.join(" ")
+        ));
+        let t0 = Instant::now();
+        let mut counter = spawn_child().unwrap_or_else(Counter::Unavailable);
+        if let Counter::Unavailable(why) = &counter {
+            ctx.step(format!("no counting binary: {why}"));
+        } else {
+            ctx.step(format!(
+                "counting binary built in {:.0} s; counting",
+                t0.elapsed().as_secs_f64()
+            ));
         }
+        let mut t = tables_with(&mut counter);
+        if matches!(counter, Counter::Child { .. }) {
+            for table in &mut t {
+                table.note(format!(
+                    "Counts from the `{CHILD_BIN}` binary (`cargo {}`): this report's binary has no counters.",
+                    CHILD_BUILD.join(" ")
+                ));
+            }
+        }
+        t
     };
     ctx.count_tables = Some(tables.clone());
     tables

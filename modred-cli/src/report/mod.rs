@@ -3,8 +3,9 @@
 //!
 //! Layout: [`harness`] (the measurement protocol), [`table`] (data model), [`sections`] (one
 //! file per seed table or figure, listed by [`sections::all`]), [`output`] (Markdown, JSON,
-//! CSV), [`plot`] (SVG), [`mod@env`] (the header: CPU, versions, date), [`count`] (operation counts,
-//! in-process with the `count` feature or through a child `cargo run --features count`).
+//! CSV), [`plot`] (SVG), [`mod@env`] (the header: CPU, versions, date), [`progress`] (bar or
+//! plain lines on stderr), [`count`] (operation counts, in-process with the `count` feature or
+//! through the core crate's small `modred-count` binary).
 
 pub mod count;
 pub mod data;
@@ -12,13 +13,13 @@ pub mod env;
 pub mod harness;
 pub mod output;
 pub mod plot;
+pub mod progress;
 pub mod sections;
 pub mod table;
 
 use harness::Protocol;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use progress::Progress;
 use serde::{Deserialize, Serialize};
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use table::Table;
@@ -61,8 +62,9 @@ pub struct ReportArgs {
     /// machine) or the wall clock.
     #[arg(long, value_enum, default_value_t = harness::Clock::Cpu)]
     pub clock: harness::Clock,
-    /// Do not build the counting binary (`cargo run --features count`) for the count tables
-    /// when this binary has no counters; their cells then say n/a.
+    /// Do not build the counting binary (`cargo build -p modred --features count --bin
+    /// modred-count`) for the count tables when this binary has no counters; their cells then
+    /// say n/a.
     #[arg(long)]
     pub no_count_child: bool,
 }
@@ -91,14 +93,14 @@ pub struct CountArgs {
     pub format: Format,
 }
 
-/// What every section gets: the protocol, the sizes, the progress bar.
+/// What every section gets: the protocol, the sizes, the progress display.
 pub struct Ctx {
     pub quick: bool,
     pub proto: Protocol,
     /// `--sizes`, if given.
     pub sizes: Option<Vec<usize>>,
     pub no_count_child: bool,
-    pub progress: ProgressBar,
+    pub progress: Progress,
     /// Count tables, computed once per report (see [`count`]).
     pub count_tables: Option<Vec<Table>>,
 }
@@ -115,8 +117,7 @@ impl Ctx {
 
     /// Progress message for the row being measured.
     pub fn step(&self, msg: impl Into<String>) {
-        self.progress.set_message(msg.into());
-        self.progress.tick();
+        self.progress.step(&msg.into());
     }
 }
 
@@ -140,21 +141,7 @@ pub fn build(args: &ReportArgs) -> Result<Report, String> {
             return Err(format!("--sizes: {bad} bits is outside 64..=16384"));
         }
     }
-    let progress = if std::io::stdout().is_terminal() && std::io::stderr().is_terminal() {
-        let pb = ProgressBar::with_draw_target(
-            Some(selected.len() as u64),
-            ProgressDrawTarget::stderr(),
-        );
-        pb.set_style(
-            ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-                .expect("static template")
-                .progress_chars("=> "),
-        );
-        pb.enable_steady_tick(Duration::from_millis(200));
-        pb
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = Progress::for_stderr(selected.len());
     let mut ctx = Ctx {
         quick: args.quick,
         proto,
@@ -166,14 +153,13 @@ pub fn build(args: &ReportArgs) -> Result<Report, String> {
     let started = Instant::now();
     let mut tables = Vec::new();
     let mut section_seconds = Vec::new();
-    for s in &selected {
-        ctx.step(s.id);
+    for (i, s) in selected.iter().enumerate() {
+        ctx.progress.section(i, selected.len(), s.id);
         let t0 = Instant::now();
         tables.extend((s.run)(&mut ctx));
         section_seconds.push((s.id.to_string(), t0.elapsed().as_secs_f64()));
-        ctx.progress.inc(1);
     }
-    ctx.progress.finish_and_clear();
+    ctx.progress.finish();
     let header = env::Header::collect(&proto, args.quick, started.elapsed(), section_seconds);
     Ok(Report { header, tables })
 }

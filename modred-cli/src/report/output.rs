@@ -58,15 +58,12 @@ pub fn markdown_table(t: &Table) -> String {
         let _ = write!(unit, "; ratios relative to **{r}**");
     }
     let _ = writeln!(s, "{unit}. Data: `{}.csv`.\n", t.id);
-    let _ = writeln!(s, "| {} | {} |", t.row_header, t.columns.join(" | "));
+    let header: Vec<String> = t.columns.iter().map(|c| md_cell(c)).collect();
+    let _ = writeln!(s, "| {} | {} |", md_cell(&t.row_header), header.join(" | "));
     let _ = writeln!(s, "|{}|", vec!["---"; t.columns.len() + 1].join("|"));
     for row in &t.rows {
-        let cells: Vec<String> = row
-            .cells
-            .iter()
-            .map(|c| c.render().replace('|', "\\|"))
-            .collect();
-        let _ = writeln!(s, "| {} | {} |", row.label, cells.join(" | "));
+        let cells: Vec<String> = row.cells.iter().map(|c| md_cell(&c.render())).collect();
+        let _ = writeln!(s, "| {} | {} |", md_cell(&row.label), cells.join(" | "));
     }
     s.push('\n');
     if let Some(p) = &t.plot {
@@ -79,6 +76,12 @@ pub fn markdown_table(t: &Table) -> String {
         s.push('\n');
     }
     s
+}
+
+/// Text as one Markdown table cell: `|` escaped (a bare one would split the cell, as in
+/// `|n| bits`), line breaks as spaces.
+fn md_cell(v: &str) -> String {
+    v.replace('|', "\\|").replace(['\n', '\r'], " ")
 }
 
 fn csv_escape(v: &str) -> String {
