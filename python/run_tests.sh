@@ -3,8 +3,8 @@
 #
 # Works from any directory (the repository root included) on a fresh machine with CPython >= 3.8
 # and a Rust toolchain: creates the virtual environment python/.venv if missing (override the
-# interpreter with PYTHON=...), installs maturin, pytest, hypothesis and mypy (stubtest) into it, builds and
-# installs the package with `pip install ./python` (maturin backend, release build, incremental
+# interpreter with PYTHON=...), installs maturin, pytest, hypothesis, mypy (stubtest) and
+# dask[distributed] (for the Dask example's test) into it, builds and installs the package with `pip install ./python` (maturin backend, release build, incremental
 # in python/target or $CARGO_TARGET_DIR), then runs pytest on python/tests.
 set -euo pipefail
 
@@ -16,7 +16,8 @@ if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
 vpy="$venv/bin/python"
-"$vpy" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest hypothesis mypy
+"$vpy" -m pip install --quiet --disable-pip-version-check "maturin>=1.5,<2" pytest hypothesis mypy \
+    "dask[distributed]"
 # The build backend is the maturin just installed (no isolated build environment to download).
 "$vpy" -m pip install --quiet --disable-pip-version-check --no-build-isolation --force-reinstall \
     --no-deps "$here"

@@ -59,14 +59,17 @@ for comp in rustfmt clippy; do
 done
 
 # --- Python package (only once python/ exists) -------------------------------------------
-# The PyO3 extension is built with maturin and tested with pytest + hypothesis.
+# The PyO3 extension is built with maturin and tested with pytest + hypothesis; the Dask
+# example (python/examples/dask_powmod.py) and its test need dask[distributed].
+# (python/run_tests.sh installs the same into its own virtual environment.)
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ -d "$ROOT/python" ]; then
     PY="${PYTHON:-python3}"
-    if ! "$PY" -c 'import maturin, pytest, hypothesis' >/dev/null 2>&1; then
-        echo "setup.sh: installing maturin, pytest, hypothesis"
-        "$PY" -m pip install --quiet maturin pytest hypothesis \
-            || "$PY" -m pip install --quiet --break-system-packages maturin pytest hypothesis
+    if ! "$PY" -c 'import maturin, pytest, hypothesis, dask.distributed' >/dev/null 2>&1; then
+        echo "setup.sh: installing maturin, pytest, hypothesis, dask[distributed]"
+        pydeps=(maturin pytest hypothesis "dask[distributed]")
+        "$PY" -m pip install --quiet "${pydeps[@]}" \
+            || "$PY" -m pip install --quiet --break-system-packages "${pydeps[@]}"
     fi
 fi
 
