@@ -9,9 +9,8 @@
 //! - otherwise the report builds the small `modred-count` binary of the core crate
 //!   (`cargo build --release -p modred --features count --bin modred-count` in the workspace
 //!   this binary was built from, only when `cargo` is on PATH and `--no-count-child` is not
-//!   given: about 25 s on 2 cores after the release build, against about 3 minutes for a
-//!   counting build of the whole CLI) and sends it each operation as one line
-//!   ([`modred::opcount::Op`]);
+//!   given; modred at opt-level 0, the dependencies shared with the release build) and sends
+//!   it each operation as one line ([`modred::opcount::Op`]);
 //! - failing that, the formula columns are still filled and the measured cells say
 //!   "n/a (reason)".
 
@@ -27,7 +26,7 @@ use std::time::Instant;
 /// Arguments averaged per measured count.
 const TRIALS: usize = 16;
 
-/// The counting binary's name and the command that builds it.
+/// The counting binary's name and the command that builds it (plus [`CHILD_PROFILE`]).
 const CHILD_BIN: &str = "modred-count";
 const CHILD_BUILD: [&str; 8] = [
     "build",
@@ -38,6 +37,18 @@ const CHILD_BUILD: [&str; 8] = [
     "count",
     "--bin",
     CHILD_BIN,
+];
+/// The counting build compiles modred unoptimised (counts do not depend on it: every
+/// operation bumps a counter) and reuses the release build's dependencies: on 2 cores the
+/// crate took 4-5 s of CPU against 30 s at the release profile's opt-level 3 (thin LTO, one
+/// codegen unit).
+const CHILD_PROFILE: [&str; 6] = [
+    "--config",
+    "profile.release.package.modred.opt-level=0",
+    "--config",
+    "profile.release.package.modred.codegen-units=16",
+    "--config",
+    "profile.release.package.modred.debug=0",
 ];
 
 /// Where operation counts come from.
@@ -426,6 +437,7 @@ fn spawn_child() -> Result<Counter, String> {
     let out = Command::new("cargo")
         .current_dir(root)
         .args(CHILD_BUILD)
+        .args(CHILD_PROFILE)
         .args(["--message-format", "json-render-diagnostics", "-q"])
         .stdin(Stdio::null())
         .output()
@@ -472,7 +484,7 @@ fn cached(ctx: &mut Ctx) -> Vec<Table> {
         ))
     } else {
         ctx.step(format!(
-            "building the counting binary: cargo {} (about 25 s on 2 cores)",
+            "building the counting binary: cargo {} (modred at opt-level 0)",
             CHILD_BUILD.join(" ")
         ));
         let t0 = Instant::now();
