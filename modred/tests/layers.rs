@@ -17,7 +17,10 @@ const LAYERS: &[(&str, usize)] = &[
     ("word", 5),
     ("reduce", 6),
     ("exp", 7),
+    ("opcount", 7),
     ("evm", 8),
+    // src/bin: programs over the library (they reach it as `modred::`, not `crate::`).
+    ("bin", 9),
 ];
 
 fn layer(module: &str) -> Option<usize> {
