@@ -62,9 +62,8 @@ pub struct ReportArgs {
     /// machine) or the wall clock.
     #[arg(long, value_enum, default_value_t = harness::Clock::Cpu)]
     pub clock: harness::Clock,
-    /// Do not build the counting binary (`cargo build -p modred --features count --bin
-    /// modred-count`) for the count tables when this binary has no counters; their cells then
-    /// say n/a.
+    /// Do not build the counting binary (`modred-count`, the core crate with `--features
+    /// count`) for the count tables when this binary has no counters; their cells then say n/a.
     #[arg(long)]
     pub no_count_child: bool,
 }
