@@ -210,6 +210,15 @@ fn ratios(_: &mut Criterion) {
             r[3 * rounds / 4]
         );
     }
+    println!(
+        "kernel tier: {} (this CPU: {}; cap with MODRED_CPU=portable|adx|ifma)",
+        modred::cpu::tier(),
+        modred::cpu::available()
+            .iter()
+            .map(|t| t.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     let reps = |bits: u64| match bits {
         256 => 200,
         1024 => 10,
@@ -250,6 +259,15 @@ fn ratios(_: &mut Criterion) {
                 r.mod_exp(&bo, &eo, &mo, &mut ctx).unwrap();
             }
         };
+        let mut eo_ct = bn_of(&e);
+        eo_ct.set_const_time();
+        let ossl_ct = || {
+            let mut ctx = BigNumContext::new().unwrap();
+            let mut r = BigNum::new().unwrap();
+            for _ in 0..n {
+                r.mod_exp(&bo, &eo_ct, &mo, &mut ctx).unwrap();
+            }
+        };
         let rounds = if bits >= 4096 { 7 } else { 15 };
         paired(
             &format!("{bits} auto / gmp-powm"),
@@ -268,6 +286,12 @@ fn ratios(_: &mut Criterion) {
             rounds,
             Box::new(ct),
             Box::new(auto),
+        );
+        paired(
+            &format!("{bits} ct / openssl-consttime"),
+            rounds,
+            Box::new(ct),
+            Box::new(ossl_ct),
         );
         paired(
             &format!("{bits} ct / gmp-powm-sec"),

@@ -323,7 +323,7 @@ pub fn ct_select<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
 }
 
 /// [`ct_select`] in plain integer code (also the reference of the SSE2 version's test).
-/// Column blocks of [`CT_SELECT_BLOCK`] limbs: each block is OR-ed over every entry in
+/// Column blocks of `CT_SELECT_BLOCK` (8) limbs: each block is OR-ed over every entry in
 /// registers and stored once, so the accumulation does not go through memory once per entry
 /// (ct at 1024 bits on the MULX/ADX kernels, 16 limbs and 32 entries: 269.5 -> 266.0 µs, the
 /// selection 8% -> 6% of the time); the compiler vectorizes a block at the caller's width
