@@ -7,19 +7,15 @@ use std::env;
 use std::fs;
 use std::path::Path;
 
-/// Modulus sizes (limbs) with generated kernels; `src/tuning.rs` documents the choice.
-const ADX_MONT_SIZES: std::ops::RangeInclusive<usize> = 9..=64;
-
-/// Squares of at least this many limbs take one Karatsuba level (see `build/adx_mont.rs`).
-/// Measured on AMD EPYC (Zen 4), Karatsuba / direct square time, paired medians of 3000
-/// interleaved trials of each kernel: k = 16: 1.087, 20: 1.065, 24: 1.028, 28: 0.959,
-/// 32: 1.026, 36: 0.979, 40: 0.888, 48: 0.857, 64: 0.875 (the direct triangle's code, ~30 KB
-/// at 64 limbs, no longer fits the instruction cache).
-const ADX_SQR_KARATSUBA_MIN: usize = 33;
+/// The sizes and thresholds of the generated kernels, documented with their measurements.
+#[allow(dead_code)]
+#[path = "src/tuning.rs"]
+mod tuning;
 
 fn main() {
     println!("cargo:rerun-if-changed=build/adx_mont.rs");
     println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=src/tuning.rs");
     println!("cargo::rustc-check-cfg=cfg(modred_adx_mont)");
     let arch = env::var("CARGO_CFG_TARGET_ARCH").unwrap_or_default();
     let format = env::var("CARGO_CFG_TARGET_OBJECT_FORMAT").unwrap_or_default();
@@ -30,10 +26,10 @@ fn main() {
     let (asm, rs) = if arch == "x86_64" && elf {
         println!("cargo:rustc-cfg=modred_adx_mont");
         adx_mont::generate(
-            ADX_MONT_SIZES,
+            tuning::ADX_MONT_MIN_LIMBS..=tuning::ADX_MONT_MAX_LIMBS,
             &adx_mont::Opts {
                 prefix: "modred_adx_",
-                karatsuba_min: ADX_SQR_KARATSUBA_MIN,
+                karatsuba_min: tuning::ADX_SQR_KARATSUBA_MIN_LIMBS,
             },
         )
     } else {

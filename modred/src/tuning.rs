@@ -154,3 +154,23 @@ pub fn comb_params(bits: usize) -> (usize, usize) {
 /// p = 4: 1.02 1.02 1.06 0.95 1.23 1.38 0.85. (Even moduli: `evm` splits off a power of two
 /// up to 2^64 in single words, so they cross over about where odd ones do.)
 pub const EVM_CLASSICAL_MAX_PRODUCTS: usize = 3;
+
+/// Smallest and largest modulus (limbs) with a generated MULX/ADX Montgomery kernel
+/// (`build/adx_mont.rs`, one fully unrolled product and square per size; read by `build.rs`).
+/// From 9 limbs: up to 8 the const-size CIOS of [`FIXED_CIOS_MAX_LIMBS`] and the 4-limb asm
+/// serve. Up to 64 (4096 bits): the largest RSA/DH size; the generated code is about 30 KB
+/// per size at 64 limbs, and above it product + REDC on the ADX rows (or `redc_n`) serves.
+/// Measured against the product + REDC path they replace (`MODRED_CPU=adx`, full-length
+/// exponent, interleaved against OpenSSL `BN_mod_exp_mont` in one run, Zen 4): 1024 bits
+/// 1.43 -> 0.85 of OpenSSL, 2048 bits 1.28 -> 0.90, 4096 bits 1.19 -> 0.90.
+pub const ADX_MONT_MIN_LIMBS: usize = 9;
+/// See [`ADX_MONT_MIN_LIMBS`].
+pub const ADX_MONT_MAX_LIMBS: usize = 64;
+
+/// Generated MULX/ADX Montgomery squares of at least this many limbs take one Karatsuba level
+/// for the square before the REDC rows (read by `build.rs`). Measured on AMD EPYC (Zen 4),
+/// Karatsuba / direct square time, paired medians of 3000 interleaved trials of each kernel:
+/// k = 16: 1.087, 20: 1.065, 24: 1.028, 28: 0.959, 32: 1.026, 36: 0.979, 40: 0.888,
+/// 48: 0.857, 64: 0.875 (the direct triangle's code, ~30 KB at 64 limbs, no longer fits the
+/// instruction cache).
+pub const ADX_SQR_KARATSUBA_MIN_LIMBS: usize = 33;

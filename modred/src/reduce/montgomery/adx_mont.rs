@@ -245,6 +245,7 @@ impl FusedArith for Session {
 mod tests {
     use super::*;
     use crate::limb::xorshift64 as rng;
+    use crate::tuning;
     use num_bigint::BigUint;
 
     fn big(x: &[Limb]) -> BigUint {
@@ -305,10 +306,13 @@ mod tests {
         }
         let mut s = 0x1234_5678_9abc_def1;
         let mut checked = 0;
-        for (k, finish) in (9..=64).flat_map(|k| [(k, Finish::Masked), (k, Finish::LazyVartime)]) {
+        for (k, finish) in (tuning::ADX_MONT_MIN_LIMBS..=tuning::ADX_MONT_MAX_LIMBS)
+            .flat_map(|k| [(k, Finish::Masked), (k, Finish::LazyVartime)])
+        {
             for m in moduli(k, &mut s) {
                 let p = MontParams::with_tier(&m, Tier::Adx);
-                let kern = Kernels::new(&p, finish).expect("generated for 9..=64");
+                let kern =
+                    Kernels::new(&p, finish).expect("generated for every size in the tuning range");
                 let mb = big(&m);
                 let r = BigUint::from(1u8) << (64 * k);
                 let rinv = r.modinv(&mb).expect("m odd");

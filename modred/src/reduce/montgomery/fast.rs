@@ -523,7 +523,7 @@ pub struct Fast;
 impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const SUMMARY: &'static str =
-        "default: unrolled const-size CIOS for small k, MULX/ADX product + REDC above, AVX-512 IFMA exponentiation for 9..=64 limbs (beyond the seeds)";
+        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (or AVX-512 IFMA) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the seeds)";
     fn scratch_len(k: usize) -> usize {
         2 * k + karatsuba_scratch_len(k)
     }
