@@ -720,7 +720,8 @@ proptest! {
 fn even_moduli_shapes() {
     // Powers of two, 2 * odd, large t, bases with various 2-adic valuations.
     let mut rng = StdRng::seed_from_u64(21);
-    for t in [1usize, 2, 3, 63, 64, 65, 128, 200] {
+    // t up to 11 limbs: the inverse of the odd part by Newton at doubling lengths (1, 2, 4, 8, 11).
+    for t in [1usize, 2, 3, 63, 64, 65, 128, 200, 300, 700] {
         for oddbits in [0u64, 1, 64, 300] {
             let odd = if oddbits == 0 {
                 BigUint::one()

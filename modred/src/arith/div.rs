@@ -6,7 +6,7 @@
 //! the estimate was still one too large.
 
 use super::{add_n_in_place, shl, shl_in_place, shr_in_place, submul_1, trim};
-use crate::limb::{div_wide, mul_wide, DLimb, Limb, LIMB_BITS};
+use crate::limb::{div_wide_hw, mul_wide, DLimb, Limb, LIMB_BITS};
 
 /// Divide `u` (in place) by the normalized divisor `v` (top bit of `v[n-1]` set, n >= 2).
 ///
@@ -42,7 +42,7 @@ pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>)
             let (r, o) = u1.overflowing_add(v1);
             (Limb::MAX, r, o)
         } else {
-            let (qq, r) = div_wide(u0, u1, v1);
+            let (qq, r) = div_wide_hw(u0, u1, v1);
             (qq, r, false)
         };
         // Refine with the third digit: while qhat * v2 > rhat * b + u2, qhat is too large.
@@ -79,7 +79,7 @@ pub fn div_rem_1(mut q: Option<&mut [Limb]>, u: &[Limb], d: Limb) -> Limb {
     assert!(d != 0, "division by zero");
     let mut r = 0;
     for i in (0..u.len()).rev() {
-        let (qq, rr) = div_wide(r, u[i], d);
+        let (qq, rr) = div_wide_hw(r, u[i], d);
         if let Some(q) = q.as_deref_mut() {
             q[i] = qq;
         }

@@ -234,8 +234,21 @@ pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 
 /// `r -= a * b` (one limb `b`); returns the borrow limb (the amount still to subtract at
 /// position `a.len()`). `r.len() == a.len()`.
+/// Uses [`x86_64::submul_row`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]): Knuth
+/// division's multiply-and-subtract step, 1.3x GMP on a 90-limb modulus before.
 #[inline]
 pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    #[cfg(target_arch = "x86_64")]
+    if adx_row(a.len()) {
+        // SAFETY: the tier in use has BMI2 and ADX; `r.len() == a.len()`.
+        return unsafe { x86_64::submul_row(r, a, b) };
+    }
+    submul_1_portable(r, a, b)
+}
+
+/// Portable [`submul_1`].
+#[inline]
+pub fn submul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());
     let mut c: Limb = 0; // borrow limb carried to the next position
     for i in 0..a.len() {

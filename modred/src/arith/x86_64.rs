@@ -135,6 +135,91 @@ pub(crate) unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     unsafe { addmul_1_adx(&mut r[split..], &a[split..], b, c) }
 }
 
+/// `r[..4q] -= a[..4q] * b + borrow`, returning the borrow limb (the amount still to subtract
+/// at position `4q`); `q = a.len() / 4 >= 1`.
+///
+/// The product chain runs on OF (adox) as in [`addmul_1_adx`]; the subtraction runs on CF as
+/// the addition of the complement, `r - s = r + !s + 1` per 4q limbs (CF set on entry), since
+/// SBB would overwrite OF. The final CF is 1 when no borrow left the window.
+///
+/// # Safety
+/// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
+#[target_feature(enable = "bmi2,adx")]
+pub unsafe fn submul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, borrow: Limb) -> Limb {
+    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
+    let mut rp = r.as_mut_ptr();
+    let mut ap = a.as_ptr();
+    let mut blocks = a.len() / 4;
+    let mut hi = borrow;
+    // SAFETY: the loop touches exactly a.len() limbs of `a` and `r` (blocks of 4).
+    unsafe {
+        core::arch::asm!(
+            "xor {t0:e}, {t0:e}", // clear CF and OF
+            "stc",                // the + 1 of the complement
+            "2:",
+            "mulx {t1}, {t0}, qword ptr [{ap}]",
+            "adox {t0}, {hi}",
+            "not {t0}",
+            "adcx {t0}, qword ptr [{rp}]",
+            "mov qword ptr [{rp}], {t0}",
+            "mulx {hi}, {t2}, qword ptr [{ap} + 8]",
+            "adox {t2}, {t1}",
+            "not {t2}",
+            "adcx {t2}, qword ptr [{rp} + 8]",
+            "mov qword ptr [{rp} + 8], {t2}",
+            "mulx {t1}, {t0}, qword ptr [{ap} + 16]",
+            "adox {t0}, {hi}",
+            "not {t0}",
+            "adcx {t0}, qword ptr [{rp} + 16]",
+            "mov qword ptr [{rp} + 16], {t0}",
+            "mulx {hi}, {t2}, qword ptr [{ap} + 24]",
+            "adox {t2}, {t1}",
+            "not {t2}",
+            "adcx {t2}, qword ptr [{rp} + 24]",
+            "mov qword ptr [{rp} + 24], {t2}",
+            "lea {ap}, [{ap} + 32]",
+            "lea {rp}, [{rp} + 32]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 3f",
+            "jmp 2b",
+            "3:",
+            // borrow out = hi + OF + (1 - CF): hi < b <= 2^64 - 1, so it cannot overflow.
+            "mov {t0:e}, 0",
+            "adox {hi}, {t0}",
+            "cmc",
+            "adcx {hi}, {t0}",
+            ap = inout(reg) ap,
+            rp = inout(reg) rp,
+            hi = inout(reg) hi,
+            t0 = out(reg) _,
+            t1 = out(reg) _,
+            t2 = out(reg) _,
+            inout("rcx") blocks,
+            in("rdx") b,
+            options(nostack),
+        );
+    }
+    let _ = (ap, rp, blocks);
+    hi
+}
+
+/// `r -= a * b` for any length (the `len % 4` head portably, the rest by [`submul_1_adx`]);
+/// returns the borrow limb.
+///
+/// # Safety
+/// BMI2 and ADX available; `r.len() == a.len()`.
+#[inline]
+#[target_feature(enable = "bmi2,adx")]
+pub(crate) unsafe fn submul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
+    let split = a.len() % 4;
+    let c = super::submul_1_portable(&mut r[..split], &a[..split], b);
+    if a.len() == split {
+        return c;
+    }
+    // SAFETY: caller guarantees the CPU features; the tail is a non-zero multiple of 4.
+    unsafe { submul_1_adx(&mut r[split..], &a[split..], b, c) }
+}
+
 /// `r = a * b` for any length (see [`addmul_row`]); returns the high limb.
 ///
 /// # Safety
@@ -255,7 +340,7 @@ pub fn ct_select_sse2<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::arith::{addmul_1_portable, mul_1_portable};
+    use crate::arith::{addmul_1_portable, mul_1_portable, submul_1_portable};
 
     fn lcg(state: &mut u64) -> u64 {
         *state = state
@@ -297,6 +382,22 @@ mod tests {
                 let mut c2 = mul_1_portable(&mut r2, &a, b);
                 c2 += crate::arith::add_1_in_place(&mut r2, carry);
                 assert_eq!((c1, &r1), (c2, &r2), "mul n={n} pattern={pattern}");
+                let (mut r1, mut r2) = (r0.clone(), r0.clone());
+                let c1 = unsafe { submul_1_adx(&mut r1, &a, b, carry) };
+                let mut c2 = submul_1_portable(&mut r2, &a, b);
+                c2 += crate::arith::sub_1_in_place(&mut r2, carry);
+                assert_eq!((c1, &r1), (c2, &r2), "submul n={n} pattern={pattern}");
+            }
+        }
+        // Rows of any length (a portable head of len % 4 limbs, then the asm).
+        for n in 1..=13 {
+            let a: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();
+            let r0: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();
+            for b in [0, 1, u64::MAX, lcg(&mut s)] {
+                let (mut r1, mut r2) = (r0.clone(), r0.clone());
+                let c1 = unsafe { submul_row(&mut r1, &a, b) };
+                let c2 = submul_1_portable(&mut r2, &a, b);
+                assert_eq!((c1, &r1), (c2, &r2), "submul_row n={n} b={b}");
             }
         }
     }
