@@ -234,7 +234,7 @@ pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 
 /// `r -= a * b` (one limb `b`); returns the borrow limb (the amount still to subtract at
 /// position `a.len()`). `r.len() == a.len()`.
-/// Uses [`x86_64::submul_row`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]): Knuth
+/// Uses [`x86_64::submul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]): Knuth
 /// division's multiply-and-subtract step, 1.3x GMP on a 90-limb modulus before.
 #[inline]
 pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
