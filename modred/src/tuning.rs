@@ -14,6 +14,20 @@ pub const KARATSUBA_THRESHOLD: usize = 72;
 /// up to 192 limbs (1.21 at 48, 1.08 at 128, 1.08 at 192) and faster at 256 (0.91).
 pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 
+/// Operand size (limbs) from which balanced multiplication uses Toom-3 instead of Karatsuba.
+/// (To be measured.)
+pub const TOOM3_THRESHOLD: usize = 120;
+
+/// Operand size (limbs) from which squaring uses Toom-3 instead of Karatsuba. (To be measured.)
+pub const TOOM3_SQR_THRESHOLD: usize = 300;
+
+/// Operand size (limbs) from which balanced multiplication uses the three-prime NTT.
+/// (To be measured.)
+pub const NTT_THRESHOLD: usize = 2000;
+
+/// Operand size (limbs) from which squaring uses the three-prime NTT. (To be measured.)
+pub const NTT_SQR_THRESHOLD: usize = 2000;
+
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
 /// unrolled CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the
 /// const-generic kernel is instantiated for). Measured (ns per product, unrolled CIOS vs

@@ -3,7 +3,7 @@
 use super::{add_in_place, addmul_1_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, NTT_THRESHOLD, TOOM3_THRESHOLD};
 use core::cmp::Ordering;
 
 /// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
@@ -64,8 +64,9 @@ pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
 /// `r = a * b` for equal lengths n by Karatsuba's subtractive method (seed 001 section 1):
 /// with a = a_H B^h + a_L, w_H = a_H b_H, w_L = a_L b_L, w_M = (a_H - a_L)(b_H - b_L),
 /// `a b = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`, recursing while n >= the threshold.
-/// `scratch.len() >= karatsuba_scratch_len(n)`. Variable time (the signs of the differences
-/// choose a branch). Runs on the tier in use ([`cpu::tier`]).
+/// `scratch.len() >= karatsuba_scratch_len(n)`. From [`TOOM3_THRESHOLD`] on it hands over to
+/// [`mul_n`]. Variable time (the signs of the differences choose a branch). Runs on the tier in
+/// use ([`cpu::tier`]).
 pub fn mul_karatsuba(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
     mul_karatsuba_on(cpu::tier(), r, a, b, scratch)
 }
@@ -83,6 +84,9 @@ pub(crate) fn mul_karatsuba_on(
     debug_assert!(b.len() == n && r.len() == 2 * n);
     if n < KARATSUBA_THRESHOLD.max(2) {
         return mul_basecase_on(tier, r, a, b);
+    }
+    if n >= TOOM3_THRESHOLD {
+        return mul_n(r, a, b);
     }
     let h = n / 2; // low half
     let hh = n - h; // high half, hh >= h
@@ -124,37 +128,59 @@ fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
     super::add_1_in_place(a, c)
 }
 
-/// `r = a * b` for `a.len() >= b.len() >= 1`, `r.len() == a.len() + b.len()`: Karatsuba on
-/// balanced pieces of `a`, schoolbook for small operands. Allocates its scratch.
+/// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
+/// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], Toom-3
+/// below [`NTT_THRESHOLD`], the three-prime NTT above. Allocates its scratch. Constant time
+/// below the Karatsuba threshold only.
+pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = a.len();
+    debug_assert!(b.len() == n && r.len() == 2 * n);
+    if n < KARATSUBA_THRESHOLD {
+        mul_basecase(r, a, b)
+    } else if n < TOOM3_THRESHOLD {
+        let mut scratch = vec![0; karatsuba_scratch_len(n)];
+        mul_karatsuba(r, a, b, &mut scratch)
+    } else if n < NTT_THRESHOLD || !super::ntt::ntt_fits(n, n) {
+        super::toom::mul_toom3(r, a, b)
+    } else {
+        super::ntt::mul_ntt(r, a, b)
+    }
+}
+
+/// `r = a * b` for `a.len(), b.len() >= 1`, `r.len() == a.len() + b.len()`: [`mul_n`] for equal
+/// lengths, schoolbook when the shorter operand is below the Karatsuba threshold, one NTT when
+/// it reaches the NTT threshold, else [`mul_unbalanced`]. Allocates its scratch.
 pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     if b.len() < KARATSUBA_THRESHOLD {
         return mul_basecase(r, a, b);
     }
     if a.len() == b.len() {
-        let mut scratch = vec![0; karatsuba_scratch_len(a.len())];
-        return mul_karatsuba(r, a, b, &mut scratch);
+        return mul_n(r, a, b);
+    }
+    if b.len() >= NTT_THRESHOLD && super::ntt::ntt_fits(a.len(), b.len()) {
+        return super::ntt::mul_ntt(r, a, b);
     }
     mul_unbalanced(r, a, b)
 }
 
-/// `r = a * b` for `a.len() > b.len()`: multiply `b` by `b.len()`-limb chunks of `a` and
-/// accumulate.
+/// `r = a * b` for `a.len() > b.len()`: multiply `b` by `b.len()`-limb chunks of `a` with
+/// [`mul_n`] and accumulate; a shorter last chunk goes through [`mul`] (which cuts `b` by it in
+/// turn).
 pub fn mul_unbalanced(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let (na, nb) = (a.len(), b.len());
     debug_assert!(na >= nb && r.len() == na + nb);
     r.fill(0);
     let mut prod = vec![0; 2 * nb];
-    let mut scratch = vec![0; karatsuba_scratch_len(nb)];
     let mut i = 0;
     while i < na {
         let len = nb.min(na - i);
         let chunk = &a[i..i + len];
         let p = &mut prod[..len + nb];
         if len == nb {
-            mul_karatsuba(p, chunk, b, &mut scratch);
+            mul_n(p, chunk, b);
         } else {
-            mul_basecase(p, b, chunk);
+            mul(p, b, chunk);
         }
         add_in_place(&mut r[i..], p);
         i += len;

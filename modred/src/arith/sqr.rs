@@ -6,7 +6,7 @@ use super::{
 };
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mul_wide, Limb};
-use crate::tuning::KARATSUBA_SQR_THRESHOLD;
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, NTT_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD};
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
@@ -57,7 +57,8 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
 
 /// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
 /// `a^2 = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`. `scratch.len() >=
-/// karatsuba_scratch_len(n)`. Variable time. Runs on the tier in use ([`cpu::tier`]).
+/// karatsuba_scratch_len(n)`; from [`TOOM3_SQR_THRESHOLD`] on it hands over to [`sqr`].
+/// Variable time. Runs on the tier in use ([`cpu::tier`]).
 pub fn sqr_karatsuba(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     sqr_karatsuba_on(cpu::tier(), r, a, scratch)
 }
@@ -69,6 +70,9 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
     debug_assert_eq!(r.len(), 2 * n);
     if n < KARATSUBA_SQR_THRESHOLD.max(2) {
         return sqr_basecase_on(tier, r, a);
+    }
+    if n >= TOOM3_SQR_THRESHOLD {
+        return sqr(r, a);
     }
     let h = n / 2;
     let hh = n - h;
@@ -94,12 +98,19 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
     debug_assert_eq!(c, 0);
 }
 
-/// `r = a^2` choosing schoolbook or Karatsuba by the measured threshold. Allocates scratch.
+/// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
+/// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`],
+/// Toom-3 below [`NTT_SQR_THRESHOLD`], the three-prime NTT above. Allocates scratch.
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
-    if a.len() < KARATSUBA_SQR_THRESHOLD {
+    let n = a.len();
+    if n < KARATSUBA_SQR_THRESHOLD {
         sqr_basecase(r, a)
-    } else {
-        let mut scratch = vec![0; super::karatsuba_scratch_len(a.len())];
+    } else if n < TOOM3_SQR_THRESHOLD {
+        let mut scratch = vec![0; super::karatsuba_scratch_len(n)];
         sqr_karatsuba(r, a, &mut scratch)
+    } else if n < NTT_SQR_THRESHOLD || !super::ntt::ntt_fits(n, n) {
+        super::toom::sqr_toom3(r, a)
+    } else {
+        super::ntt::sqr_ntt(r, a)
     }
 }

@@ -1,0 +1,556 @@
+//! Multiplication by number-theoretic transforms over three 62-bit primes, for the largest
+//! operands (Pollard, "The fast Fourier transform in a finite field", Math. Comp. 1971; the
+//! three-prime scheme as in Knuth, TAOCP vol. 2, 4.3.3).
+//!
+//! The operands are cut into b-bit coefficients (b chosen per product, not only 64), so the
+//! product is a polynomial product whose coefficients stay below p1 p2 p3 ~ 2^186. Each prime
+//! p_j = c_j 2^40 + 1 gives a cyclic convolution of length N = 2^k (k <= 40): forward
+//! transforms of both operands, a pointwise Montgomery product, an inverse transform; the
+//! coefficients are rebuilt by Garner's CRT and added up at their bit offsets.
+//!
+//! The transforms follow Harvey, "Faster arithmetic for number-theoretic transforms" (J.
+//! Symbolic Comput. 2014): Cooley–Tukey butterflies forward (natural order in, bit-reversed
+//! out) and Gentleman–Sande inverse (bit-reversed in, natural out), so no permutation pass;
+//! each butterfly multiplies by a fixed twiddle w with Shoup's precomputed quotient
+//! w' = floor(w 2^64 / p) (one high product, two low products) and keeps values lazily in
+//! [0, 4p) or [0, 2p) (p < 2^62 leaves the headroom). Block i of every stage uses one twiddle,
+//! the i-th entry of a table of roots in bit-reversed order; a table for 2^k points serves every
+//! smaller size as its prefix.
+//!
+//! Variable time only in the sizes: no branch or index depends on the operand values.
+
+use crate::limb::Limb;
+use std::sync::{Arc, Mutex};
+
+/// A set of three NTT primes and the arithmetic radix of the kernels that use them.
+pub(crate) struct PrimeSet {
+    /// The primes, c 2^k + 1, each below 2^62 (so 4p < 2^64) and within a factor 2 of each
+    /// other (Garner's step reduces x1 < p1 by p2 and p3 with one subtraction).
+    pub(crate) primes: [u64; 3],
+    /// A generator of each prime's multiplicative group.
+    generators: [u64; 3],
+    /// 2^`max_log_len` divides every p - 1: transforms of up to that many points.
+    max_log_len: u32,
+    /// p1 p2 p3 > 2^`coeff_bits`: the bound every coefficient of the product must stay under.
+    coeff_bits: u32,
+    /// Radix of the Shoup quotients and of the pointwise Montgomery product: 64 for the
+    /// portable kernels, 52 for AVX-512 IFMA.
+    pub(crate) radix_bits: u32,
+    /// Which cache slot holds this set's tables.
+    slot: usize,
+}
+
+/// The portable kernels' primes: c 2^40 + 1 below 2^62 (each p - 1 is also divisible by 3);
+/// p1 p2 p3 ~ 2^186.
+pub(crate) const PORTABLE: PrimeSet = PrimeSet {
+    primes: [
+        0x3fff_c000_0000_0001,
+        0x3fff_8400_0000_0001,
+        0x3fff_8100_0000_0001,
+    ],
+    generators: [11, 19, 5],
+    max_log_len: 40,
+    coeff_bits: 185,
+    radix_bits: 64,
+    slot: 0,
+};
+
+/// The AVX-512 IFMA kernels' primes: c 2^32 + 1 below 2^50, so values up to 4p fit the 52-bit
+/// multiplier inputs; p1 p2 p3 ~ 2^150 (64-bit coefficients up to 2^21 points).
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+pub(crate) const IFMA: PrimeSet = PrimeSet {
+    primes: [0x3_fff3_0000_0001, 0x3_ffed_0000_0001, 0x3_ffc0_0000_0001],
+    generators: [5, 7, 11],
+    max_log_len: 32,
+    coeff_bits: 149,
+    radix_bits: 52,
+    slot: 1,
+};
+
+/// The prime set of the kernels this CPU runs.
+fn prime_set() -> &'static PrimeSet {
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if super::x86_64::has_avx512_ifma() {
+        return &IFMA;
+    }
+    &PORTABLE
+}
+
+/// Shortest transform (log2 of its points) [`plan`] gives: below it the vector kernels'
+/// two-vector groups would not fill.
+const MIN_LOG_LEN: u32 = 4;
+
+fn mulmod(a: u64, b: u64, p: u64) -> u64 {
+    ((a as u128 * b as u128) % p as u128) as u64
+}
+
+fn powmod(mut a: u64, mut e: u64, p: u64) -> u64 {
+    let mut r = 1;
+    while e > 0 {
+        if e & 1 == 1 {
+            r = mulmod(r, a, p);
+        }
+        a = mulmod(a, a, p);
+        e >>= 1;
+    }
+    r
+}
+
+/// Shoup's quotient w' = floor(w 2^64 / p) for w < p.
+fn shoup_pre(w: u64, p: u64) -> u64 {
+    shoup_pre_radix(w, p, 64)
+}
+
+/// Shoup's quotient w' = floor(w 2^radix / p) for w < p.
+fn shoup_pre_radix(w: u64, p: u64, radix: u32) -> u64 {
+    (((w as u128) << radix) / p as u128) as u64
+}
+
+/// `w y mod p` in [0, 2p) for any `y < 2^64`, given w < p and w' = [`shoup_pre`]`(w)`
+/// (Shoup; Harvey 2014, Algorithm 2): q = floor(w' y / 2^64) is floor(w y / p) or one less.
+#[inline(always)]
+fn shoup(y: u64, w: u64, ws: u64, p: u64) -> u64 {
+    let q = ((ws as u128 * y as u128) >> 64) as u64;
+    w.wrapping_mul(y).wrapping_sub(q.wrapping_mul(p))
+}
+
+/// `x` through an optimization barrier that keeps the loop around it scalar: without it LLVM
+/// vectorizes the butterflies with SSE2, emulating each 64-bit product by three 32-bit ones
+/// (measured slower than the scalar loop).
+#[inline(always)]
+fn scalar(x: u64) -> u64 {
+    crate::limb::value_barrier(x)
+}
+
+/// `x mod 2p` for `x < 4p` (or `x - 2p` when that is smaller): one subtraction, no branch.
+#[inline(always)]
+fn reduce_2p(x: u64, two_p: u64) -> u64 {
+    x.min(x.wrapping_sub(two_p))
+}
+
+/// The twiddles of one prime for transforms of up to 2^`log_len` points: entry j of `w` is
+/// w^bitrev(j) with w a primitive 2^`log_len`-th root of unity (bit reversal over
+/// `log_len - 1` bits), `w_inv` the inverses, each with its Shoup quotients (`_q`) in the
+/// set's radix. Eight zero entries pad each table, so the vector kernels may load a full vector
+/// from any entry.
+pub(crate) struct Twiddles {
+    pub(crate) w: Vec<u64>,
+    pub(crate) w_q: Vec<u64>,
+    pub(crate) w_inv: Vec<u64>,
+    pub(crate) w_inv_q: Vec<u64>,
+}
+
+impl Twiddles {
+    fn new(p: u64, g: u64, log_len: u32, radix: u32) -> Self {
+        let half = 1usize << (log_len - 1);
+        let w = powmod(g, (p - 1) >> log_len, p);
+        let w_inv = powmod(w, p - 2, p);
+        let powers = |x: u64| {
+            let mut v = Vec::with_capacity(half);
+            let mut y = 1;
+            for _ in 0..half {
+                v.push(y);
+                y = mulmod(y, x, p);
+            }
+            v
+        };
+        let bits = log_len - 1;
+        let rev = |j: usize| {
+            if bits == 0 {
+                0
+            } else {
+                j.reverse_bits() >> (usize::BITS - bits)
+            }
+        };
+        let table = |pw: &[u64]| {
+            let mut t: Vec<u64> = (0..half).map(|j| pw[rev(j)]).collect();
+            let mut q: Vec<u64> = t.iter().map(|&x| shoup_pre_radix(x, p, radix)).collect();
+            t.resize(half + 8, 0);
+            q.resize(half + 8, 0);
+            (t, q)
+        };
+        let (w, w_q) = table(&powers(w));
+        let (w_inv, w_inv_q) = table(&powers(w_inv));
+        Self {
+            w,
+            w_q,
+            w_inv,
+            w_inv_q,
+        }
+    }
+}
+
+/// Per-prime constants that do not depend on the length.
+#[derive(Clone, Copy)]
+pub(crate) struct Field {
+    pub(crate) p: u64,
+    /// -p^{-1} mod 2^radix (Montgomery).
+    pub(crate) p_neg_inv: u64,
+    /// floor(2^64 / p): the Shoup quotient of 1, to reduce a limb.
+    one_q: u64,
+    /// 2^64 mod p and its Shoup quotient (to reduce the high part of a coefficient).
+    r64: [u64; 2],
+    /// 2^radix mod p: the factor the pointwise Montgomery product removes.
+    r_mont: u64,
+}
+
+impl Field {
+    fn new(p: u64, radix: u32) -> Self {
+        let r64 = ((1u128 << 64) % p as u128) as u64;
+        let mask = if radix == 64 {
+            u64::MAX
+        } else {
+            (1 << radix) - 1
+        };
+        Self {
+            p,
+            p_neg_inv: crate::limb::neg_inv_newton(p) & mask,
+            one_q: shoup_pre(1, p),
+            r64: [r64, shoup_pre(r64, p)],
+            r_mont: ((1u128 << radix) % p as u128) as u64,
+        }
+    }
+
+    /// Montgomery product `a b 2^-64 mod p` in [0, 2p) for a, b < 2p (64-bit radix): a b + m p
+    /// < 2^127, and (a b + m p) / 2^64 < 4p^2 / 2^64 + p < 2p.
+    #[inline(always)]
+    fn mont_mul(&self, a: u64, b: u64) -> u64 {
+        let t = a as u128 * b as u128;
+        let m = (t as u64).wrapping_mul(self.p_neg_inv);
+        ((t + m as u128 * self.p as u128) >> 64) as u64
+    }
+}
+
+/// The twiddle tables of a prime set's three primes for up to 2^`log_len` points, and Garner's
+/// constants.
+struct Tables {
+    log_len: u32,
+    tw: [Twiddles; 3],
+    fields: [Field; 3],
+    /// p1^{-1} mod p2.
+    c12: [u64; 2],
+    /// p1 mod p3.
+    p1_mod_p3: [u64; 2],
+    /// (p1 p2)^{-1} mod p3.
+    c123: [u64; 2],
+    /// p1 p2.
+    p1p2: u128,
+}
+
+impl Tables {
+    fn new(set: &PrimeSet, log_len: u32) -> Self {
+        let [p1, p2, p3] = set.primes;
+        let pre = |w: u64, p: u64| [w, shoup_pre(w, p)];
+        let p1_mod_p3 = p1 % p3;
+        let p1p2_mod_p3 = mulmod(p1_mod_p3, p2 % p3, p3);
+        Self {
+            log_len,
+            tw: core::array::from_fn(|j| {
+                Twiddles::new(set.primes[j], set.generators[j], log_len, set.radix_bits)
+            }),
+            fields: set.primes.map(|p| Field::new(p, set.radix_bits)),
+            c12: pre(powmod(p1 % p2, p2 - 2, p2), p2),
+            p1_mod_p3: pre(p1_mod_p3, p3),
+            c123: pre(powmod(p1p2_mod_p3, p3 - 2, p3), p3),
+            p1p2: p1 as u128 * p2 as u128,
+        }
+    }
+}
+
+/// The tables of `set` for at least 2^`log_len` points, built once per process (and rebuilt
+/// larger when a longer transform comes).
+fn tables(set: &PrimeSet, log_len: u32) -> Arc<Tables> {
+    static CACHE: [Mutex<Option<Arc<Tables>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+    let mut cache = CACHE[set.slot].lock().unwrap_or_else(|e| e.into_inner());
+    match &*cache {
+        Some(t) if t.log_len >= log_len => t.clone(),
+        _ => {
+            let t = Arc::new(Tables::new(set, log_len.max(12).min(set.max_log_len)));
+            *cache = Some(t.clone());
+            t
+        }
+    }
+}
+
+/// Forward transform in place (Cooley–Tukey, natural order in, bit-reversed out): inputs in
+/// [0, 4p), outputs in [0, 4p). Harvey's butterfly: X <- X mod 2p, T = w Y in [0, 2p),
+/// (X, Y) <- (X + T, X - T + 2p).
+fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
+    let two_p = 2 * p;
+    let mut len = a.len() / 2;
+    while len > 0 {
+        for ((chunk, &w), &ws) in a.chunks_exact_mut(2 * len).zip(w).zip(w_q) {
+            let (x, y) = chunk.split_at_mut(len);
+            for (x, y) in x.iter_mut().zip(y.iter_mut()) {
+                let u = reduce_2p(*x, two_p);
+                let t = scalar(shoup(*y, w, ws, p));
+                *x = u + t;
+                *y = u + two_p - t;
+            }
+        }
+        len /= 2;
+    }
+}
+
+/// Inverse transform in place without the 1/N (Gentleman–Sande, bit-reversed in, natural
+/// out): inputs and outputs in [0, 2p). Butterfly (X, Y) <- ((X + Y) mod 2p, w^-1 (X - Y + 2p)).
+fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
+    let two_p = 2 * p;
+    let n = a.len();
+    let mut len = 1;
+    while len < n {
+        for ((chunk, &w), &ws) in a.chunks_exact_mut(2 * len).zip(w).zip(w_q) {
+            let (x, y) = chunk.split_at_mut(len);
+            for (x, y) in x.iter_mut().zip(y.iter_mut()) {
+                let (u, v) = (*x, *y);
+                *x = reduce_2p(u + v, two_p);
+                *y = scalar(shoup(u + two_p - v, w, ws, p));
+            }
+        }
+        len *= 2;
+    }
+}
+
+/// Bits `[o, o + b)` of `x` (zero beyond its end), for b <= 93.
+#[inline(always)]
+fn bits_at(x: &[Limb], o: usize, b: u32) -> u128 {
+    let (i, sh) = (o / 64, (o % 64) as u32);
+    let limb = |j: usize| x.get(j).copied().unwrap_or(0) as u128;
+    let mut v = (limb(i) | limb(i + 1) << 64) >> sh;
+    if sh + b > 128 {
+        v |= limb(i + 2) << (128 - sh);
+    }
+    if b < 128 {
+        v &= (1u128 << b) - 1;
+    }
+    v
+}
+
+/// `dst[k]` = coefficient k of `x` (b bits each) mod p, in [0, 4p), zero past `count`: the low
+/// 64 bits and the bits above, each reduced to [0, 2p) by a Shoup product (by 1 and by 2^64).
+fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
+    let [r, rs] = f.r64;
+    if b == 64 {
+        for (d, &v) in dst.iter_mut().zip(x) {
+            *d = shoup(v, 1, f.one_q, f.p);
+        }
+    } else {
+        for (k, d) in dst[..count].iter_mut().enumerate() {
+            let v = bits_at(x, k * b as usize, b);
+            *d = shoup(v as u64, 1, f.one_q, f.p) + shoup((v >> 64) as u64, r, rs, f.p);
+        }
+    }
+    let filled = if b == 64 { x.len() } else { count };
+    dst[filled..].fill(0);
+}
+
+/// Transform length (log2) and coefficient bits for a product of `bits_a`- and `bits_b`-bit
+/// operands: the shortest power of two that holds the product's coefficients with b small
+/// enough that each coefficient (a sum of min(ca, cb) products of two b-bit values) stays below
+/// 2^`coeff_bits`. `None` beyond the set's longest transform.
+fn plan(set: &PrimeSet, bits_a: usize, bits_b: usize) -> Option<(u32, u32)> {
+    let total = bits_a + bits_b;
+    for log_len in MIN_LOG_LEN..=set.max_log_len {
+        let n = 1usize << log_len;
+        let mut b = total.div_ceil(n).max(1);
+        while bits_a.div_ceil(b) + bits_b.div_ceil(b) > n + 1 {
+            b += 1;
+        }
+        let terms = bits_a.div_ceil(b).min(bits_b.div_ceil(b)).max(1);
+        let log_terms = usize::BITS - (terms - 1).leading_zeros();
+        if 2 * b as u32 + log_terms <= set.coeff_bits {
+            // Prefer limb-aligned coefficients when they fit the same length.
+            let b = b as u32;
+            let aligned = 128 + log_terms <= set.coeff_bits
+                && b <= 64
+                && bits_a.div_ceil(64) + bits_b.div_ceil(64) <= n + 1;
+            return Some((log_len, if aligned { 64 } else { b }));
+        }
+    }
+    None
+}
+
+/// Whether [`mul_ntt`] can multiply operands of these lengths (limbs) in one transform.
+pub fn ntt_fits(na: usize, nb: usize) -> bool {
+    plan(prime_set(), 64 * na, 64 * nb).is_some()
+}
+
+/// `r = a * b` by three-prime NTT (module docs). `r.len() == a.len() + b.len()`, both
+/// non-empty and [`ntt_fits`]. Allocates 4N words (N = transform length). Variable time only in
+/// the lengths.
+pub fn mul_ntt(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    convolve(r, a, Some(b))
+}
+
+/// `r = a^2` by three-prime NTT: one forward transform per prime instead of two.
+/// `r.len() == 2 * a.len()`.
+pub fn sqr_ntt(r: &mut [Limb], a: &[Limb]) {
+    convolve(r, a, None)
+}
+
+fn convolve(r: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
+    let nb = b.map_or(a.len(), <[Limb]>::len);
+    debug_assert_eq!(r.len(), a.len() + nb);
+    let set = prime_set();
+    let (bits_a, bits_b) = (64 * a.len(), 64 * nb);
+    let (log_len, cb) = plan(set, bits_a, bits_b).expect("ntt_fits");
+    let n = 1usize << log_len;
+    let (ca, cbb) = (bits_a.div_ceil(cb as usize), bits_b.div_ceil(cb as usize));
+    let t = tables(set, log_len);
+    let mut res = vec![0u64; 3 * n];
+    let mut tmp = if b.is_some() {
+        vec![0u64; n]
+    } else {
+        Vec::new()
+    };
+    for (j, out) in res.chunks_exact_mut(n).enumerate() {
+        let f = &t.fields[j];
+        let tw = &t.tw[j];
+        load(out, a, cb, ca, f);
+        if let Some(b) = b {
+            load(&mut tmp, b, cb, cbb, f);
+        }
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if set.radix_bits == 52 {
+            // SAFETY: the IFMA prime set is only chosen on CPUs with AVX-512F and IFMA; n >= 16.
+            unsafe { super::ntt_ifma::cyclic_product(out, b.map(|_| &mut tmp[..]), tw, f) };
+            continue;
+        }
+        let (w, w_q) = (&tw.w[..n / 2], &tw.w_q[..n / 2]);
+        let two_p = 2 * f.p;
+        forward(out, w, w_q, f.p);
+        match b {
+            Some(_) => {
+                forward(&mut tmp, w, w_q, f.p);
+                for (x, &y) in out.iter_mut().zip(&tmp) {
+                    *x = f.mont_mul(reduce_2p(*x, two_p), reduce_2p(y, two_p));
+                }
+            }
+            None => {
+                for x in out.iter_mut() {
+                    let y = reduce_2p(*x, two_p);
+                    *x = f.mont_mul(y, y);
+                }
+            }
+        }
+        inverse(out, &tw.w_inv[..n / 2], &tw.w_inv_q[..n / 2], f.p);
+    }
+    recombine(r, &res, n, ca + cbb - 1, cb, &t);
+}
+
+/// Garner's CRT on the three inverse transforms (each scaled by 2^radix / N first: the
+/// Montgomery product left a factor 2^-radix, the unnormalized inverse a factor N), adding coefficient k at
+/// bit k b of `r`. A running four-limb window `acc` holds the sum's bits from limb `base` up;
+/// a limb is written once no later coefficient (at bit k b or above) can reach it.
+fn recombine(r: &mut [Limb], res: &[u64], n: usize, count: usize, b: u32, t: &Tables) {
+    let [f1, f2, f3] = t.fields;
+    // s_j = 2^radix N^{-1} mod p_j; N^{-1} = p - (p - 1) / N since N divides p - 1.
+    let scale = |f: &Field| {
+        let n_inv = f.p - (f.p - 1) / n as u64;
+        let s = mulmod(f.r_mont, n_inv, f.p);
+        [s, shoup_pre(s, f.p)]
+    };
+    let (s1, s2, s3) = (scale(&f1), scale(&f2), scale(&f3));
+    let (p1, p2, p3) = (f1.p, f2.p, f3.p);
+    let fix = |x: u64, p: u64| x.min(x.wrapping_sub(p)); // [0, 2p) -> [0, p)
+    let (p1p2_lo, p1p2_hi) = (t.p1p2 as u64, (t.p1p2 >> 64) as u64);
+    let mut acc = [0u64; 5];
+    let mut base = 0usize; // bit offset of acc[0], a multiple of 64
+    let mut out = 0usize; // next limb of r to write
+    for k in 0..count {
+        let x1 = fix(shoup(res[k], s1[0], s1[1], p1), p1);
+        let r2 = fix(shoup(res[n + k], s2[0], s2[1], p2), p2);
+        let r3 = fix(shoup(res[2 * n + k], s3[0], s3[1], p3), p3);
+        // x2 = (r2 - x1) / p1 mod p2 (x1 < p1 < 2 p2).
+        let x2 = fix(shoup(r2 + 2 * p2 - x1, t.c12[0], t.c12[1], p2), p2);
+        // x3 = (r3 - x1 - x2 p1) / (p1 p2) mod p3 (x1 < 2 p3).
+        let u = reduce_2p(r3 + 2 * p3 - x1, 2 * p3);
+        let v = shoup(x2, t.p1_mod_p3[0], t.p1_mod_p3[1], p3);
+        let x3 = fix(shoup(u + 2 * p3 - v, t.c123[0], t.c123[1], p3), p3);
+        // c = x1 + x2 p1 + x3 p1 p2 < p1 p2 p3, three limbs.
+        let m = x2 as u128 * p1 as u128 + x1 as u128;
+        let lo = x3 as u128 * p1p2_lo as u128;
+        let hi = x3 as u128 * p1p2_hi as u128;
+        let c0 = m as u64 as u128 + lo as u64 as u128;
+        let c1 = (m >> 64) + (lo >> 64) + (hi as u64 as u128) + (c0 >> 64);
+        let c2 = (hi >> 64) + (c1 >> 64);
+        let c = [c0 as u64, c1 as u64, c2 as u64];
+        debug_assert_eq!(c2 >> 64, 0);
+        // acc += c << (k b - base), a shift below 64.
+        let sh = (k * b as usize - base) as u32;
+        let shifted = if sh == 0 {
+            [c[0], c[1], c[2], 0]
+        } else {
+            [
+                c[0] << sh,
+                c[1] << sh | c[0] >> (64 - sh),
+                c[2] << sh | c[1] >> (64 - sh),
+                c[2] >> (64 - sh),
+            ]
+        };
+        let mut carry = 0;
+        for i in 0..4 {
+            (acc[i], carry) = crate::limb::adc(acc[i], shifted[i], carry);
+        }
+        acc[4] += carry;
+        // Bits below (k + 1) b are final.
+        while (k + 1) * b as usize >= base + 64 {
+            // The last coefficients' top bits may lie past the product's length: zeros.
+            if out < r.len() {
+                r[out] = acc[0];
+                out += 1;
+            } else {
+                debug_assert_eq!(acc[0], 0);
+            }
+            acc.copy_within(1.., 0);
+            acc[4] = 0;
+            base += 64;
+        }
+    }
+    let rest = r.len() - out;
+    for (i, x) in r[out..].iter_mut().enumerate() {
+        *x = if i < acc.len() { acc[i] } else { 0 };
+    }
+    debug_assert!(acc[rest.min(acc.len())..].iter().all(|&x| x == 0));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sets() -> Vec<&'static PrimeSet> {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        return vec![&PORTABLE, &IFMA];
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
+        vec![&PORTABLE]
+    }
+
+    #[test]
+    fn roots_have_the_right_order() {
+        for set in sets() {
+            for j in 0..3 {
+                let p = set.primes[j];
+                assert!(p < 1 << 62 && (p - 1) % (3 << set.max_log_len) == 0);
+                let w = powmod(set.generators[j], (p - 1) >> set.max_log_len, p);
+                // w has order exactly 2^max_log_len: w^(2^(max - 1)) = -1.
+                assert_eq!(powmod(w, 1 << (set.max_log_len - 1), p), p - 1);
+            }
+            let log_p: f64 = set.primes.iter().map(|&p| (p as f64).log2()).sum();
+            assert!(log_p > set.coeff_bits as f64);
+            assert!(set.primes[0] < 2 * set.primes[1] && set.primes[0] < 2 * set.primes[2]);
+        }
+    }
+
+    #[test]
+    fn plan_respects_the_coefficient_bound() {
+        for set in sets() {
+            for (ba, bb) in [(64, 64), (6400, 64), (1 << 20, 1 << 20), (1 << 26, 1 << 10)] {
+                let (log_len, b) = plan(set, ba, bb).unwrap();
+                let (ca, cb) = (ba.div_ceil(b as usize), bb.div_ceil(b as usize));
+                assert!(ca + cb - 1 <= 1 << log_len);
+                let terms = ca.min(cb) as f64;
+                assert!(2.0 * b as f64 + terms.log2() <= set.coeff_bits as f64);
+            }
+        }
+    }
+}

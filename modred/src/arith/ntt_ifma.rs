@@ -1,0 +1,330 @@
+//! The NTT kernels of [`super::ntt`] on AVX-512 IFMA: eight butterflies per instruction
+//! sequence, with the primes of [`super::ntt::IFMA`] (below 2^50, so every value up to 4p fits
+//! the 52-bit inputs of `vpmadd52luq` / `vpmadd52huq`).
+//!
+//! Shoup's product in radix 2^52 (Harvey 2014, Algorithm 2 with β = 2^52): for w < p, w' =
+//! floor(w 2^52 / p) and y < 2^52, q = floor(w' y / 2^52) (one `madd52hi`) and
+//! w y - q p in [0, 2p), computed mod 2^52 as lo52(w y) + lo52(q (2^52 - p)) (two `madd52lo`) and
+//! a mask. The pointwise product is Montgomery's in radix 2^52.
+//!
+//! Stages whose butterflies are at least eight apart run straight on vectors with one
+//! broadcast twiddle per block. The last three stages (distances 4, 2, 1) run on pairs of
+//! vectors, 16 values that hold whole blocks: `vpermt2q` gathers the butterflies' first and
+//! second inputs into two vectors and a lane permutation spreads the blocks' twiddles.
+//!
+//! Runtime-detected by the caller ([`super::x86_64::has_avx512_ifma`]). Variable time only in
+//! the length.
+
+use super::ntt::{Field, Twiddles};
+use core::arch::x86_64::*;
+
+const MASK52: u64 = (1 << 52) - 1;
+
+/// The constants of one prime as vectors.
+#[derive(Clone, Copy)]
+struct Consts {
+    p: __m512i,
+    two_p: __m512i,
+    /// 2^52 - p.
+    p_neg: __m512i,
+    mask: __m512i,
+    /// -p^{-1} mod 2^52.
+    p_neg_inv: __m512i,
+}
+
+impl Consts {
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new(f: &Field) -> Self {
+        Self {
+            p: _mm512_set1_epi64(f.p as i64),
+            two_p: _mm512_set1_epi64(2 * f.p as i64),
+            p_neg: _mm512_set1_epi64(((1 << 52) - f.p) as i64),
+            mask: _mm512_set1_epi64(MASK52 as i64),
+            p_neg_inv: _mm512_set1_epi64(f.p_neg_inv as i64),
+        }
+    }
+}
+
+/// `w y mod p` in [0, 2p) lane by lane, for y < 2^52 (module docs).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn shoup(y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> __m512i {
+    let zero = _mm512_setzero_si512();
+    let q = _mm512_madd52hi_epu64(zero, w_q, y);
+    let r = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(zero, w, y), q, c.p_neg);
+    _mm512_and_si512(r, c.mask)
+}
+
+/// `x mod 2p` for x < 4p (the smaller of x and x - 2p, unsigned).
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn reduce_2p(x: __m512i, c: &Consts) -> __m512i {
+    _mm512_min_epu64(x, _mm512_sub_epi64(x, c.two_p))
+}
+
+/// Cooley–Tukey butterfly (Harvey): inputs in [0, 4p), outputs in [0, 4p).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn ct(x: __m512i, y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> (__m512i, __m512i) {
+    let u = reduce_2p(x, c);
+    let t = shoup(y, w, w_q, c);
+    (
+        _mm512_add_epi64(u, t),
+        _mm512_sub_epi64(_mm512_add_epi64(u, c.two_p), t),
+    )
+}
+
+/// Gentleman–Sande butterfly (Harvey): inputs in [0, 2p), outputs in [0, 2p).
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn gs(x: __m512i, y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> (__m512i, __m512i) {
+    let s = reduce_2p(_mm512_add_epi64(x, y), c);
+    let d = _mm512_sub_epi64(_mm512_add_epi64(x, c.two_p), y);
+    (s, shoup(d, w, w_q, c))
+}
+
+/// Montgomery product `a b 2^-52 mod p` in [0, 2p) for a, b < 2p: with a b = h 2^52 + l and
+/// m = l (-p^{-1}) mod 2^52, (a b + m p) / 2^52 = h + hi52(m p) + (l != 0), below
+/// 4p^2 / 2^52 + p < 2p.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn mont_mul(a: __m512i, b: __m512i, c: &Consts) -> __m512i {
+    let zero = _mm512_setzero_si512();
+    let l = _mm512_madd52lo_epu64(zero, a, b);
+    let h = _mm512_madd52hi_epu64(zero, a, b);
+    let m = _mm512_and_si512(_mm512_madd52lo_epu64(zero, l, c.p_neg_inv), c.mask);
+    let r = _mm512_madd52hi_epu64(h, m, c.p);
+    _mm512_mask_add_epi64(r, _mm512_test_epi64_mask(l, l), r, _mm512_set1_epi64(1))
+}
+
+/// Lane indices for one of the last three stages (butterfly distance `len` in 4, 2, 1) on a
+/// group of 16 values held as vectors A (0..8) and B (8..16): `x`, `y` gather the butterflies'
+/// inputs from (A, B); `a`, `b` put the outputs back from (X, Y); `tw` spreads the group's
+/// first eight twiddles over the lanes (one per block of 2 len values).
+struct Shuffle {
+    x: __m512i,
+    y: __m512i,
+    a: __m512i,
+    b: __m512i,
+    tw: __m512i,
+}
+
+impl Shuffle {
+    #[inline]
+    #[target_feature(enable = "avx512f")]
+    fn new(len: usize) -> Self {
+        let v = |i: [i64; 8]| _mm512_set_epi64(i[7], i[6], i[5], i[4], i[3], i[2], i[1], i[0]);
+        match len {
+            4 => Self {
+                x: v([0, 1, 2, 3, 8, 9, 10, 11]),
+                y: v([4, 5, 6, 7, 12, 13, 14, 15]),
+                a: v([0, 1, 2, 3, 8, 9, 10, 11]),
+                b: v([4, 5, 6, 7, 12, 13, 14, 15]),
+                tw: v([0, 0, 0, 0, 1, 1, 1, 1]),
+            },
+            2 => Self {
+                x: v([0, 1, 4, 5, 8, 9, 12, 13]),
+                y: v([2, 3, 6, 7, 10, 11, 14, 15]),
+                a: v([0, 1, 8, 9, 2, 3, 10, 11]),
+                b: v([4, 5, 12, 13, 6, 7, 14, 15]),
+                tw: v([0, 0, 1, 1, 2, 2, 3, 3]),
+            },
+            _ => Self {
+                x: v([0, 2, 4, 6, 8, 10, 12, 14]),
+                y: v([1, 3, 5, 7, 9, 11, 13, 15]),
+                a: v([0, 8, 1, 9, 2, 10, 3, 11]),
+                b: v([4, 12, 5, 13, 6, 14, 7, 15]),
+                tw: v([0, 1, 2, 3, 4, 5, 6, 7]),
+            },
+        }
+    }
+}
+
+/// One of the last three stages on the group (A, B) whose first block is twiddle `k` of `w`.
+///
+/// # Safety
+/// AVX-512F and IFMA; `w` and `w_q` hold at least `k + 8` entries.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn small_stage(
+    (a, b): (__m512i, __m512i),
+    sh: &Shuffle,
+    w: &[u64],
+    w_q: &[u64],
+    k: usize,
+    c: &Consts,
+    forward: bool,
+) -> (__m512i, __m512i) {
+    debug_assert!(k + 8 <= w.len() && k + 8 <= w_q.len());
+    // SAFETY: k + 8 entries checked above.
+    let (wv, wq) = unsafe {
+        (
+            _mm512_loadu_si512(w.as_ptr().add(k).cast()),
+            _mm512_loadu_si512(w_q.as_ptr().add(k).cast()),
+        )
+    };
+    let (wv, wq) = (
+        _mm512_permutexvar_epi64(sh.tw, wv),
+        _mm512_permutexvar_epi64(sh.tw, wq),
+    );
+    let x = _mm512_permutex2var_epi64(a, sh.x, b);
+    let y = _mm512_permutex2var_epi64(a, sh.y, b);
+    let (x, y) = if forward {
+        ct(x, y, wv, wq, c)
+    } else {
+        gs(x, y, wv, wq, c)
+    };
+    (
+        _mm512_permutex2var_epi64(x, sh.a, y),
+        _mm512_permutex2var_epi64(x, sh.b, y),
+    )
+}
+
+/// Forward transform (as [`super::ntt`]'s portable one): natural order in, bit-reversed out,
+/// values in [0, 4p).
+///
+/// # Safety
+/// AVX-512F and IFMA; `a.len()` a power of two >= 16; the twiddle tables hold `a.len() / 2 + 8`
+/// entries.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
+    let n = a.len();
+    debug_assert!(n >= 16 && n.is_power_of_two() && w.len() >= n / 2 + 8);
+    let ptr = a.as_mut_ptr();
+    let mut len = n / 2;
+    let mut blocks = 1;
+    while len >= 8 {
+        for i in 0..blocks {
+            let (wv, wq) = (
+                _mm512_set1_epi64(w[i] as i64),
+                _mm512_set1_epi64(w_q[i] as i64),
+            );
+            for j in (2 * len * i..2 * len * i + len).step_by(8) {
+                // SAFETY: j + len + 8 <= 2 len (i + 1) <= n.
+                unsafe {
+                    let x = _mm512_loadu_si512(ptr.add(j).cast());
+                    let y = _mm512_loadu_si512(ptr.add(j + len).cast());
+                    let (x, y) = ct(x, y, wv, wq, c);
+                    _mm512_storeu_si512(ptr.add(j).cast(), x);
+                    _mm512_storeu_si512(ptr.add(j + len).cast(), y);
+                }
+            }
+        }
+        len /= 2;
+        blocks *= 2;
+    }
+    let shuffles = [Shuffle::new(4), Shuffle::new(2), Shuffle::new(1)];
+    for g in (0..n).step_by(16) {
+        // SAFETY: g + 16 <= n; the twiddle index of the group's first block at distance len is
+        // g / (2 len) <= n / 2 - 1, and the tables have 8 entries of padding.
+        unsafe {
+            let mut v = (
+                _mm512_loadu_si512(ptr.add(g).cast()),
+                _mm512_loadu_si512(ptr.add(g + 8).cast()),
+            );
+            for (sh, len) in shuffles.iter().zip([4, 2, 1]) {
+                v = small_stage(v, sh, w, w_q, g / (2 * len), c, true);
+            }
+            _mm512_storeu_si512(ptr.add(g).cast(), v.0);
+            _mm512_storeu_si512(ptr.add(g + 8).cast(), v.1);
+        }
+    }
+}
+
+/// Inverse transform without the 1/N: bit-reversed in, natural out, values in [0, 2p).
+///
+/// # Safety
+/// As [`forward`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
+    let n = a.len();
+    debug_assert!(n >= 16 && n.is_power_of_two() && w.len() >= n / 2 + 8);
+    let ptr = a.as_mut_ptr();
+    let shuffles = [Shuffle::new(1), Shuffle::new(2), Shuffle::new(4)];
+    for g in (0..n).step_by(16) {
+        // SAFETY: as in `forward`.
+        unsafe {
+            let mut v = (
+                _mm512_loadu_si512(ptr.add(g).cast()),
+                _mm512_loadu_si512(ptr.add(g + 8).cast()),
+            );
+            for (sh, len) in shuffles.iter().zip([1, 2, 4]) {
+                v = small_stage(v, sh, w, w_q, g / (2 * len), c, false);
+            }
+            _mm512_storeu_si512(ptr.add(g).cast(), v.0);
+            _mm512_storeu_si512(ptr.add(g + 8).cast(), v.1);
+        }
+    }
+    let mut len = 8;
+    let mut blocks = n / 16;
+    while len < n {
+        for i in 0..blocks {
+            let (wv, wq) = (
+                _mm512_set1_epi64(w[i] as i64),
+                _mm512_set1_epi64(w_q[i] as i64),
+            );
+            for j in (2 * len * i..2 * len * i + len).step_by(8) {
+                // SAFETY: j + len + 8 <= n.
+                unsafe {
+                    let x = _mm512_loadu_si512(ptr.add(j).cast());
+                    let y = _mm512_loadu_si512(ptr.add(j + len).cast());
+                    let (x, y) = gs(x, y, wv, wq, c);
+                    _mm512_storeu_si512(ptr.add(j).cast(), x);
+                    _mm512_storeu_si512(ptr.add(j + len).cast(), y);
+                }
+            }
+        }
+        len *= 2;
+        blocks /= 2;
+    }
+}
+
+/// The cyclic convolution of `a` with `b` (or with itself when `b` is `None`) mod the prime of
+/// `f`, in place in `a`, times N 2^-52 (the caller scales): forward transforms, pointwise
+/// Montgomery products, inverse transform. Inputs in [0, 4p), outputs in [0, 2p); `b` is
+/// overwritten by its transform.
+///
+/// # Safety
+/// AVX-512F and IFMA; `a.len()` (and `b.len()`) a power of two >= 16; `tw` built for at least
+/// that length with the IFMA prime set.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn cyclic_product(
+    a: &mut [u64],
+    b: Option<&mut [u64]>,
+    tw: &Twiddles,
+    f: &Field,
+) {
+    let n = a.len();
+    let c = Consts::new(f);
+    let (w, w_q) = (&tw.w[..], &tw.w_q[..]);
+    // SAFETY: the caller's guarantees.
+    unsafe { forward(a, w, w_q, &c) };
+    let ptr = a.as_mut_ptr();
+    match b {
+        Some(b) => {
+            debug_assert_eq!(b.len(), n);
+            // SAFETY: as above.
+            unsafe { forward(b, w, w_q, &c) };
+            for i in (0..n).step_by(8) {
+                // SAFETY: i + 8 <= n for both slices.
+                unsafe {
+                    let x = reduce_2p(_mm512_loadu_si512(ptr.add(i).cast()), &c);
+                    let y = reduce_2p(_mm512_loadu_si512(b.as_ptr().add(i).cast()), &c);
+                    _mm512_storeu_si512(ptr.add(i).cast(), mont_mul(x, y, &c));
+                }
+            }
+        }
+        None => {
+            for i in (0..n).step_by(8) {
+                // SAFETY: i + 8 <= n.
+                unsafe {
+                    let x = reduce_2p(_mm512_loadu_si512(ptr.add(i).cast()), &c);
+                    _mm512_storeu_si512(ptr.add(i).cast(), mont_mul(x, x, &c));
+                }
+            }
+        }
+    }
+    // SAFETY: as above.
+    unsafe { inverse(a, &tw.w_inv, &tw.w_inv_q, &c) };
+}

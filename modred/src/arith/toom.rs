@@ -1,0 +1,222 @@
+//! Toom-Cook 3-way multiplication and squaring (Toom 1963, Cook 1966), with the evaluation
+//! points 0, 1, -1, 2, ∞ and the interpolation sequence of Bodrato and Zanoni, "Integer and
+//! polynomial multiplication: towards optimal Toom-Cook matrices" (ISSAC 2007), section 4.
+//!
+//! An n-limb operand is cut into three pieces of s = ceil(n/3) limbs (the top one t = n - 2s
+//! limbs): a(x) = a2 x^2 + a1 x + a0 at x = B^s. The product c(x) = a(x) b(x) has five
+//! coefficients, found from five products of about s limbs: 5 products of n/3 limbs against
+//! Karatsuba's 9, so the cost grows like n^1.465.
+
+use super::{add_in_place, cmp, mul_n, shl_in_place, sqr as sqr_n, sub_in_place, trim};
+use crate::limb::{mul_wide, Limb};
+
+/// `x /= 3` in place, for an `x` divisible by 3: Hensel (exact) division, low limb first, by
+/// the inverse of 3 mod 2^64 (Jebelean, "An algorithm for exact division", J. Symbolic Comput.
+/// 1993). Loop invariant: x_original = 3 q + c b^i - (value of the untouched limbs), c <= 3.
+fn divexact_by3(x: &mut [Limb]) {
+    const INV3: Limb = 0xaaaa_aaaa_aaaa_aaab; // 3 * INV3 = 1 mod 2^64
+    let mut c: Limb = 0;
+    for xi in x.iter_mut() {
+        let (s, borrow) = xi.overflowing_sub(c);
+        let q = s.wrapping_mul(INV3);
+        *xi = q;
+        c = mul_wide(q, 3).1 + borrow as Limb;
+    }
+    debug_assert_eq!(c, 0, "divexact_by3: not divisible by 3");
+}
+
+/// `x >>= 1` in place for an even `x`.
+fn half(x: &mut [Limb]) {
+    let out = super::shr_in_place(x, 1);
+    debug_assert_eq!(out, 0, "half: odd value");
+}
+
+/// `r -= y` for a result known to be non-negative (`y` trimmed, no longer than `r`'s value).
+fn sub_exact(r: &mut [Limb], y: &[Limb]) {
+    let y = trim(y);
+    let borrow = sub_in_place(r, y);
+    debug_assert_eq!(borrow, 0, "toom: negative intermediate");
+}
+
+/// `x = y - x` for equal lengths and `y >= x`.
+fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
+    debug_assert_eq!(x.len(), y.len());
+    let mut borrow = 0;
+    for (xi, &yi) in x.iter_mut().zip(y) {
+        (*xi, borrow) = crate::limb::sbb(yi, *xi, borrow);
+    }
+    debug_assert_eq!(borrow, 0, "toom: negative intermediate");
+}
+
+/// `r += y` where the sum fits `r`.
+fn add_exact(r: &mut [Limb], y: &[Limb]) {
+    let y = trim(y);
+    let carry = add_in_place(r, y);
+    debug_assert_eq!(carry, 0, "toom: intermediate overflow");
+}
+
+/// The evaluations of a = a2 x^2 + a1 x + a0 at 1, -1 and 2, each `s + 1` limbs: returns
+/// whether a(-1) is negative (its absolute value is stored).
+fn evaluate(a: &[Limb], s: usize, at1: &mut [Limb], atm1: &mut [Limb], at2: &mut [Limb]) -> bool {
+    let (a0, rest) = a.split_at(s);
+    let (a1, a2) = rest.split_at(s);
+    // a0 + a2 into at1 (s + 1 limbs), then a(1) = that + a1 and |a(-1)| = |that - a1|.
+    at1.fill(0);
+    at1[..s].copy_from_slice(a0);
+    add_exact(at1, a2);
+    let neg = cmp(at1, a1).is_lt();
+    atm1.fill(0);
+    if neg {
+        atm1[..s].copy_from_slice(a1);
+        sub_exact(atm1, at1);
+    } else {
+        atm1.copy_from_slice(at1);
+        sub_exact(atm1, a1);
+    }
+    add_exact(at1, a1);
+    // a(2) = (2 a2 + a1) 2 + a0 < 7 B^s: top limb at most 6.
+    at2.fill(0);
+    at2[..a2.len()].copy_from_slice(a2);
+    shl_in_place(at2, 1);
+    add_exact(at2, a1);
+    shl_in_place(at2, 1);
+    add_exact(at2, a0);
+    neg
+}
+
+/// Smallest operand length the 3-way split accepts (the top piece must be non-empty).
+pub const TOOM3_MIN_LEN: usize = 5;
+
+/// `r = a * b` for equal lengths n >= [`TOOM3_MIN_LEN`] by Toom-3 (module docs), the five
+/// products by [`mul_n`] (so by whichever method their size calls for); `r.len() == 2n`.
+/// Allocates its scratch. Variable time (the sign of a(-1) b(-1) chooses a branch).
+pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = a.len();
+    debug_assert!(n >= TOOM3_MIN_LEN && b.len() == n && r.len() == 2 * n);
+    let s = n.div_ceil(3);
+    let (mut e, mut v) = scratch(s);
+    let (ea, eb) = e.split_at_mut(3 * (s + 1));
+    let neg_a = {
+        let (a1, rest) = ea.split_at_mut(s + 1);
+        let (am1, a2) = rest.split_at_mut(s + 1);
+        evaluate(a, s, a1, am1, a2)
+    };
+    let neg_b = {
+        let (b1, rest) = eb.split_at_mut(s + 1);
+        let (bm1, b2) = rest.split_at_mut(s + 1);
+        evaluate(b, s, b1, bm1, b2)
+    };
+    let w = 2 * s + 2;
+    {
+        let (v1, rest) = v.split_at_mut(w);
+        let (vm1, v2) = rest.split_at_mut(w);
+        let v2 = &mut v2[..w];
+        for (i, v) in [v1, vm1, v2].into_iter().enumerate() {
+            let at = i * (s + 1)..(i + 1) * (s + 1);
+            mul_n(v, &ea[at.clone()], &eb[at]);
+        }
+        let (r_lo, r_hi) = r.split_at_mut(4 * s);
+        mul_n(&mut r_lo[..2 * s], &a[..s], &b[..s]);
+        mul_n(r_hi, &a[2 * s..], &b[2 * s..]);
+    }
+    interpolate(r, s, &mut v, neg_a != neg_b);
+}
+
+/// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`sqr_n`]); `r.len() ==
+/// 2n`, n >= [`TOOM3_MIN_LEN`]. Allocates its scratch. Variable time.
+pub fn sqr_toom3(r: &mut [Limb], a: &[Limb]) {
+    let n = a.len();
+    debug_assert!(n >= TOOM3_MIN_LEN && r.len() == 2 * n);
+    let s = n.div_ceil(3);
+    let (mut e, mut v) = scratch(s);
+    let ea = &mut e[..3 * (s + 1)];
+    {
+        let (a1, rest) = ea.split_at_mut(s + 1);
+        let (am1, a2) = rest.split_at_mut(s + 1);
+        evaluate(a, s, a1, am1, a2);
+    }
+    let w = 2 * s + 2;
+    {
+        let (v1, rest) = v.split_at_mut(w);
+        let (vm1, v2) = rest.split_at_mut(w);
+        let v2 = &mut v2[..w];
+        let piece = |i: usize| &ea[i * (s + 1)..(i + 1) * (s + 1)];
+        sqr_n(v1, piece(0));
+        sqr_n(vm1, piece(1));
+        sqr_n(v2, piece(2));
+        let (r_lo, r_hi) = r.split_at_mut(4 * s);
+        sqr_n(&mut r_lo[..2 * s], &a[..s]);
+        sqr_n(r_hi, &a[2 * s..]);
+    }
+    interpolate(r, s, &mut v, false);
+}
+
+/// Evaluation buffers (6 (s + 1) limbs) and the three middle products (3 (2s + 2) limbs).
+fn scratch(s: usize) -> (Vec<Limb>, Vec<Limb>) {
+    (vec![0; 6 * (s + 1)], vec![0; 3 * (2 * s + 2)])
+}
+
+/// Interpolation and recomposition. On entry `r[..2s]` = v0 = c(0), `r[4s..]` = vinf = c(∞),
+/// and `v` holds c(1), |c(-1)| (negative iff `neg_m1`) and c(2), 2s + 2 limbs each. With
+/// c(x) = c0 + c1 x + c2 x^2 + c3 x^3 + c4 x^4 (all c_i >= 0), Bodrato's sequence:
+/// r3 = (c(2) - c(-1)) / 3 = c1 + c2 + 3c3 + 5c4; r1 = (c(1) - c(-1)) / 2 = c1 + c3;
+/// r2 = c(1) - c0 = c1 + c2 + c3 + c4; r3 = (r3 - r2) / 2 = c3 + 2c4; r2 = r2 - r1 - c4 = c2;
+/// r3 = r3 - 2c4 = c3; r1 = r1 - r3 = c1. Every intermediate is a non-negative combination of
+/// the c_i, so no step borrows; the divisions are exact.
+fn interpolate(r: &mut [Limb], s: usize, v: &mut [Limb], neg_m1: bool) {
+    let w = 2 * s + 2;
+    let (v1, rest) = v.split_at_mut(w);
+    let (vm1, v2) = rest.split_at_mut(w);
+    let v2 = &mut v2[..w];
+    // r3 = (v2 - vm1) / 3 in v2.
+    if neg_m1 {
+        add_exact(v2, vm1);
+    } else {
+        sub_exact(v2, vm1);
+    }
+    divexact_by3(v2);
+    // r1 = (v1 - vm1) / 2 in vm1 (|vm1| <= v1 since c(1) >= |c(-1)|).
+    if neg_m1 {
+        let c = add_in_place(vm1, v1);
+        debug_assert_eq!(c, 0);
+    } else {
+        rsub_exact(vm1, v1);
+    }
+    half(vm1);
+    // r2 = v1 - v0 in v1.
+    sub_exact(v1, &r[..2 * s]);
+    // r3 = (r3 - r2) / 2.
+    sub_exact(v2, v1);
+    half(v2);
+    // r2 = r2 - r1 - vinf.
+    sub_exact(v1, vm1);
+    sub_exact(v1, &r[4 * s..]);
+    // r3 = r3 - 2 vinf.
+    sub_exact(v2, &r[4 * s..]);
+    sub_exact(v2, &r[4 * s..]);
+    // r1 = r1 - r3.
+    sub_exact(vm1, v2);
+    // r = v0 + r1 x + r2 x^2 + r3 x^3 + vinf x^4, x = B^s.
+    r[2 * s..4 * s].fill(0);
+    add_exact(&mut r[s..], vm1);
+    add_exact(&mut r[2 * s..], v1);
+    add_exact(&mut r[3 * s..], v2);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exact_division_by_three() {
+        let mut s = 0x1234_5678_9abc_def1;
+        for n in 1..12 {
+            let x: Vec<Limb> = (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect();
+            // y = 3 x (one more limb), then y / 3 = x.
+            let mut y = vec![0; n + 1];
+            y[n] = super::super::mul_1(&mut y[..n], &x, 3);
+            divexact_by3(&mut y);
+            assert_eq!(trim(&y), trim(&x));
+        }
+    }
+}
