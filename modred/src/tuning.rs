@@ -14,19 +14,43 @@ pub const KARATSUBA_THRESHOLD: usize = 72;
 /// up to 192 limbs (1.21 at 48, 1.08 at 128, 1.08 at 192) and faster at 256 (0.91).
 pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 
+// ---- Large operands (src/arith/toom.rs, src/arith/ntt.rs) ----
+//
+// Measured on AMD EPYC (Zen 4, the shared 2-core machine) with the throwaway timing example the
+// issue-17 work used: each size runs every method in turn (batches of >= 10 ms, 7 rounds,
+// per-thread CPU time from `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` so other jobs on the machine
+// do not count), median per method. "Portable" is `MODRED_NO_ASM=1` (no MULX/ADX rows, no IFMA);
+// "ADX rows" is the MULX/ADX schoolbook with the IFMA NTT switched off.
+
 /// Operand size (limbs) from which balanced multiplication uses Toom-3 instead of Karatsuba.
-/// (To be measured.)
-pub const TOOM3_THRESHOLD: usize = 120;
+/// Toom-3 / Karatsuba with the ADX rows: 1.09 at 96 limbs, 1.11 at 160, 1.09 at 192, 0.94 at 224,
+/// 0.95 at 256, 0.90 at 512, 0.88 at 1024; portable: 0.91 at 96, 0.88 at 128, 0.85 at 224-256.
+/// Set for the ADX rows (with IFMA the NTT takes over at about the same size).
+pub const TOOM3_THRESHOLD: usize = 200;
 
-/// Operand size (limbs) from which squaring uses Toom-3 instead of Karatsuba. (To be measured.)
-pub const TOOM3_SQR_THRESHOLD: usize = 300;
+/// Operand size (limbs) from which squaring uses Toom-3 instead of Karatsuba. Toom-3 /
+/// Karatsuba squaring with the ADX rows: 1.21 at 96, 0.99 at 160, 0.93 at 192, 1.05 at 224, 0.93
+/// at 384, 0.87 at 768; portable: 0.73-0.88 from 128 limbs.
+pub const TOOM3_SQR_THRESHOLD: usize = 200;
 
-/// Operand size (limbs) from which balanced multiplication uses the three-prime NTT.
-/// (To be measured.)
-pub const NTT_THRESHOLD: usize = 2000;
+/// Operand size (limbs) from which multiplication uses the three-prime NTT on CPUs with AVX-512
+/// IFMA. NTT / Karatsuba: 1.57 at 96, 1.07 at 128, 1.03 at 192, 0.81 at 224, 0.68 at 256, 0.87 at
+/// 320 (the transform length doubles past 256), 0.45 at 512, 0.28 at 2048.
+pub const NTT_THRESHOLD_IFMA: usize = 200;
 
-/// Operand size (limbs) from which squaring uses the three-prime NTT. (To be measured.)
-pub const NTT_SQR_THRESHOLD: usize = 2000;
+/// Squaring's NTT threshold with AVX-512 IFMA. NTT / Karatsuba: 1.27 at 160, 0.97 at 192, 1.02 at
+/// 224, 0.76 at 256, 0.85 at 320, 0.50 at 512.
+pub const NTT_SQR_THRESHOLD_IFMA: usize = 224;
+
+/// The NTT threshold (multiplication and squaring) of the portable transform next to the MULX/ADX
+/// rows: NTT / best of Karatsuba and Toom-3, multiplication: 1.59 at 512, 1.13 at 1024, 1.26 at
+/// 1536, 0.89 at 2048; squaring: 1.37 at 512, 0.97 at 1024, 1.09 at 1536, 0.70 at 2048.
+pub const NTT_THRESHOLD_ADX: usize = 2000;
+
+/// The NTT threshold of the portable transform next to the portable rows: NTT / best of
+/// Karatsuba and Toom-3, multiplication: 0.92 at 256, 0.81 at 320, 1.07 at 384, 0.79 at 512, 0.57
+/// at 1024; squaring: 1.13 at 256, 0.82 at 320, 1.07 at 384, 0.66 at 512.
+pub const NTT_THRESHOLD_PORTABLE: usize = 400;
 
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
 /// unrolled CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the

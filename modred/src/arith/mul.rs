@@ -1,9 +1,10 @@
 //! Multiplication: schoolbook (operand scanning) and Karatsuba (seed 001 section 1).
 
+use super::ntt;
 use super::{add_in_place, addmul_1_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, NTT_THRESHOLD, TOOM3_THRESHOLD};
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, TOOM3_THRESHOLD};
 use core::cmp::Ordering;
 
 /// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
@@ -130,7 +131,7 @@ fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
 /// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], Toom-3
-/// below [`NTT_THRESHOLD`], the three-prime NTT above. Allocates its scratch. Constant time
+/// below the NTT threshold of this CPU ([`ntt::threshold`]), the three-prime NTT above. Allocates its scratch. Constant time
 /// below the Karatsuba threshold only.
 pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
@@ -140,10 +141,10 @@ pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     } else if n < TOOM3_THRESHOLD {
         let mut scratch = vec![0; karatsuba_scratch_len(n)];
         mul_karatsuba(r, a, b, &mut scratch)
-    } else if n < NTT_THRESHOLD || !super::ntt::ntt_fits(n, n) {
+    } else if n < ntt::threshold(false) || !ntt::ntt_fits(n, n) {
         super::toom::mul_toom3(r, a, b)
     } else {
-        super::ntt::mul_ntt(r, a, b)
+        ntt::mul_ntt(r, a, b)
     }
 }
 
@@ -158,8 +159,8 @@ pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     if a.len() == b.len() {
         return mul_n(r, a, b);
     }
-    if b.len() >= NTT_THRESHOLD && super::ntt::ntt_fits(a.len(), b.len()) {
-        return super::ntt::mul_ntt(r, a, b);
+    if b.len() >= ntt::threshold(false) && ntt::ntt_fits(a.len(), b.len()) {
+        return ntt::mul_ntt(r, a, b);
     }
     mul_unbalanced(r, a, b)
 }

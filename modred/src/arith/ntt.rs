@@ -76,6 +76,27 @@ fn prime_set() -> &'static PrimeSet {
     &PORTABLE
 }
 
+/// Operand size (limbs) from which [`super::mul_n`] (`squaring` false) or [`super::sqr`] uses
+/// the NTT on this CPU (see [`crate::tuning`]).
+pub fn threshold(squaring: bool) -> usize {
+    use crate::tuning::*;
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    {
+        if super::x86_64::has_avx512_ifma() {
+            return if squaring {
+                NTT_SQR_THRESHOLD_IFMA
+            } else {
+                NTT_THRESHOLD_IFMA
+            };
+        }
+        if super::x86_64::has_mulx_adx() {
+            return NTT_THRESHOLD_ADX;
+        }
+    }
+    let _ = squaring;
+    NTT_THRESHOLD_PORTABLE
+}
+
 /// Shortest transform (log2 of its points) [`plan`] gives: below it the vector kernels'
 /// two-vector groups would not fill.
 const MIN_LOG_LEN: u32 = 4;

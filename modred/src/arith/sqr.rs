@@ -6,7 +6,7 @@ use super::{
 };
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mul_wide, Limb};
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, NTT_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD};
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD};
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
@@ -100,7 +100,8 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
 /// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`],
-/// Toom-3 below [`NTT_SQR_THRESHOLD`], the three-prime NTT above. Allocates scratch.
+/// Toom-3 below the NTT threshold of this CPU ([`super::ntt::threshold`]), the three-prime NTT
+/// above. Allocates scratch.
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     if n < KARATSUBA_SQR_THRESHOLD {
@@ -108,7 +109,7 @@ pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     } else if n < TOOM3_SQR_THRESHOLD {
         let mut scratch = vec![0; super::karatsuba_scratch_len(n)];
         sqr_karatsuba(r, a, &mut scratch)
-    } else if n < NTT_SQR_THRESHOLD || !super::ntt::ntt_fits(n, n) {
+    } else if n < super::ntt::threshold(true) || !super::ntt::ntt_fits(n, n) {
         super::toom::sqr_toom3(r, a)
     } else {
         super::ntt::sqr_ntt(r, a)
