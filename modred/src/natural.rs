@@ -14,8 +14,7 @@ pub struct Natural {
     limbs: Vec<Limb>,
 }
 
-const DEC_CHUNK: u64 = 10_000_000_000_000_000_000; // 10^19, the largest power of 10 in a limb
-const DEC_CHUNK_DIGITS: usize = 19;
+mod radix;
 
 impl Natural {
     /// Zero.
@@ -144,43 +143,12 @@ impl Natural {
         if !d.iter().all(u8::is_ascii_digit) {
             return None;
         }
-        let mut limbs: Vec<Limb> = Vec::with_capacity(d.len() / 19 + 1);
-        let first = d.len() % DEC_CHUNK_DIGITS;
-        let mut chunks: Vec<&[u8]> = Vec::new();
-        if first > 0 {
-            chunks.push(&d[..first]);
-        }
-        chunks.extend(d[first..].chunks(DEC_CHUNK_DIGITS));
-        for chunk in chunks {
-            let v = chunk.iter().fold(0u64, |a, &c| a * 10 + (c - b'0') as u64);
-            let scale = 10u64.pow(chunk.len() as u32);
-            let carry = arith::mul_1_in_place(&mut limbs, scale);
-            let carry = carry + arith::add_1_in_place(&mut limbs, v);
-            if carry != 0 || limbs.is_empty() {
-                limbs.push(if limbs.is_empty() { v } else { carry });
-            }
-        }
-        Some(Self::from_limbs(limbs))
+        Some(Self::from_limbs(radix::parse_decimal(d)))
     }
 
-    /// Decimal digits.
+    /// Decimal digits (divide and conquer on the fast product and division, see `radix`).
     pub fn to_decimal(&self) -> String {
-        if self.is_zero() {
-            return "0".into();
-        }
-        let mut x = self.limbs.clone();
-        let mut chunks = Vec::new();
-        while !x.is_empty() {
-            let src = x.clone();
-            let r = arith::div_rem_1(Some(&mut x), &src, DEC_CHUNK);
-            x.truncate(arith::normalized_len(&x));
-            chunks.push(r);
-        }
-        let mut s = chunks.pop().map(|c| c.to_string()).unwrap_or_default();
-        for c in chunks.iter().rev() {
-            s.push_str(&format!("{c:019}"));
-        }
-        s
+        radix::to_decimal(&self.limbs)
     }
 
     /// `0x`-prefixed lowercase hexadecimal.

@@ -52,6 +52,14 @@ pub const NTT_THRESHOLD_ADX: usize = 2000;
 /// at 1024; squaring: 1.13 at 256, 0.82 at 320, 1.07 at 384, 0.66 at 512.
 pub const NTT_THRESHOLD_PORTABLE: usize = 400;
 
+/// Divisor size (limbs) below which the reciprocal of [`crate::arith::div_newton`] is one
+/// schoolbook division instead of Newton's iteration. (To be measured.)
+pub const RECIPROCAL_BASECASE: usize = 64;
+
+/// Divisor size (limbs) from which division uses the Newton reciprocal and Barrett's quotient
+/// (when the quotient is at least half as long). (To be measured.)
+pub const DIV_NEWTON_THRESHOLD: usize = 300;
+
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
 /// unrolled CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the
 /// const-generic kernel is instantiated for). Measured (ns per product, unrolled CIOS vs

@@ -116,6 +116,15 @@ fn divide(u: &[Limb], v: &[Limb], q: Option<&mut [Limb]>) -> Vec<Limb> {
         return trim(&[r]).to_vec();
     }
     let n = v.len();
+    if n >= crate::tuning::DIV_NEWTON_THRESHOLD
+        && u.len() - n >= crate::tuning::DIV_NEWTON_THRESHOLD / 2
+    {
+        let (qq, r) = super::div_newton::Reciprocal::new(v).div_rem(u, q.is_some());
+        if let Some(q) = q {
+            q[..qq.len()].copy_from_slice(&qq);
+        }
+        return r;
+    }
     let s = v[n - 1].leading_zeros();
     let mut vn = vec![0; n];
     shl(&mut vn, v, s);

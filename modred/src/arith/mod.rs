@@ -7,6 +7,7 @@
 //! Slices passed as outputs must not alias inputs unless the kernel says in-place is allowed.
 
 mod div;
+pub mod div_newton;
 mod mul;
 pub mod ntt;
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]

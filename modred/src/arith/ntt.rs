@@ -400,19 +400,20 @@ pub fn ntt_fits(na: usize, nb: usize) -> bool {
 /// non-empty and [`ntt_fits`]. Allocates 4N words (N = transform length). Variable time only in
 /// the lengths.
 pub fn mul_ntt(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
-    convolve(r, a, Some(b))
+    convolve(prime_set(), r, a, Some(b))
 }
 
 /// `r = a^2` by three-prime NTT: one forward transform per prime instead of two.
 /// `r.len() == 2 * a.len()`.
 pub fn sqr_ntt(r: &mut [Limb], a: &[Limb]) {
-    convolve(r, a, None)
+    convolve(prime_set(), r, a, None)
 }
 
-fn convolve(r: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
+/// `r = a b` (`a^2` without `b`) with the kernels of `set` (the IFMA set only on CPUs with
+/// AVX-512 IFMA).
+pub(crate) fn convolve(set: &PrimeSet, r: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
     let nb = b.map_or(a.len(), <[Limb]>::len);
     debug_assert_eq!(r.len(), a.len() + nb);
-    let set = prime_set();
     let (bits_a, bits_b) = (64 * a.len(), 64 * nb);
     let (log_len, cb) = plan(set, bits_a, bits_b).expect("ntt_fits");
     let n = 1usize << log_len;
@@ -544,6 +545,14 @@ mod tests {
         return vec![&PORTABLE, &IFMA];
         #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
         vec![&PORTABLE]
+    }
+
+    #[test]
+    fn plan_packs_coefficients_beyond_one_limb() {
+        // 300-limb squares fit 512 points with 75-bit coefficients under the portable bound.
+        assert_eq!(plan(&PORTABLE, 300 * 64, 300 * 64), Some((9, 75)));
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        assert_eq!(plan(&IFMA, 130 * 64, 130 * 64), Some((8, 65)));
     }
 
     #[test]

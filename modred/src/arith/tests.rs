@@ -39,6 +39,37 @@ fn operand(rng: &mut StdRng, n: usize, pattern: u32) -> Vec<Limb> {
         .collect()
 }
 
+/// The prime sets this CPU can run (the IFMA one only with AVX-512 IFMA).
+fn ntt_sets() -> Vec<&'static ntt::PrimeSet> {
+    let mut v = vec![&ntt::PORTABLE];
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if x86_64::has_avx512_ifma() {
+        v.push(&ntt::IFMA);
+    }
+    v
+}
+
+/// Each threshold of the large-operand methods, one limb either side.
+fn large_sizes() -> Vec<usize> {
+    use crate::tuning::*;
+    let mut s = vec![5, 6, 7, 8, 9, 10, 11, 12, 13, 17, 31, 130, 300];
+    for t in [
+        TOOM3_THRESHOLD,
+        TOOM3_SQR_THRESHOLD,
+        NTT_THRESHOLD_IFMA,
+        NTT_SQR_THRESHOLD_IFMA,
+        NTT_THRESHOLD_ADX,
+        NTT_THRESHOLD_PORTABLE,
+        ntt::threshold(false),
+        ntt::threshold(true),
+    ] {
+        s.extend([t - 1, t, t + 1]);
+    }
+    s.sort();
+    s.dedup();
+    s
+}
+
 fn sizes() -> Vec<usize> {
     let mut s: Vec<usize> = (1..=20).collect();
     for t in [KARATSUBA_THRESHOLD, KARATSUBA_SQR_THRESHOLD] {
@@ -421,4 +452,70 @@ fn ct_select_picks_entry_d() {
         }
     }
     assert_eq!(checked, 12 * (1 + 2 + 16 + 33));
+}
+
+/// Toom-3, the NTT with each prime set, and the dispatching `mul` / `sqr`, against num-bigint
+/// at every large-operand threshold (one limb either side) and small sizes, with random,
+/// all-ones and sparse operands.
+#[test]
+fn toom3_and_ntt_agree_with_num_bigint() {
+    let mut rng = StdRng::seed_from_u64(17);
+    for n in large_sizes() {
+        for pattern in [0, 1, 3] {
+            let a = operand(&mut rng, n, pattern);
+            let b = operand(&mut rng, n, pattern + 2);
+            let want = big(&a) * big(&b);
+            let want_sq = big(&a) * big(&a);
+            let mut r = vec![Limb::MAX; 2 * n];
+            mul(&mut r, &a, &b);
+            assert_eq!(big(&r), want, "mul n={n} p={pattern}");
+            sqr(&mut r, &a);
+            assert_eq!(big(&r), want_sq, "sqr n={n} p={pattern}");
+            toom::mul_toom3(&mut r, &a, &b);
+            assert_eq!(big(&r), want, "mul_toom3 n={n} p={pattern}");
+            toom::sqr_toom3(&mut r, &a);
+            assert_eq!(big(&r), want_sq, "sqr_toom3 n={n} p={pattern}");
+            for set in ntt_sets() {
+                ntt::convolve(set, &mut r, &a, Some(&b));
+                assert_eq!(
+                    big(&r),
+                    want,
+                    "ntt n={n} p={pattern} radix {}",
+                    set.radix_bits
+                );
+                ntt::convolve(set, &mut r, &a, None);
+                assert_eq!(big(&r), want_sq, "ntt sqr n={n} radix {}", set.radix_bits);
+            }
+        }
+    }
+}
+
+/// Unbalanced products around the thresholds (chunked Karatsuba/Toom, one NTT), against GMP.
+#[test]
+fn unbalanced_large_products_match_gmp() {
+    let mut rng = StdRng::seed_from_u64(18);
+    let t = ntt::threshold(false);
+    for (na, nb) in [
+        (1000, 199),
+        (1000, 201),
+        (3 * t + 7, t - 1),
+        (3 * t + 7, t),
+        (5 * t, t + 1),
+        (4001, 1),
+        (2 * t - 1, 2 * t - 2),
+    ] {
+        for pattern in [0, 1] {
+            let a = operand(&mut rng, na, pattern);
+            let b = operand(&mut rng, nb, pattern);
+            let mut r = vec![0; na + nb];
+            mul(&mut r, &a, &b);
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "mul {na}x{nb}");
+            mul(&mut r, &b, &a);
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "mul {nb}x{na}");
+            for set in ntt_sets() {
+                ntt::convolve(set, &mut r, &a, Some(&b));
+                assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "ntt {na}x{nb}");
+            }
+        }
+    }
 }

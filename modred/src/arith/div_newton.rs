@@ -1,0 +1,306 @@
+//! Division by large divisors on the fast product: a Newton reciprocal and Barrett's quotient
+//! estimate, block by block.
+//!
+//! For a normalized n-limb divisor d (top bit set) the reciprocal V = floor(B^2n / d) (n + 1
+//! limbs) comes from Newton's iteration x <- x + x (B^2n - x d) / B^2n, which doubles the number
+//! of correct limbs: V of the top h ~ n/2 limbs of d, shifted, is correct to about h limbs, one
+//! step makes it correct to about n limbs, and a final check (the remainder B^2n - V d must lie
+//! in [0, d)) makes it exact. The products have at most n limbs on a side, so the reciprocal
+//! costs a few products of size n (Brent and Zimmermann, "Modern Computer Arithmetic", 2010,
+//! section 3.4.1; the exact correction as in their Algorithm 3.5's remark).
+//!
+//! A 2n-by-n quotient then costs two products (Barrett, "Implementing the Rivest Shamir and
+//! Adleman public key encryption algorithm on a standard digital signal processor", CRYPTO '86;
+//! the bound of Menezes, van Oorschot, Vanstone, "Handbook of Applied Cryptography", 14.42): with
+//! W < d B^n, q^ = floor(floor(W / B^(n-1)) V / B^(n+1)) is q - 2 <= q^ <= q, and W - q^ d < 3d
+//! leaves at most two subtractions. A longer dividend is processed n limbs at a time, top first.
+//!
+//! Variable time.
+
+#[cfg(test)]
+use super::divrem_normalized;
+use super::{add_1_in_place, cmp, mul, shl, sub_in_place, trim};
+use crate::limb::{Limb, LIMB_BITS};
+use core::cmp::Ordering;
+
+/// floor(B^2n / d) for a normalized n-limb `d` (top bit set), n + 1 limbs (the top one is 1, or
+/// 2 when d = B^n / 2). Below [`crate::tuning::RECIPROCAL_BASECASE`] limbs by one schoolbook
+/// division, above by Newton's iteration (module docs).
+pub fn reciprocal(d: &[Limb]) -> Vec<Limb> {
+    let n = d.len();
+    debug_assert!(n >= 1 && d[n - 1] >> (LIMB_BITS - 1) == 1);
+    if n < crate::tuning::RECIPROCAL_BASECASE.max(8) {
+        let mut u = vec![0; 2 * n + 1];
+        u[2 * n] = 1;
+        let (mut q, _) = super::div_rem(&u, d);
+        q.resize(n + 1, 0);
+        return q;
+    }
+    // x0 = vh B^(n-h), vh = floor(B^2h / dh) of the top h limbs dh: relative error below
+    // 3 B^-h. Newton's step x1 = x0 + x0 (B^2n - x0 d) / B^2n leaves V eps^2 < 18 B^(n-2h) < 1
+    // with 2h >= n + 3, plus a few units from the floors below.
+    let h = n / 2 + 2;
+    let vh = reciprocal(&d[n - h..]);
+    // B^2n - x0 d = B^(n-h) e with e = B^(n+h) - vh d (signed).
+    let mut p = vec![0; h + 1 + n];
+    mul(&mut p, &vh, d);
+    let (e_neg, e) = sub_from_power(&p, n + h);
+    // x1 - x0 = vh e / B^2h. Only e's limbs from h - 1 up matter: dropping the rest changes the
+    // quotient by less than vh B^(h-1) / B^2h < 2 / B.
+    let e_top = if e.len() > h - 1 {
+        &e[h - 1..]
+    } else {
+        &[][..]
+    };
+    let mut delta = vec![0; vh.len() + e_top.len()];
+    if !e_top.is_empty() {
+        mul(&mut delta, &vh, e_top);
+    }
+    let shift = h + 1; // 2h - (h - 1)
+    let delta = if delta.len() > shift {
+        trim(&delta[shift..]).to_vec()
+    } else {
+        Vec::new()
+    };
+    let mut x = vec![0; n + 2];
+    x[n - h..n - h + vh.len()].copy_from_slice(&vh);
+    if e_neg {
+        let b = sub_in_place(&mut x, &delta);
+        debug_assert_eq!(b, 0);
+    } else {
+        let c = super::add_in_place(&mut x, &delta);
+        debug_assert_eq!(c, 0);
+    }
+    correct(&mut x, d);
+    x.truncate(n + 1);
+    x
+}
+
+/// `(negative, |B^k - p|)` for a natural `p` (any length), trimmed.
+fn sub_from_power(p: &[Limb], k: usize) -> (bool, Vec<Limb>) {
+    let p = trim(p);
+    let mut pow = vec![0; k + 1];
+    pow[k] = 1;
+    match cmp(p, &pow) {
+        Ordering::Greater => {
+            let mut e = p.to_vec();
+            let b = sub_in_place(&mut e, &pow);
+            debug_assert_eq!(b, 0);
+            (true, trim(&e).to_vec())
+        }
+        _ => {
+            let b = sub_in_place(&mut pow, p);
+            debug_assert_eq!(b, 0);
+            (false, trim(&pow).to_vec())
+        }
+    }
+}
+
+/// Make `x` (an approximation of floor(B^2n / d) within a few units) exact: with
+/// r = B^2n - x d, step x down while r < 0 and up while r >= d.
+fn correct(x: &mut Vec<Limb>, d: &[Limb]) {
+    let n = d.len();
+    let mut p = vec![0; trim(x).len().max(1) + n];
+    let xt = trim(x).to_vec();
+    if !xt.is_empty() {
+        mul(&mut p, &xt, d);
+    }
+    let (mut neg, mut r) = sub_from_power(&p, 2 * n);
+    let mut steps = 0;
+    while neg {
+        // x -= 1, r += d
+        super::sub_1_in_place(x, 1);
+        if cmp(&r, d).is_le() {
+            let mut t = d.to_vec();
+            sub_in_place(&mut t, &r);
+            r = trim(&t).to_vec();
+            neg = false;
+        } else {
+            sub_in_place(&mut r, d);
+            r = trim(&r).to_vec();
+            neg = !r.is_empty();
+        }
+        steps += 1;
+    }
+    while cmp(&r, d).is_ge() {
+        add_1_in_place(x, 1);
+        sub_in_place(&mut r, d);
+        r = trim(&r).to_vec();
+        steps += 1;
+    }
+    debug_assert!(steps <= 16, "reciprocal off by {steps}");
+}
+
+/// A divisor prepared for many divisions: normalized (shifted left so its top bit is set) with
+/// its reciprocal.
+#[derive(Clone, Debug)]
+pub struct Reciprocal {
+    /// d << shift, n limbs, top bit set.
+    d: Vec<Limb>,
+    shift: u32,
+    /// floor(B^2n / (d << shift)), n + 1 limbs.
+    v: Vec<Limb>,
+}
+
+impl Reciprocal {
+    /// The reciprocal of `d` (trimmed or not; must be non-zero).
+    pub fn new(d: &[Limb]) -> Self {
+        let d = trim(d);
+        assert!(!d.is_empty(), "division by zero");
+        let shift = d[d.len() - 1].leading_zeros();
+        let mut dn = vec![0; d.len()];
+        shl(&mut dn, d, shift);
+        let v = reciprocal(&dn);
+        Self { d: dn, shift, v }
+    }
+
+    /// Limbs of the divisor.
+    pub fn len(&self) -> usize {
+        self.d.len()
+    }
+
+    /// Whether the divisor is empty (never: kept for clippy's `len` convention).
+    pub fn is_empty(&self) -> bool {
+        self.d.is_empty()
+    }
+
+    /// `(floor(u / d), u mod d)`, trimmed. With `want_q` false the quotient is empty.
+    pub fn div_rem(&self, u: &[Limb], want_q: bool) -> (Vec<Limb>, Vec<Limb>) {
+        let n = self.d.len();
+        let u = trim(u);
+        // u << shift, one limb longer.
+        let mut un = vec![0; u.len() + 1];
+        un[u.len()] = shl(&mut un[..u.len()], u, self.shift);
+        let un = trim(&un);
+        if un.len() < n || (un.len() == n && cmp(un, &self.d).is_lt()) {
+            let mut r = un.to_vec();
+            super::shr_in_place(&mut r, self.shift);
+            return (Vec::new(), trim(&r).to_vec());
+        }
+        let m = un.len();
+        let mut q = if want_q { vec![0; m] } else { Vec::new() };
+        // r: the running remainder (< d), n limbs; chunks of the dividend from the top.
+        let mut r = vec![0; n];
+        let mut end = m;
+        let first = match m % n {
+            0 => n,
+            k => k,
+        };
+        let mut k = first;
+        let mut w = vec![0; 2 * n];
+        while end > 0 {
+            let start = end - k;
+            // W = r B^k + un[start..end] < d B^k, placed at the top of 2n limbs (times B^(n-k)).
+            w.fill(0);
+            w[n - k..n].copy_from_slice(&un[start..end]);
+            w[n..].copy_from_slice(&r);
+            let (qq, rr) = self.step(&w);
+            // q' = floor(W B^(n-k) / d); the chunk's quotient is q' >> (n - k) limbs.
+            let qk = &qq[n - k..];
+            if k == n {
+                r = rr;
+            } else {
+                // r = W - qk d, recomputed for the shorter chunk.
+                let wk = trim(&w[n - k..]);
+                let mut t = vec![0; k + n];
+                let qkt = trim(qk);
+                if !qkt.is_empty() {
+                    mul(&mut t[..qkt.len() + n], qkt, &self.d);
+                }
+                let mut wr = wk.to_vec();
+                let b = sub_in_place(&mut wr, trim(&t));
+                debug_assert_eq!(b, 0);
+                wr.resize(n.max(wr.len()), 0);
+                debug_assert!(trim(&wr).len() <= n);
+                wr.truncate(n);
+                r = wr;
+            }
+            if want_q {
+                q[start..end].copy_from_slice(&qk[..k]);
+            }
+            end = start;
+            k = n;
+        }
+        super::shr_in_place(&mut r, self.shift);
+        (trim(&q).to_vec(), trim(&r).to_vec())
+    }
+
+    /// One Barrett step: for W (2n limbs) < d B^n, `(floor(W / d), W mod d)` with n limbs each.
+    fn step(&self, w: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
+        let n = self.d.len();
+        debug_assert_eq!(w.len(), 2 * n);
+        // q^ = floor(W1 V / B^(n+1)), W1 = floor(W / B^(n-1)) (n + 1 limbs).
+        let w1 = &w[n - 1..];
+        let mut t = vec![0; 2 * n + 2];
+        mul(&mut t, w1, &self.v);
+        let mut qh: Vec<Limb> = t[n + 1..].to_vec(); // n + 1 limbs; q < B^n
+                                                     // R = W - q^ d, < 3d.
+        let qt = trim(&qh).to_vec();
+        let mut p = vec![0; qt.len() + n];
+        if !qt.is_empty() {
+            mul(&mut p, &qt, &self.d);
+        }
+        let mut r = w.to_vec();
+        let b = sub_in_place(&mut r, trim(&p));
+        debug_assert_eq!(b, 0, "Barrett estimate too large");
+        let mut fixes = 0;
+        while cmp(&r, &self.d).is_ge() {
+            sub_in_place(&mut r, &self.d);
+            add_1_in_place(&mut qh, 1);
+            fixes += 1;
+        }
+        debug_assert!(fixes <= 2, "Barrett estimate off by {fixes}");
+        debug_assert_eq!(qh[n], 0);
+        qh.truncate(n);
+        r.truncate(n);
+        (qh, r)
+    }
+}
+
+/// `(floor(u / v), u mod v)` for large divisors (trimmed results): [`Reciprocal`] for one use.
+pub fn div_rem_newton(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
+    Reciprocal::new(v).div_rem(u, true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::limb::xorshift64;
+
+    /// floor(B^2n / d) by one schoolbook division: the reference.
+    fn schoolbook_reciprocal(d: &[Limb]) -> Vec<Limb> {
+        let n = d.len();
+        let mut u = vec![0; 2 * n + 1];
+        u[2 * n] = 1;
+        let mut q = vec![0; n + 1];
+        divrem_normalized(&mut u, d, Some(&mut q));
+        q
+    }
+
+    #[test]
+    fn newton_reciprocal_is_exact() {
+        let mut s = 0x0123_4567_89ab_cdef;
+        for n in [8, 9, 10, 17, 33, 64, 100, 257] {
+            for case in 0..4 {
+                let mut d: Vec<Limb> = (0..n).map(|_| xorshift64(&mut s)).collect();
+                match case {
+                    0 => d[n - 1] |= 1 << 63,
+                    1 => d.iter_mut().for_each(|x| *x = Limb::MAX),
+                    2 => {
+                        d.iter_mut().for_each(|x| *x = 0);
+                        d[n - 1] = 1 << 63;
+                    }
+                    _ => {
+                        d[n - 1] = 1 << 63;
+                        d[0] |= 1;
+                    }
+                }
+                assert_eq!(
+                    reciprocal(&d),
+                    schoolbook_reciprocal(&d),
+                    "n={n} case={case}"
+                );
+            }
+        }
+    }
+}
