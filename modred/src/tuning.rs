@@ -60,6 +60,10 @@ pub const RECIPROCAL_BASECASE: usize = 64;
 /// (when the quotient is at least half as long). (To be measured.)
 pub const DIV_NEWTON_THRESHOLD: usize = 300;
 
+/// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
+/// (`reduce::montgomery::redc_n`) instead of the word-by-word REDC. (To be measured.)
+pub const REDC_N_THRESHOLD: usize = 300;
+
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
 /// unrolled CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the
 /// const-generic kernel is instantiated for). Measured (ns per product, unrolled CIOS vs

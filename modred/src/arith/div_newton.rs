@@ -257,6 +257,39 @@ impl Reciprocal {
     }
 }
 
+/// `m^{-1} mod B^k` for an odd `m` (its low `k` limbs are used), by Newton–Hensel lifting:
+/// x <- x (2 - m x) mod B^2j doubles the number of correct low limbs j (the 2-adic Newton
+/// iteration; Brent and Zimmermann 2010, section 2.4), starting from the one-limb inverse. Costs
+/// a few products of at most k limbs.
+pub fn inverse_mod_power(m: &[Limb], k: usize) -> Vec<Limb> {
+    assert!(
+        k >= 1 && m.first().is_some_and(|&l| l & 1 == 1),
+        "needs an odd m"
+    );
+    let mut x = vec![crate::limb::neg_inv_newton(m[0]).wrapping_neg()];
+    let limb = |i: usize| m.get(i).copied().unwrap_or(0);
+    while x.len() < k {
+        let j = x.len();
+        let jj = (2 * j).min(k);
+        // t = m x mod B^jj; then x (2 - t) mod B^jj.
+        let ml: Vec<Limb> = (0..jj).map(limb).collect();
+        let mut t = vec![0; jj + j];
+        mul(&mut t, &ml, &x);
+        t.truncate(jj);
+        // 2 - t mod B^jj: the two's complement of t, plus 2.
+        for l in t.iter_mut() {
+            *l = !*l;
+        }
+        add_1_in_place(&mut t, 1);
+        add_1_in_place(&mut t, 2);
+        let mut y = vec![0; jj + j];
+        mul(&mut y, &t, &x);
+        y.truncate(jj);
+        x = y;
+    }
+    x
+}
+
 /// `(floor(u / v), u mod v)` for large divisors (trimmed results): [`Reciprocal`] for one use.
 pub fn div_rem_newton(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
     Reciprocal::new(v).div_rem(u, true)
@@ -275,6 +308,22 @@ mod tests {
         let mut q = vec![0; n + 1];
         divrem_normalized(&mut u, d, Some(&mut q));
         q
+    }
+
+    #[test]
+    fn inverse_mod_power_inverts() {
+        let mut s = 0x5555_0123_4567_89ab;
+        for k in [1, 2, 3, 5, 8, 13, 64, 100] {
+            let mut m: Vec<Limb> = (0..k + 2).map(|_| xorshift64(&mut s)).collect();
+            m[0] |= 1;
+            let x = inverse_mod_power(&m, k);
+            assert_eq!(x.len(), k);
+            let mut p = vec![0; 2 * k];
+            mul(&mut p, &m[..k], &x);
+            let mut one = vec![0; k];
+            one[0] = 1;
+            assert_eq!(&p[..k], &one[..], "k={k}");
+        }
     }
 
     #[test]

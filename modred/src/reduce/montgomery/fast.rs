@@ -571,7 +571,7 @@ impl MontKernel for Fast {
         } else {
             arith::mul_karatsuba_on(p.tier(), t, a, b, rest);
         }
-        redc(p, out, t);
+        Self::redc(p, out, t, rest);
     }
     #[inline]
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
@@ -588,7 +588,17 @@ impl MontKernel for Fast {
         } else {
             arith::sqr_karatsuba_on(p.tier(), t, a, rest);
         }
-        redc(p, out, t);
+        Self::redc(p, out, t, rest);
+    }
+    /// Word-by-word REDC, or from [`crate::tuning::REDC_N_THRESHOLD`] limbs on the REDC over
+    /// two full products ([`super::redc_n::redc_n`]).
+    #[inline]
+    fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
+        if p.m_neg_inv.is_empty() {
+            redc(p, out, x)
+        } else {
+            super::redc_n::redc_n(out, x, &p.m, &p.m_neg_inv)
+        }
     }
 }
 

@@ -23,6 +23,7 @@ pub mod fips;
 #[cfg(target_arch = "x86_64")]
 pub mod ifma;
 pub mod redc;
+pub mod redc_n;
 pub mod sos;
 
 use super::{check_modulus, Reducer, ReducerInfo, WideResult};
@@ -49,6 +50,9 @@ pub struct MontParams {
     pub r2: Vec<Limb>,
     /// The kernels' tier, at most what the CPU has (private: the asm kernels rely on it).
     tier: Tier,
+    /// -m^{-1} mod R (k limbs) for [`redc_n::redc_n`], from
+    /// [`crate::tuning::REDC_N_THRESHOLD`] limbs on (empty below).
+    pub m_neg_inv: Vec<Limb>,
 }
 
 /// 2^e mod m (trimmed), by one division. Variable time.
@@ -84,12 +88,21 @@ impl MontParams {
         } else {
             pow(k)
         };
+        let m_neg_inv = if k >= crate::tuning::REDC_N_THRESHOLD {
+            let inv = arith::div_newton::inverse_mod_power(m, k);
+            let mut neg = vec![0; k];
+            arith::sub_n(&mut neg, &vec![0; k], &inv);
+            neg
+        } else {
+            Vec::new()
+        };
         Self {
             m: m.to_vec(),
             n0: neg_inv_newton(m[0]),
             one,
             r2: pow(2 * k),
             tier: cpu::cap(tier),
+            m_neg_inv,
         }
     }
 
