@@ -254,8 +254,6 @@ struct Tables {
     p1_mod_p3: [u64; 2],
     /// (p1 p2)^{-1} mod p3.
     c123: [u64; 2],
-    /// p1 p2.
-    p1p2: u128,
 }
 
 impl Tables {
@@ -273,7 +271,6 @@ impl Tables {
             c12: pre(powmod(p1 % p2, p2 - 2, p2), p2),
             p1_mod_p3: pre(p1_mod_p3, p3),
             c123: pre(powmod(p1p2_mod_p3, p3 - 2, p3), p3),
-            p1p2: p1 as u128 * p2 as u128,
         }
     }
 }
@@ -409,9 +406,206 @@ pub fn sqr_ntt(r: &mut [Limb], a: &[Limb]) {
     convolve(prime_set(), r, a, None)
 }
 
+/// Garner's constants for one transform length: the per-prime scale 2^radix / N (the
+/// Montgomery product left 2^-radix, the unnormalized inverse a factor N) and the CRT
+/// multipliers, each with its Shoup quotient in the set's radix (for the IFMA CRT; the
+/// portable CRT recomputes 64-bit ones).
+pub(crate) struct CrtConsts {
+    pub(crate) fields: [Field; 3],
+    pub(crate) scale: [[u64; 2]; 3],
+    /// p1^{-1} mod p2.
+    pub(crate) c12: [u64; 2],
+    /// p1 mod p3.
+    pub(crate) p1_mod_p3: [u64; 2],
+    /// (p1 p2)^{-1} mod p3.
+    pub(crate) c123: [u64; 2],
+    /// p1 p2.
+    pub(crate) p1p2: u128,
+}
+
+impl CrtConsts {
+    fn new(set: &PrimeSet, t: &Tables, n: usize) -> Self {
+        let radix = set.radix_bits;
+        let pre = |w: u64, p: u64| [w, shoup_pre_radix(w, p, radix)];
+        let [p1, p2, p3] = set.primes;
+        Self {
+            fields: t.fields,
+            // N^{-1} = p - (p - 1) / N since N divides p - 1.
+            scale: t
+                .fields
+                .map(|f| pre(mulmod(f.r_mont, f.p - (f.p - 1) / n as u64, f.p), f.p)),
+            c12: pre(t.c12[0], p2),
+            p1_mod_p3: pre(t.p1_mod_p3[0], p3),
+            c123: pre(t.c123[0], p3),
+            p1p2: p1 as u128 * p2 as u128,
+        }
+    }
+}
+
+/// The transform of an operand: N values per prime (forward-transformed, in [0, 4p)), for
+/// products by [`Transformed::mul`] (full products with operands up to the length it was
+/// planned for) or [`Transformed::mul_cyclic`] (products mod B^N - 1). Reusing it saves one
+/// forward transform per product, as for the modulus of Montgomery reduction.
+pub struct Transformed {
+    set: &'static PrimeSet,
+    log_len: u32,
+    b: u32,
+    /// Coefficients of the operand.
+    count: usize,
+    /// Limbs of the operand.
+    limbs: usize,
+    /// Limbs of the longest other operand (full products), or 0 (cyclic).
+    other: usize,
+    data: Vec<u64>,
+    tables: Arc<Tables>,
+}
+
+impl core::fmt::Debug for Transformed {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Transformed({} limbs, 2^{} points)", self.limbs, self.log_len)
+    }
+}
+
+impl Transformed {
+    /// `x` transformed for full products with operands of up to `other` limbs. `None` if the
+    /// product does not fit one transform.
+    pub fn new(x: &[Limb], other: usize) -> Option<Self> {
+        let set = prime_set();
+        let (log_len, b) = plan(set, 64 * x.len(), 64 * other.max(1))?;
+        Some(Self::build(set, x, log_len, b, other))
+    }
+
+    /// `x` (at most 2^`log_len` limbs) transformed for products mod B^N - 1, N = 2^`log_len`
+    /// (64-bit coefficients). `None` if the set's bound does not allow N terms.
+    pub fn new_cyclic(x: &[Limb], log_len: u32) -> Option<Self> {
+        let set = prime_set();
+        let ok = log_len >= MIN_LOG_LEN
+            && log_len <= set.max_log_len
+            && x.len() <= 1 << log_len
+            && 128 + log_len <= set.coeff_bits;
+        ok.then(|| Self::build(set, x, log_len, 64, 0))
+    }
+
+    fn build(set: &'static PrimeSet, x: &[Limb], log_len: u32, b: u32, other: usize) -> Self {
+        let n = 1usize << log_len;
+        let tables = tables(set, log_len);
+        let count = (64 * x.len()).div_ceil(b as usize);
+        let mut data = vec![0; 3 * n];
+        for (j, d) in data.chunks_exact_mut(n).enumerate() {
+            load(d, x, b, count, &tables.fields[j]);
+            transform(set, d, &tables, j);
+        }
+        Self {
+            set,
+            log_len,
+            b,
+            count,
+            limbs: x.len(),
+            other,
+            data,
+            tables,
+        }
+    }
+
+    /// Transform length (points).
+    pub fn points(&self) -> usize {
+        1 << self.log_len
+    }
+
+    /// `r = a x` for `1 <= a.len() <=` the planned length, truncated to `r.len() <= a.len() +
+    /// x.len()` limbs (only the coefficients the low limbs need are rebuilt).
+    pub fn mul(&self, r: &mut [Limb], a: &[Limb]) {
+        debug_assert!(self.other > 0 && a.len() <= self.other && !a.is_empty());
+        debug_assert!(r.len() <= a.len() + self.limbs);
+        let ca = (64 * a.len()).div_ceil(self.b as usize);
+        let needed = (64 * r.len()).div_ceil(self.b as usize);
+        let count = (ca + self.count - 1).min(needed);
+        let res = self.product(a, ca);
+        finish(self.set, r, &res, self.points(), count, self.b, &self.tables, false);
+    }
+
+    /// `r = a x mod (B^N - 1)` (N limbs, N = [`Self::points`], a value in [0, B^N - 1)) for
+    /// `a.len() <= N`.
+    pub fn mul_cyclic(&self, r: &mut [Limb], a: &[Limb]) {
+        let n = self.points();
+        debug_assert!(self.other == 0 && a.len() <= n && r.len() == n);
+        let res = self.product(a, a.len());
+        finish(self.set, r, &res, n, n, 64, &self.tables, true);
+    }
+
+    /// The three inverse transforms of (transform of `a`) times this operand's.
+    fn product(&self, a: &[Limb], ca: usize) -> Vec<u64> {
+        let n = self.points();
+        let mut res = vec![0; 3 * n];
+        for (j, (d, x)) in res
+            .chunks_exact_mut(n)
+            .zip(self.data.chunks_exact(n))
+            .enumerate()
+        {
+            load(d, a, self.b, ca, &self.tables.fields[j]);
+            transform(self.set, d, &self.tables, j);
+            pointwise(self.set, d, Some(x), &self.tables, j);
+            transform_inverse(self.set, d, &self.tables, j);
+        }
+        res
+    }
+}
+
+/// Forward transform with the set's kernels.
+fn transform(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
+    let (tw, f) = (&t.tw[j], &t.fields[j]);
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.radix_bits == 52 {
+        // SAFETY: the IFMA set is only chosen on CPUs with AVX-512F and IFMA; the lengths are
+        // powers of two >= 2^MIN_LOG_LEN = 16, within the tables.
+        return unsafe { super::ntt_ifma::transform(a, tw, f) };
+    }
+    let _ = set;
+    let h = a.len() / 2;
+    forward(a, &tw.w[..h], &tw.w_q[..h], f.p);
+}
+
+/// Inverse transform (without 1/N) with the set's kernels.
+fn transform_inverse(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
+    let (tw, f) = (&t.tw[j], &t.fields[j]);
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.radix_bits == 52 {
+        // SAFETY: as in `transform`.
+        return unsafe { super::ntt_ifma::transform_inverse(a, tw, f) };
+    }
+    let _ = set;
+    let h = a.len() / 2;
+    inverse(a, &tw.w_inv[..h], &tw.w_inv_q[..h], f.p);
+}
+
+/// `a[i] = a[i] b[i] / 2^radix mod p` (squares without `b`), in [0, 2p), for inputs in [0, 4p).
+fn pointwise(set: &PrimeSet, a: &mut [u64], b: Option<&[u64]>, t: &Tables, j: usize) {
+    let f = &t.fields[j];
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.radix_bits == 52 {
+        // SAFETY: as in `transform`; the lengths are equal multiples of 8.
+        return unsafe { super::ntt_ifma::pointwise(a, b, f) };
+    }
+    let _ = set;
+    let two_p = 2 * f.p;
+    match b {
+        Some(b) => {
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x = f.mont_mul(reduce_2p(*x, two_p), reduce_2p(y, two_p));
+            }
+        }
+        None => {
+            for x in a.iter_mut() {
+                let y = reduce_2p(*x, two_p);
+                *x = f.mont_mul(y, y);
+            }
+        }
+    }
+}
+
 /// `r = a b` (`a^2` without `b`) with the kernels of `set` (the IFMA set only on CPUs with
 /// AVX-512 IFMA).
-pub(crate) fn convolve(set: &PrimeSet, r: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
+pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
     let nb = b.map_or(a.len(), <[Limb]>::len);
     debug_assert_eq!(r.len(), a.len() + nb);
     let (bits_a, bits_b) = (64 * a.len(), 64 * nb);
@@ -420,120 +614,156 @@ pub(crate) fn convolve(set: &PrimeSet, r: &mut [Limb], a: &[Limb], b: Option<&[L
     let (ca, cbb) = (bits_a.div_ceil(cb as usize), bits_b.div_ceil(cb as usize));
     let t = tables(set, log_len);
     let mut res = vec![0u64; 3 * n];
-    let mut tmp = if b.is_some() {
-        vec![0u64; n]
-    } else {
-        Vec::new()
-    };
+    let mut tmp = if b.is_some() { vec![0u64; n] } else { Vec::new() };
     for (j, out) in res.chunks_exact_mut(n).enumerate() {
         let f = &t.fields[j];
-        let tw = &t.tw[j];
         load(out, a, cb, ca, f);
-        if let Some(b) = b {
-            load(&mut tmp, b, cb, cbb, f);
-        }
-        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        if set.radix_bits == 52 {
-            // SAFETY: the IFMA prime set is only chosen on CPUs with AVX-512F and IFMA; n >= 16.
-            unsafe { super::ntt_ifma::cyclic_product(out, b.map(|_| &mut tmp[..]), tw, f) };
-            continue;
-        }
-        let (w, w_q) = (&tw.w[..n / 2], &tw.w_q[..n / 2]);
-        let two_p = 2 * f.p;
-        forward(out, w, w_q, f.p);
+        transform(set, out, &t, j);
         match b {
-            Some(_) => {
-                forward(&mut tmp, w, w_q, f.p);
-                for (x, &y) in out.iter_mut().zip(&tmp) {
-                    *x = f.mont_mul(reduce_2p(*x, two_p), reduce_2p(y, two_p));
-                }
+            Some(b) => {
+                load(&mut tmp, b, cb, cbb, f);
+                transform(set, &mut tmp, &t, j);
+                pointwise(set, out, Some(&tmp), &t, j);
             }
-            None => {
-                for x in out.iter_mut() {
-                    let y = reduce_2p(*x, two_p);
-                    *x = f.mont_mul(y, y);
-                }
-            }
+            None => pointwise(set, out, None, &t, j),
         }
-        inverse(out, &tw.w_inv[..n / 2], &tw.w_inv_q[..n / 2], f.p);
+        transform_inverse(set, out, &t, j);
     }
-    recombine(r, &res, n, ca + cbb - 1, cb, &t);
+    finish(set, r, &res, n, ca + cbb - 1, cb, &t, false);
 }
 
-/// Garner's CRT on the three inverse transforms (each scaled by 2^radix / N first: the
-/// Montgomery product left a factor 2^-radix, the unnormalized inverse a factor N), adding coefficient k at
-/// bit k b of `r`. A running four-limb window `acc` holds the sum's bits from limb `base` up;
-/// a limb is written once no later coefficient (at bit k b or above) can reach it.
-fn recombine(r: &mut [Limb], res: &[u64], n: usize, count: usize, b: u32, t: &Tables) {
-    let [f1, f2, f3] = t.fields;
-    // s_j = 2^radix N^{-1} mod p_j; N^{-1} = p - (p - 1) / N since N divides p - 1.
-    let scale = |f: &Field| {
-        let n_inv = f.p - (f.p - 1) / n as u64;
-        let s = mulmod(f.r_mont, n_inv, f.p);
-        [s, shoup_pre(s, f.p)]
-    };
-    let (s1, s2, s3) = (scale(&f1), scale(&f2), scale(&f3));
+/// From the three inverse transforms `res` to the product: the coefficients `0..count` by CRT
+/// ([`crt`]), added at their bit offsets `k b` into `r` ([`accumulate`]); with `wrap`, the
+/// sum is taken mod B^len - 1 (len = `r.len()`).
+#[allow(clippy::too_many_arguments)]
+fn finish(
+    set: &PrimeSet,
+    r: &mut [Limb],
+    res: &[u64],
+    n: usize,
+    count: usize,
+    b: u32,
+    t: &Tables,
+    wrap: bool,
+) {
+    let padded = count.next_multiple_of(8).min(n);
+    let mut c = vec![0u64; 3 * padded];
+    crt(set, res, n, padded, t, &mut c);
+    accumulate(r, &c, padded, count, b, wrap);
+}
+
+/// Garner's CRT for coefficients `0..count` into `out` (limb i of coefficient j at
+/// `out[i count + j]`): x1 = r1, x2 = (r2 - x1) / p1 mod p2, x3 = (r3 - x1 - x2 p1) / (p1 p2)
+/// mod p3, c = x1 + x2 p1 + x3 p1 p2 < p1 p2 p3, each r_j first scaled by 2^radix / N.
+fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mut [u64]) {
+    let k = CrtConsts::new(set, t, n);
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.radix_bits == 52 {
+        // SAFETY: the IFMA set only runs on CPUs with AVX-512F and IFMA; count is a multiple of
+        // 8 (n >= 16 is one too), at most n; out holds 3 count limbs.
+        return unsafe { super::ntt_ifma::crt(res, n, count, &k, out) };
+    }
+    let [f1, f2, f3] = k.fields;
     let (p1, p2, p3) = (f1.p, f2.p, f3.p);
+    let s64 = |x: [u64; 2], p: u64| [x[0], shoup_pre(x[0], p)];
+    let (s1, s2, s3) = (s64(k.scale[0], p1), s64(k.scale[1], p2), s64(k.scale[2], p3));
+    let (c12, p1_mod_p3, c123) = (s64(k.c12, p2), s64(k.p1_mod_p3, p3), s64(k.c123, p3));
     let fix = |x: u64, p: u64| x.min(x.wrapping_sub(p)); // [0, 2p) -> [0, p)
-    let (p1p2_lo, p1p2_hi) = (t.p1p2 as u64, (t.p1p2 >> 64) as u64);
-    let mut acc = [0u64; 5];
-    let mut base = 0usize; // bit offset of acc[0], a multiple of 64
-    let mut out = 0usize; // next limb of r to write
-    for k in 0..count {
-        let x1 = fix(shoup(res[k], s1[0], s1[1], p1), p1);
-        let r2 = fix(shoup(res[n + k], s2[0], s2[1], p2), p2);
-        let r3 = fix(shoup(res[2 * n + k], s3[0], s3[1], p3), p3);
+    let (p1p2_lo, p1p2_hi) = (k.p1p2 as u64, (k.p1p2 >> 64) as u64);
+    let (o0, rest) = out.split_at_mut(count);
+    let (o1, o2) = rest.split_at_mut(count);
+    for j in 0..count {
+        let x1 = fix(shoup(res[j], s1[0], s1[1], p1), p1);
+        let r2 = fix(shoup(res[n + j], s2[0], s2[1], p2), p2);
+        let r3 = fix(shoup(res[2 * n + j], s3[0], s3[1], p3), p3);
         // x2 = (r2 - x1) / p1 mod p2 (x1 < p1 < 2 p2).
-        let x2 = fix(shoup(r2 + 2 * p2 - x1, t.c12[0], t.c12[1], p2), p2);
+        let x2 = fix(shoup(r2 + 2 * p2 - x1, c12[0], c12[1], p2), p2);
         // x3 = (r3 - x1 - x2 p1) / (p1 p2) mod p3 (x1 < 2 p3).
         let u = reduce_2p(r3 + 2 * p3 - x1, 2 * p3);
-        let v = shoup(x2, t.p1_mod_p3[0], t.p1_mod_p3[1], p3);
-        let x3 = fix(shoup(u + 2 * p3 - v, t.c123[0], t.c123[1], p3), p3);
-        // c = x1 + x2 p1 + x3 p1 p2 < p1 p2 p3, three limbs.
+        let v = shoup(x2, p1_mod_p3[0], p1_mod_p3[1], p3);
+        let x3 = fix(shoup(u + 2 * p3 - v, c123[0], c123[1], p3), p3);
         let m = x2 as u128 * p1 as u128 + x1 as u128;
         let lo = x3 as u128 * p1p2_lo as u128;
         let hi = x3 as u128 * p1p2_hi as u128;
         let c0 = m as u64 as u128 + lo as u64 as u128;
         let c1 = (m >> 64) + (lo >> 64) + (hi as u64 as u128) + (c0 >> 64);
         let c2 = (hi >> 64) + (c1 >> 64);
-        let c = [c0 as u64, c1 as u64, c2 as u64];
         debug_assert_eq!(c2 >> 64, 0);
+        (o0[j], o1[j], o2[j]) = (c0 as u64, c1 as u64, c2 as u64);
+    }
+}
+
+/// `r = sum_k c_k 2^(k b)` over the coefficients `0..count` (three limbs each, limb i of
+/// coefficient k at `c[i stride + k]`), truncated to `r.len()` limbs, or with `wrap` taken mod
+/// B^len - 1 (len = `r.len()`, a value in [0, B^len - 1)). A running five-limb window
+/// holds the sum's bits from limb `base` up; a limb is written once no later coefficient (at bit
+/// k b or above) can reach it.
+fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
+    let len = r.len();
+    // The window in locals (an array shifted in memory stalled on store forwarding).
+    let (mut a0, mut a1, mut a2, mut a3, mut a4) = (0u64, 0u64, 0u64, 0u64, 0u64);
+    let mut base = 0usize; // bit offset of a0, a multiple of 64
+    let mut out = 0usize; // next limb of r to write
+    // With wrap, limbs at len and above fold back to the bottom (B^len = 1): kept in `high`.
+    let mut high: Vec<Limb> = Vec::new();
+    let mut emit = |x: Limb, out: &mut usize, r: &mut [Limb]| {
+        if *out < len {
+            r[*out] = x;
+        } else if wrap {
+            high.push(x);
+        }
+        *out += 1;
+    };
+    let adc = crate::limb::adc;
+    for k in 0..count {
+        let (c0, c1, c2) = (c[k], c[stride + k], c[2 * stride + k]);
         // acc += c << (k b - base), a shift below 64.
         let sh = (k * b as usize - base) as u32;
-        let shifted = if sh == 0 {
-            [c[0], c[1], c[2], 0]
+        let (s0, s1, s2, s3) = if sh == 0 {
+            (c0, c1, c2, 0)
         } else {
-            [
-                c[0] << sh,
-                c[1] << sh | c[0] >> (64 - sh),
-                c[2] << sh | c[1] >> (64 - sh),
-                c[2] >> (64 - sh),
-            ]
+            (
+                c0 << sh,
+                c1 << sh | c0 >> (64 - sh),
+                c2 << sh | c1 >> (64 - sh),
+                c2 >> (64 - sh),
+            )
         };
-        let mut carry = 0;
-        for i in 0..4 {
-            (acc[i], carry) = crate::limb::adc(acc[i], shifted[i], carry);
-        }
-        acc[4] += carry;
+        let carry;
+        (a0, carry) = adc(a0, s0, 0);
+        let (x, carry) = adc(a1, s1, carry);
+        a1 = x;
+        let (x, carry) = adc(a2, s2, carry);
+        a2 = x;
+        let (x, carry) = adc(a3, s3, carry);
+        a3 = x;
+        a4 += carry;
         // Bits below (k + 1) b are final.
         while (k + 1) * b as usize >= base + 64 {
-            // The last coefficients' top bits may lie past the product's length: zeros.
-            if out < r.len() {
-                r[out] = acc[0];
-                out += 1;
-            } else {
-                debug_assert_eq!(acc[0], 0);
-            }
-            acc.copy_within(1.., 0);
-            acc[4] = 0;
+            emit(a0, &mut out, r);
+            (a0, a1, a2, a3, a4) = (a1, a2, a3, a4, 0);
             base += 64;
         }
     }
-    let rest = r.len() - out;
-    for (i, x) in r[out..].iter_mut().enumerate() {
-        *x = if i < acc.len() { acc[i] } else { 0 };
+    for x in [a0, a1, a2, a3, a4] {
+        emit(x, &mut out, r);
     }
-    debug_assert!(acc[rest.min(acc.len())..].iter().all(|&x| x == 0));
+    let filled = out.min(len);
+    r[filled..].fill(0);
+    if wrap {
+        // Fold: add the limbs past len back at the bottom, then the end-around carries.
+        let mut carry: Limb = 0;
+        for chunk in high.chunks(len) {
+            carry += super::add_in_place(r, chunk);
+        }
+        while carry != 0 {
+            carry = super::add_1_in_place(r, carry);
+        }
+        // B^len - 1 itself is 0 mod B^len - 1.
+        if r.iter().all(|&x| x == Limb::MAX) {
+            r.fill(0);
+        }
+    }
 }
 
 #[cfg(test)]

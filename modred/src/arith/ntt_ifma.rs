@@ -280,51 +280,130 @@ unsafe fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
     }
 }
 
-/// The cyclic convolution of `a` with `b` (or with itself when `b` is `None`) mod the prime of
-/// `f`, in place in `a`, times N 2^-52 (the caller scales): forward transforms, pointwise
-/// Montgomery products, inverse transform. Inputs in [0, 4p), outputs in [0, 2p); `b` is
-/// overwritten by its transform.
+/// Forward transform of `a` mod the prime of `f` (see [`forward`]).
 ///
 /// # Safety
-/// AVX-512F and IFMA; `a.len()` (and `b.len()`) a power of two >= 16; `tw` built for at least
-/// that length with the IFMA prime set.
+/// AVX-512F and IFMA; `a.len()` a power of two >= 16; `tw` built for at least that length with
+/// the IFMA prime set.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(crate) unsafe fn cyclic_product(
-    a: &mut [u64],
-    b: Option<&mut [u64]>,
-    tw: &Twiddles,
-    f: &Field,
-) {
-    let n = a.len();
-    let c = Consts::new(f);
-    let (w, w_q) = (&tw.w[..], &tw.w_q[..]);
+pub(crate) unsafe fn transform(a: &mut [u64], tw: &Twiddles, f: &Field) {
     // SAFETY: the caller's guarantees.
-    unsafe { forward(a, w, w_q, &c) };
+    unsafe { forward(a, &tw.w, &tw.w_q, &Consts::new(f)) }
+}
+
+/// Inverse transform of `a` without the 1/N (see [`inverse`]).
+///
+/// # Safety
+/// As [`transform`].
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &Twiddles, f: &Field) {
+    // SAFETY: the caller's guarantees.
+    unsafe { inverse(a, &tw.w_inv, &tw.w_inv_q, &Consts::new(f)) }
+}
+
+/// `a[i] = a[i] b[i] 2^-52 mod p` (in [0, 2p)) for `a[i], b[i] < 4p`; `b` = `a` squares.
+///
+/// # Safety
+/// AVX-512F and IFMA; equal lengths, a multiple of 8.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn pointwise(a: &mut [u64], b: Option<&[u64]>, f: &Field) {
+    let c = Consts::new(f);
+    let n = a.len();
+    debug_assert!(n % 8 == 0 && b.is_none_or(|b| b.len() == n));
     let ptr = a.as_mut_ptr();
-    match b {
-        Some(b) => {
-            debug_assert_eq!(b.len(), n);
-            // SAFETY: as above.
-            unsafe { forward(b, w, w_q, &c) };
-            for i in (0..n).step_by(8) {
-                // SAFETY: i + 8 <= n for both slices.
-                unsafe {
-                    let x = reduce_2p(_mm512_loadu_si512(ptr.add(i).cast()), &c);
-                    let y = reduce_2p(_mm512_loadu_si512(b.as_ptr().add(i).cast()), &c);
-                    _mm512_storeu_si512(ptr.add(i).cast(), mont_mul(x, y, &c));
-                }
-            }
-        }
-        None => {
-            for i in (0..n).step_by(8) {
-                // SAFETY: i + 8 <= n.
-                unsafe {
-                    let x = reduce_2p(_mm512_loadu_si512(ptr.add(i).cast()), &c);
-                    _mm512_storeu_si512(ptr.add(i).cast(), mont_mul(x, x, &c));
-                }
-            }
+    for i in (0..n).step_by(8) {
+        // SAFETY: i + 8 <= n for both slices.
+        unsafe {
+            let x = reduce_2p(_mm512_loadu_si512(ptr.add(i).cast()), &c);
+            let y = match b {
+                Some(b) => reduce_2p(_mm512_loadu_si512(b.as_ptr().add(i).cast()), &c),
+                None => x,
+            };
+            _mm512_storeu_si512(ptr.add(i).cast(), mont_mul(x, y, &c));
         }
     }
-    // SAFETY: as above.
-    unsafe { inverse(a, &tw.w_inv, &tw.w_inv_q, &c) };
+}
+
+/// Garner's CRT constants as vectors (see [`super::ntt::CrtConsts`]).
+struct CrtVec {
+    c: [Consts; 3],
+    scale: [[__m512i; 2]; 3],
+    c12: [__m512i; 2],
+    p1_mod_p3: [__m512i; 2],
+    c123: [__m512i; 2],
+    /// p1 p2 in two digits of 52 bits.
+    p1p2: [__m512i; 2],
+}
+
+/// `x mod p` for x < 2p.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn reduce_p(x: __m512i, c: &Consts) -> __m512i {
+    _mm512_min_epu64(x, _mm512_sub_epi64(x, c.p))
+}
+
+/// The coefficients of the convolution from the three inverse transforms `res` (N values each, in
+/// [0, 2p_j)), for coefficients `0..count` (a multiple of 8, at most N): each scaled by its
+/// prime's 2^52 / N, then Garner's CRT x1 + x2 p1 + x3 p1 p2 (as [`super::ntt`]'s portable
+/// one, in radix 2^52), written as three limbs per coefficient to `out`: limb i of
+/// coefficient j at `out[i count + j]`.
+///
+/// # Safety
+/// AVX-512F and IFMA; `res.len() == 3 N`, `count <= N`, `count % 8 == 0`,
+/// `out.len() >= 3 count`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+pub(crate) unsafe fn crt(res: &[u64], n: usize, count: usize, k: &super::ntt::CrtConsts, out: &mut [u64]) {
+    debug_assert!(res.len() == 3 * n && count <= n && count % 8 == 0 && out.len() >= 3 * count);
+    let set1 = |x: u64| _mm512_set1_epi64(x as i64);
+    let pair = |x: [u64; 2]| [set1(x[0]), set1(x[1])];
+    let v = CrtVec {
+        c: k.fields.map(|f| Consts::new(&f)),
+        scale: k.scale.map(pair),
+        c12: pair(k.c12),
+        p1_mod_p3: pair(k.p1_mod_p3),
+        c123: pair(k.c123),
+        p1p2: [set1(k.p1p2 as u64 & MASK52), set1((k.p1p2 >> 52) as u64)],
+    };
+    let [c1, c2, c3] = &v.c;
+    let zero = _mm512_setzero_si512();
+    let mask = c1.mask;
+    for j in (0..count).step_by(8) {
+        // SAFETY: j + 8 <= count <= n, and 3 count <= out.len().
+        unsafe {
+            let r1 = _mm512_loadu_si512(res.as_ptr().add(j).cast());
+            let r2 = _mm512_loadu_si512(res.as_ptr().add(n + j).cast());
+            let r3 = _mm512_loadu_si512(res.as_ptr().add(2 * n + j).cast());
+            let x1 = reduce_p(shoup(r1, v.scale[0][0], v.scale[0][1], c1), c1);
+            let r2 = reduce_p(shoup(r2, v.scale[1][0], v.scale[1][1], c2), c2);
+            let r3 = reduce_p(shoup(r3, v.scale[2][0], v.scale[2][1], c3), c3);
+            // x2 = (r2 - x1) / p1 mod p2 (x1 < p1 < 2 p2).
+            let t = _mm512_sub_epi64(_mm512_add_epi64(r2, c2.two_p), x1);
+            let x2 = reduce_p(shoup(t, v.c12[0], v.c12[1], c2), c2);
+            // x3 = (r3 - x1 - x2 p1) / (p1 p2) mod p3.
+            let u = reduce_2p(_mm512_sub_epi64(_mm512_add_epi64(r3, c3.two_p), x1), c3);
+            let w = shoup(x2, v.p1_mod_p3[0], v.p1_mod_p3[1], c3);
+            let t = _mm512_sub_epi64(_mm512_add_epi64(u, c3.two_p), w);
+            let x3 = reduce_p(shoup(t, v.c123[0], v.c123[1], c3), c3);
+            // c = x1 + x2 p1 + x3 (P0 + P1 2^52) in 52-bit digits d0, d1, d2 (unnormalized).
+            let d0 = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(x1, x2, c1.p), x3, v.p1p2[0]);
+            let d1 = _mm512_madd52lo_epu64(
+                _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, x2, c1.p), x3, v.p1p2[0]),
+                x3,
+                v.p1p2[1],
+            );
+            let d2 = _mm512_madd52hi_epu64(zero, x3, v.p1p2[1]);
+            // Normalize: d0 < 3 2^52, d1 < 3 2^52 + 2, then 64-bit limbs.
+            let d1 = _mm512_add_epi64(d1, _mm512_srli_epi64::<52>(d0));
+            let d0 = _mm512_and_si512(d0, mask);
+            let d2 = _mm512_add_epi64(d2, _mm512_srli_epi64::<52>(d1));
+            let d1 = _mm512_and_si512(d1, mask);
+            let l0 = _mm512_or_si512(d0, _mm512_slli_epi64::<52>(d1));
+            let l1 = _mm512_or_si512(_mm512_srli_epi64::<12>(d1), _mm512_slli_epi64::<40>(d2));
+            let l2 = _mm512_srli_epi64::<24>(d2);
+            let base = out.as_mut_ptr();
+            _mm512_storeu_si512(base.add(j).cast(), l0);
+            _mm512_storeu_si512(base.add(count + j).cast(), l1);
+            _mm512_storeu_si512(base.add(2 * count + j).cast(), l2);
+        }
+    }
 }
