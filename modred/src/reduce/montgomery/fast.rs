@@ -591,13 +591,12 @@ impl MontKernel for Fast {
         Self::redc(p, out, t, rest);
     }
     /// Word-by-word REDC, or from [`crate::tuning::REDC_N_THRESHOLD`] limbs on the REDC over
-    /// two full products ([`super::redc_n::redc_n`]).
+    /// two full products ([`super::redc_n::RedcN`]).
     #[inline]
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
-        if p.m_neg_inv.is_empty() {
-            redc(p, out, x)
-        } else {
-            super::redc_n::redc_n(out, x, &p.m, &p.m_neg_inv)
+        match &p.redc_n {
+            None => redc(p, out, x),
+            Some(r) => r.reduce(out, x, &p.m),
         }
     }
 }

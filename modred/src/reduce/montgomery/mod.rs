@@ -50,9 +50,9 @@ pub struct MontParams {
     pub r2: Vec<Limb>,
     /// The kernels' tier, at most what the CPU has (private: the asm kernels rely on it).
     tier: Tier,
-    /// -m^{-1} mod R (k limbs) for [`redc_n::redc_n`], from
-    /// [`crate::tuning::REDC_N_THRESHOLD`] limbs on (empty below).
-    pub m_neg_inv: Vec<Limb>,
+    /// The constants of REDC over full products ([`redc_n::RedcN`]), from
+    /// [`crate::tuning::REDC_N_THRESHOLD`] limbs on.
+    pub redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
 }
 
 /// 2^e mod m (trimmed), by one division. Variable time.
@@ -88,21 +88,15 @@ impl MontParams {
         } else {
             pow(k)
         };
-        let m_neg_inv = if k >= crate::tuning::REDC_N_THRESHOLD {
-            let inv = arith::div_newton::inverse_mod_power(m, k);
-            let mut neg = vec![0; k];
-            arith::sub_n(&mut neg, &vec![0; k], &inv);
-            neg
-        } else {
-            Vec::new()
-        };
+        let redc_n = (k >= crate::tuning::REDC_N_THRESHOLD)
+            .then(|| std::sync::Arc::new(redc_n::RedcN::new(m)));
         Self {
             m: m.to_vec(),
             n0: neg_inv_newton(m[0]),
             one,
             r2: pow(2 * k),
             tier: cpu::cap(tier),
-            m_neg_inv,
+            redc_n,
         }
     }
 

@@ -4,41 +4,116 @@
 //! k^2 single-precision products of the word-by-word REDC (Montgomery, "Modular multiplication
 //! without trial division", Math. Comp. 1985, with the multi-word REDC of section 2).
 //!
+//! In the NTT range the transforms of m' and m are computed once per modulus
+//! ([`crate::arith::ntt::Transformed`]), and only the high half of q m is needed: with
+//! L = 2^ceil(log2 k) >= k, y = q m mod (B^L - 1) comes from a cyclic product of half the full
+//! length, and since the low half of q m is known (q m = -x mod R), the high half H satisfies
+//! H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference rotated by L - k limbs (GMP
+//! does the same with `mpn_mulmod_bnm1`).
+//!
 //! Variable time (the products branch on sizes and signs).
 
-use crate::arith::{self, add_in_place, sub_mod_final};
+use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
 use crate::limb::Limb;
 
-/// `out = x R^{-1} mod m` for a 2k-limb `x < m R`; `m_neg_inv` = -m^{-1} mod R (k limbs).
-/// Output `< m`. q = (x mod R) m' mod R makes x + q m divisible by R, and (x + q m) / R < 2m;
-/// its low half is zero, so (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0].
-pub fn redc_n(out: &mut [Limb], x: &[Limb], m: &[Limb], m_neg_inv: &[Limb]) {
-    let k = m.len();
-    debug_assert!(x.len() == 2 * k && out.len() == k && m_neg_inv.len() == k);
-    let (x_lo, x_hi) = x.split_at(k);
-    let mut t = vec![0; 2 * k];
-    arith::mul(&mut t, x_lo, m_neg_inv);
-    let q = arith::trim(&t[..k]).to_vec();
-    let mut u = vec![0; k];
-    u.copy_from_slice(x_hi);
-    let mut top = 0;
-    if !q.is_empty() {
-        let mut qm = vec![0; q.len() + k];
-        arith::mul(&mut qm, &q, m);
-        #[cfg(debug_assertions)]
-        {
-            let mut low = vec![0; k];
-            arith::add_n(&mut low, &qm[..k], x_lo);
-            debug_assert!(arith::is_zero(&low), "x + q m not divisible by R");
+/// The per-modulus constants of [`RedcN::reduce`].
+#[derive(Debug)]
+pub struct RedcN {
+    /// -m^{-1} mod R, k limbs.
+    m_neg_inv: Vec<Limb>,
+    /// In the NTT range: m' transformed for full products with k-limb operands, and m for
+    /// products mod B^L - 1.
+    transforms: Option<(Transformed, Transformed)>,
+}
+
+impl RedcN {
+    /// The constants for the odd modulus `m` (k limbs): -m^{-1} mod R by Newton–Hensel lifting
+    /// ([`arith::div_newton::inverse_mod_power`]) and, from the NTT threshold on, the transforms.
+    pub fn new(m: &[Limb]) -> Self {
+        let k = m.len();
+        let inv = arith::div_newton::inverse_mod_power(m, k);
+        let mut m_neg_inv = vec![0; k];
+        arith::sub_n(&mut m_neg_inv, &vec![0; k], &inv);
+        let transforms = if k >= arith::ntt::threshold(false) {
+            let log_len = k.next_power_of_two().trailing_zeros();
+            Transformed::new(&m_neg_inv, k).zip(Transformed::new_cyclic(m, log_len))
+        } else {
+            None
+        };
+        Self {
+            m_neg_inv,
+            transforms,
         }
-        top += add_in_place(&mut u, &qm[k..]);
     }
-    if !arith::is_zero(x_lo) {
-        top += arith::add_1_in_place(&mut u, 1);
+
+    /// `out = x R^{-1} mod m` for a 2k-limb `x < m R`. Output `< m`. q = (x mod R) m' mod R
+    /// makes x + q m divisible by R, and (x + q m) / R < 2m; its low half is zero, so
+    /// (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0].
+    pub fn reduce(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
+        let k = m.len();
+        debug_assert!(x.len() == 2 * k && out.len() == k);
+        let (x_lo, x_hi) = x.split_at(k);
+        let x_lo_zero = arith::is_zero(x_lo);
+        let mut u = x_hi.to_vec();
+        let mut top = 0;
+        if !x_lo_zero {
+            let mut q = vec![0; k];
+            let mut h = vec![0; k];
+            match &self.transforms {
+                Some((inv_t, m_t)) => {
+                    inv_t.mul(&mut q, x_lo);
+                    high_half_cyclic(&mut h, &q, x_lo, m_t);
+                }
+                None => {
+                    let mut t = vec![0; 2 * k];
+                    arith::mul(&mut t, x_lo, &self.m_neg_inv);
+                    q.copy_from_slice(&t[..k]);
+                    let qt = arith::trim(&q);
+                    if !qt.is_empty() {
+                        let mut qm = vec![0; qt.len() + k];
+                        arith::mul(&mut qm, qt, m);
+                        #[cfg(debug_assertions)]
+                        {
+                            let mut low = vec![0; k];
+                            arith::add_n(&mut low, &qm[..k], x_lo);
+                            debug_assert!(arith::is_zero(&low), "x + q m not divisible by R");
+                        }
+                        h[..qm.len() - k].copy_from_slice(&qm[k..]);
+                    }
+                }
+            }
+            top += add_in_place(&mut u, &h);
+            top += arith::add_1_in_place(&mut u, 1);
+        }
+        debug_assert!(top <= 1);
+        sub_mod_final(out, &u, top, m);
     }
-    debug_assert!(top <= 1);
-    let t = u.clone();
-    sub_mod_final(out, &t, top, m);
+}
+
+/// `h` = the high k limbs of q m, from y = q m mod (B^L - 1) (`m_t`, L = its points) and the low
+/// half q m mod R = R - x_lo (x_lo != 0): H = ((y - (R - x_lo)) mod (B^L - 1)) B^(L-k).
+fn high_half_cyclic(h: &mut [Limb], q: &[Limb], x_lo: &[Limb], m_t: &Transformed) {
+    let (k, l) = (h.len(), m_t.points());
+    let mut y = vec![0; l];
+    m_t.mul_cyclic(&mut y, arith::trim(q));
+    // y + x_lo - R = y + x_lo - B^k, mod B^L - 1.
+    let mut carry = add_in_place(&mut y, x_lo);
+    while carry != 0 {
+        carry = arith::add_1_in_place(&mut y, carry);
+    }
+    // Subtract B^k (limb k, or 1 at limb 0 when k = L: B^L = 1).
+    let mut borrow = arith::sub_1_in_place(&mut y[k % l..], 1);
+    while borrow != 0 {
+        borrow = arith::sub_1_in_place(&mut y, borrow);
+    }
+    if y.iter().all(|&v| v == Limb::MAX) {
+        y.fill(0);
+    }
+    // Multiply by B^(L-k): limb i moves to (i + L - k) mod L, so h[j] = y[(j + k) mod L].
+    for (j, hj) in h.iter_mut().enumerate() {
+        *hj = y[(j + k) % l];
+    }
+    debug_assert!((k..l).all(|j| y[(j + k) % l] == 0), "q m high half above k limbs");
 }
 
 #[cfg(test)]
@@ -51,11 +126,14 @@ mod tests {
         crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
     }
 
+    /// Against num-bigint, below and above the NTT threshold (the cyclic high half), with
+    /// random, all-ones and short moduli, and x = 0, x < R, x = (m - 1) r.
     #[test]
     fn redc_n_matches_num_bigint() {
         let mut s = 0xdead_beef_0bad_f00d;
-        for k in [1, 2, 7, 64, 199, 200, 201, 300] {
-            for case in 0..3 {
+        let t = arith::ntt::threshold(false);
+        for k in [1, 2, 7, 64, t - 1, t, t + 1, 300, 513] {
+            for case in 0..4 {
                 let mut m: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
                 m[0] |= 1;
                 if case == 1 {
@@ -64,21 +142,17 @@ mod tests {
                 if case == 2 {
                     m[k - 1] = 1;
                 }
-                let inv = crate::arith::div_newton::inverse_mod_power(&m, k);
-                let m_neg_inv = {
-                    let mut z = vec![0; k];
-                    let b = crate::arith::sub_n(&mut z, &vec![0; k], &inv);
-                    let _ = b;
-                    z
-                };
-                // x < m R: x = (m - 1) * random k-limb value.
+                let ctx = RedcN::new(&m);
                 let r: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
                 let mut mm1 = m.clone();
-                crate::arith::sub_1_in_place(&mut mm1, 1);
+                arith::sub_1_in_place(&mut mm1, 1);
                 let mut x = vec![0; 2 * k];
-                crate::arith::mul(&mut x, &mm1, &r);
+                match case {
+                    3 => x[..k].copy_from_slice(&r), // x < R
+                    _ => arith::mul(&mut x, &mm1, &r),
+                }
                 let mut out = vec![0; k];
-                redc_n(&mut out, &x, &m, &m_neg_inv);
+                ctx.reduce(&mut out, &x, &m);
                 let rr = BigUint::from(1u8) << (64 * k);
                 let want = big(&x) * rr.modinv(&big(&m)).unwrap() % big(&m);
                 assert_eq!(big(&out), want, "k={k} case={case}");
