@@ -62,7 +62,7 @@ pub const DIV_NEWTON_THRESHOLD: usize = 300;
 
 /// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
 /// (`reduce::montgomery::redc_n`) instead of the word-by-word REDC. (To be measured.)
-pub const REDC_N_THRESHOLD: usize = 200;
+
 
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
 /// unrolled CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the
