@@ -61,8 +61,14 @@ pub const RECIPROCAL_BASECASE: usize = 64;
 pub const DIV_NEWTON_THRESHOLD: usize = 300;
 
 /// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
-/// (`reduce::montgomery::redc_n`) instead of the word-by-word REDC. (To be measured.)
-
+/// (`reduce::montgomery::redc_n`: cached NTT transforms, the high half by a half-length cyclic
+/// product) instead of the word-by-word REDC. Measured as `Modulus::pow` with a 256-bit
+/// exponent against GMP `mpz_powm` (interleaved, CPU time): with IFMA, threshold 96 against 200:
+/// 8192 bits (128 limbs) 1.75 vs 1.29, 10240 1.68, 12288 1.83 (product-based REDC loses while the
+/// products are Karatsuba); from 200 limbs, with NTT products, 12800 bits 0.98, 16384 0.60
+/// (word-by-word: 1.42). Portable (`MODRED_NO_ASM=1`), threshold 200 against none: 16384 bits
+/// 3.01 vs 3.37, 32768 1.93 vs 4.48, 65536 1.63 vs 5.99.
+pub const REDC_N_THRESHOLD: usize = 200;
 
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
 /// unrolled CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the
