@@ -121,6 +121,13 @@ pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
 
 // ---- Exponentiation (src/exp/) ----
 
+/// `exp::pow` with the default options computes base^exp by plain powering (no modulus
+/// context) when exp fits a limb and the power has at most this many times the bits of m,
+/// then one division (none when it stays below m). Set so that the power's division (at most
+/// a 4k-by-k division) stays below a Montgomery set-up's R^2 mod m (a 2k-by-k division) plus
+/// the products the scan would do anyway.
+pub const POW_PLAIN_MAX_RATIO: usize = 4;
+
 /// Largest window (or comb teeth) accepted by the exponentiation options.
 pub const MAX_WINDOW_BITS: usize = 16;
 

@@ -462,7 +462,11 @@ pub struct Transformed {
 
 impl core::fmt::Debug for Transformed {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Transformed({} limbs, 2^{} points)", self.limbs, self.log_len)
+        write!(
+            f,
+            "Transformed({} limbs, 2^{} points)",
+            self.limbs, self.log_len
+        )
     }
 }
 
@@ -521,7 +525,16 @@ impl Transformed {
         let needed = (64 * r.len()).div_ceil(self.b as usize);
         let count = (ca + self.count - 1).min(needed);
         let res = self.product(a, ca);
-        finish(self.set, r, &res, self.points(), count, self.b, &self.tables, false);
+        finish(
+            self.set,
+            r,
+            &res,
+            self.points(),
+            count,
+            self.b,
+            &self.tables,
+            false,
+        );
     }
 
     /// `r = a x mod (B^N - 1)` (N limbs, N = [`Self::points`], a value in [0, B^N - 1)) for
@@ -614,7 +627,11 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
     let (ca, cbb) = (bits_a.div_ceil(cb as usize), bits_b.div_ceil(cb as usize));
     let t = tables(set, log_len);
     let mut res = vec![0u64; 3 * n];
-    let mut tmp = if b.is_some() { vec![0u64; n] } else { Vec::new() };
+    let mut tmp = if b.is_some() {
+        vec![0u64; n]
+    } else {
+        Vec::new()
+    };
     for (j, out) in res.chunks_exact_mut(n).enumerate() {
         let f = &t.fields[j];
         load(out, a, cb, ca, f);
@@ -666,7 +683,11 @@ fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mu
     let [f1, f2, f3] = k.fields;
     let (p1, p2, p3) = (f1.p, f2.p, f3.p);
     let s64 = |x: [u64; 2], p: u64| [x[0], shoup_pre(x[0], p)];
-    let (s1, s2, s3) = (s64(k.scale[0], p1), s64(k.scale[1], p2), s64(k.scale[2], p3));
+    let (s1, s2, s3) = (
+        s64(k.scale[0], p1),
+        s64(k.scale[1], p2),
+        s64(k.scale[2], p3),
+    );
     let (c12, p1_mod_p3, c123) = (s64(k.c12, p2), s64(k.p1_mod_p3, p3), s64(k.c123, p3));
     let fix = |x: u64, p: u64| x.min(x.wrapping_sub(p)); // [0, 2p) -> [0, p)
     let (p1p2_lo, p1p2_hi) = (k.p1p2 as u64, (k.p1p2 >> 64) as u64);
@@ -704,7 +725,7 @@ fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wr
     let (mut a0, mut a1, mut a2, mut a3, mut a4) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut base = 0usize; // bit offset of a0, a multiple of 64
     let mut out = 0usize; // next limb of r to write
-    // With wrap, limbs at len and above fold back to the bottom (B^len = 1): kept in `high`.
+                          // With wrap, limbs at len and above fold back to the bottom (B^len = 1): kept in `high`.
     let mut high: Vec<Limb> = Vec::new();
     let mut emit = |x: Limb, out: &mut usize, r: &mut [Limb]| {
         if *out < len {

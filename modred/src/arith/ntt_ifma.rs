@@ -352,7 +352,13 @@ fn reduce_p(x: __m512i, c: &Consts) -> __m512i {
 /// AVX-512F and IFMA; `res.len() == 3 N`, `count <= N`, `count % 8 == 0`,
 /// `out.len() >= 3 count`.
 #[target_feature(enable = "avx512f,avx512ifma")]
-pub(crate) unsafe fn crt(res: &[u64], n: usize, count: usize, k: &super::ntt::CrtConsts, out: &mut [u64]) {
+pub(crate) unsafe fn crt(
+    res: &[u64],
+    n: usize,
+    count: usize,
+    k: &super::ntt::CrtConsts,
+    out: &mut [u64],
+) {
     debug_assert!(res.len() == 3 * n && count <= n && count % 8 == 0 && out.len() >= 3 * count);
     let set1 = |x: u64| _mm512_set1_epi64(x as i64);
     let pair = |x: [u64; 2]| [set1(x[0]), set1(x[1])];

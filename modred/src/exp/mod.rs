@@ -23,6 +23,7 @@ pub mod inverse;
 mod method;
 mod modulus;
 pub mod sliding;
+mod small_exp;
 pub mod table_window;
 pub mod window;
 

@@ -26,6 +26,12 @@ pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Res
     if let Some(x) = pow_one_word(base, exp, m, opts) {
         return Ok(x);
     }
+    // A small exponent: plain powering and at most one division, no modulus context.
+    if opts.method == Method::Auto && opts.reducer == "auto" {
+        if let Some(x) = super::small_exp::pow_plain(base, exp, m) {
+            return Ok(x);
+        }
+    }
     Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
 }
 

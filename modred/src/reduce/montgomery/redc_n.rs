@@ -113,7 +113,10 @@ fn high_half_cyclic(h: &mut [Limb], q: &[Limb], x_lo: &[Limb], m_t: &Transformed
     for (j, hj) in h.iter_mut().enumerate() {
         *hj = y[(j + k) % l];
     }
-    debug_assert!((k..l).all(|j| y[(j + k) % l] == 0), "q m high half above k limbs");
+    debug_assert!(
+        (k..l).all(|j| y[(j + k) % l] == 0),
+        "q m high half above k limbs"
+    );
 }
 
 #[cfg(test)]

@@ -1,0 +1,98 @@
+//! Exponentiation by a small exponent, without a modulus context: when base^exp stays below m
+//! there is nothing to reduce, and when it is at most a few times longer than m one division
+//! after the plain powering costs less than a Montgomery set-up (R^2 mod m, -m^{-1} mod R, the
+//! conversions), which is a division of 2k limbs and more. So pow(3, 2, m) for a 2^22-bit m
+//! is one product of one-limb numbers.
+
+use crate::arith;
+use crate::limb::Limb;
+use crate::natural::Natural;
+use crate::tuning::POW_PLAIN_MAX_RATIO;
+
+/// `base^exp mod m` by plain powering when `exp` fits a limb and the power has at most
+/// [`POW_PLAIN_MAX_RATIO`] times the bits of m (the estimate bits(base mod m) exp bounds it);
+/// with at most bits(m) - 1 bits the power is below m and is the result. `None` otherwise (and
+/// for exp = 0 or m <= 1, which the callers handle). Variable time.
+pub(crate) fn pow_plain(base: &Natural, exp: &Natural, m: &Natural) -> Option<Natural> {
+    let e = exp.to_u64()?;
+    if e == 0 || m.bits() <= 1 {
+        return None;
+    }
+    let reduced;
+    let b = if base >= m {
+        reduced = base % m;
+        &reduced
+    } else {
+        base
+    };
+    let bound = (b.bits() as u128) * e as u128;
+    let m_bits = m.bits() as u128;
+    if bound > POW_PLAIN_MAX_RATIO as u128 * m_bits {
+        return None;
+    }
+    let p = power(b.limbs(), e);
+    if bound < m_bits {
+        debug_assert!(p < *m);
+        return Some(p);
+    }
+    Some(&p % m)
+}
+
+/// `x^e` for e >= 1, left-to-right square and multiply on the fast products.
+fn power(x: &[Limb], e: u64) -> Natural {
+    if x.is_empty() {
+        return Natural::zero();
+    }
+    let mut acc = x.to_vec();
+    for i in (0..63 - e.leading_zeros()).rev() {
+        let mut sq = vec![0; 2 * acc.len()];
+        arith::sqr(&mut sq, &acc);
+        sq.truncate(arith::normalized_len(&sq));
+        acc = sq;
+        if (e >> i) & 1 == 1 {
+            let mut pr = vec![0; acc.len() + x.len()];
+            arith::mul(&mut pr, &acc, x);
+            pr.truncate(arith::normalized_len(&pr));
+            acc = pr;
+        }
+    }
+    Natural::from_limbs(acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    #[test]
+    fn plain_powers_match_num_bigint() {
+        let f = Natural::power_of_two(1 << 14).to_biguint() + 1u32;
+        let m = Natural::from(&f);
+        for (b, e) in [
+            (3u64, 2u64),
+            (0, 5),
+            (1, 1000),
+            (u64::MAX, 200),
+            (7, 16000),
+            (12345, 3),
+        ] {
+            let got = pow_plain(&Natural::from(b), &Natural::from(e), &m);
+            let want = BigUint::from(b).modpow(&BigUint::from(e), &f);
+            assert_eq!(got.map(|x| x.to_biguint()), Some(want), "{b}^{e}");
+        }
+        // A base above m is reduced first; a power far above m is left to the context.
+        let big = Natural::from(&(&f * 3u32 + 5u32));
+        assert_eq!(
+            pow_plain(&big, &Natural::from(3u64), &m).map(|x| x.to_biguint()),
+            Some(BigUint::from(125u32))
+        );
+        assert!(pow_plain(&Natural::from(3u64), &Natural::from(1u64 << 40), &m).is_none());
+        assert!(pow_plain(&m, &Natural::from(0u64), &m).is_none());
+        // Even and small moduli too.
+        let m2 = Natural::from(1000u64);
+        assert_eq!(
+            pow_plain(&Natural::from(17u64), &Natural::from(3u64), &m2),
+            Some(Natural::from(4913u64 % 1000))
+        );
+    }
+}
