@@ -12,12 +12,15 @@ use crate::arith::{
 use crate::error::Result;
 use crate::limb::Limb;
 
-/// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs).
+/// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs); from
+/// [`crate::tuning::DIV_NEWTON_THRESHOLD`] limbs the Newton reciprocal of the normalized m
+/// instead, whose block division runs on the fast products.
 #[derive(Debug, Clone)]
 pub struct Barrett {
     m: Vec<Limb>,
     mu: Vec<Limb>,
     one: Vec<Limb>,
+    large: Option<arith::div_newton::Reciprocal>,
 }
 
 impl Barrett {
@@ -25,6 +28,16 @@ impl Barrett {
     pub fn new(m: &[Limb]) -> Result<Self> {
         let m = check_modulus(INFO.name, false, m)?;
         let k = m.len();
+        let mut one = vec![0; k];
+        one[0] = u64::from(m != [1]);
+        if k >= crate::tuning::DIV_NEWTON_THRESHOLD {
+            return Ok(Self {
+                m: m.to_vec(),
+                mu: Vec::new(),
+                one,
+                large: Some(arith::div_newton::Reciprocal::new(m)),
+            });
+        }
         let mut b2k = vec![0; 2 * k + 1];
         b2k[2 * k] = 1;
         let (mut mu, _) = arith::div_rem(&b2k, m);
@@ -34,12 +47,12 @@ impl Barrett {
             mu = vec![Limb::MAX; k + 1];
         }
         mu.resize(k + 1, 0);
-        let mut one = vec![0; k];
-        one[0] = u64::from(m != [1]);
+        let large = None;
         Ok(Self {
             m: m.to_vec(),
             mu,
             one,
+            large,
         })
     }
 
@@ -49,6 +62,12 @@ impl Barrett {
     pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb], v: &mut [Limb]) {
         let k = self.m.len();
         debug_assert_eq!(x.len(), 2 * k);
+        if let Some(inv) = &self.large {
+            let (_, r) = inv.div_rem(x, false);
+            out.fill(0);
+            out[..r.len()].copy_from_slice(&r);
+            return;
+        }
         // u = sum_{i+j >= k-1} mu_i q1_j b^(i+j), q1 = x[k-1..2k] (k+1 digits).
         let q1 = &x[k - 1..];
         let u = &mut u[..2 * k + 2];
