@@ -18,6 +18,9 @@ pub struct Classical {
     m_norm: Vec<Limb>,
     shift: u32,
     one: Vec<Limb>,
+    /// From [`crate::tuning::DIV_NEWTON_THRESHOLD`] limbs: the Newton reciprocal of m, whose
+    /// block division runs on the fast products.
+    large: Option<arith::div_newton::Reciprocal>,
 }
 
 impl Classical {
@@ -33,11 +36,14 @@ impl Classical {
         if m == [1] {
             one[0] = 0;
         }
+        let large = (k >= crate::tuning::DIV_NEWTON_THRESHOLD)
+            .then(|| arith::div_newton::Reciprocal::new(m));
         Ok(Self {
             m: m.to_vec(),
             m_norm,
             shift,
             one,
+            large,
         })
     }
 
@@ -48,6 +54,12 @@ impl Classical {
         if x.len() < k {
             out[..x.len()].copy_from_slice(x);
             out[x.len()..].fill(0);
+            return;
+        }
+        if let Some(inv) = &self.large {
+            let (_, r) = inv.div_rem(x, false);
+            out.fill(0);
+            out[..r.len()].copy_from_slice(&r);
             return;
         }
         let u = &mut u[..x.len() + 1];

@@ -10,6 +10,7 @@ pub mod common;
 pub mod mary;
 
 mod headline;
+mod scaling;
 mod seed000_fig1;
 mod seed000_fig2;
 mod seed000_fig3;
@@ -90,6 +91,11 @@ pub fn all() -> Vec<Section> {
             id: "seed002-table3",
             title: "timing of the five Montgomery products",
             run: seed002_table3::run,
+        },
+        Section {
+            id: "scaling",
+            title: "mul, 2k-limb reduction and 256-bit-exponent pow vs GMP, 4096 bits to 2^20",
+            run: scaling::run,
         },
     ];
     #[cfg(feature = "pending")]
