@@ -380,6 +380,39 @@ mod tests {
         }
     }
 
+    /// Decimal parse and print by divide and conquer against num-bigint's `to_str_radix` and
+    /// parser, at sizes around the base case and large ones, with leading zeros, powers of
+    /// 10^19 and all-nines strings.
+    #[test]
+    fn decimal_round_trips_at_large_sizes() {
+        let mut s = 0x1234_5678_9abc_def0;
+        for limbs in [1, 15, 16, 17, 33, 64, 200, 1000, 3000] {
+            let x: Vec<Limb> = (0..limbs)
+                .map(|_| crate::limb::xorshift64(&mut s))
+                .collect();
+            let n = Natural::from_limbs(x);
+            let b = n.to_biguint();
+            let dec = n.to_decimal();
+            assert_eq!(dec, b.to_str_radix(10), "print {limbs} limbs");
+            assert_eq!(Natural::parse(&dec).unwrap(), n, "parse {limbs} limbs");
+            assert_eq!(format!("{n}"), dec);
+            let padded = format!("000{dec}");
+            assert_eq!(padded.parse::<Natural>().unwrap(), n);
+        }
+        for digits in [19, 38, 19 * 32, 19 * 33, 19 * 1000 + 1, 50_000] {
+            let nines = "9".repeat(digits);
+            let n = Natural::parse(&nines).unwrap();
+            assert_eq!(
+                n.to_biguint(),
+                nines.parse::<BigUint>().unwrap(),
+                "{digits} nines"
+            );
+            assert_eq!(n.to_decimal(), nines);
+            let p10 = format!("1{}", "0".repeat(digits));
+            assert_eq!(Natural::parse(&p10).unwrap().to_decimal(), p10);
+        }
+    }
+
     #[test]
     fn to_u64_fits_one_limb_only() {
         assert_eq!(Natural::zero().to_u64(), Some(0));

@@ -354,6 +354,38 @@ fn random_moduli_1_to_64_limbs_and_larger() {
     }
 }
 
+/// The large-modulus paths — REDC over full products (`montgomery-fast`, `auto` for odd m) and
+/// the Newton reciprocal with Barrett blocks (`classical`, `barrett`, `auto`'s even side) — one
+/// limb either side of their thresholds, odd and even random moduli and b^k - 1.
+#[test]
+fn large_modulus_paths_at_their_thresholds() {
+    use modred::tuning::{DIV_NEWTON_THRESHOLD, REDC_N_THRESHOLD};
+    let mut rng = StdRng::seed_from_u64(0x5eed_0017);
+    let names = ["auto", "classical", "barrett", "montgomery-fast"];
+    for t in [REDC_N_THRESHOLD, DIV_NEWTON_THRESHOLD] {
+        for k in [t - 1, t, t + 1] {
+            let mut moduli = random_moduli(&mut rng, k)[..2].to_vec();
+            moduli.push(b_pow(k) - 1u32);
+            for m in &moduli {
+                let label = format!("large k={k}");
+                let xs = wide_args(m, &mut rng);
+                let ops = operands(m, &mut rng);
+                for info in REDUCERS.iter().filter(|r| names.contains(&r.name)) {
+                    let Some(mut ctx) = context(info, m) else {
+                        continue;
+                    };
+                    for x in &xs {
+                        check_reduce(&mut ctx, x, m, &label);
+                    }
+                    for (i, a) in ops.iter().enumerate() {
+                        check_mulmod(&mut ctx, a, &ops[(i + 1) % ops.len()], m, &label);
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn structured_moduli_edge_cases() {
     let mut rng = StdRng::seed_from_u64(0x5eed_0002);

@@ -1,21 +1,26 @@
-//! Multiplication by number-theoretic transforms over three 62-bit primes, for the largest
-//! operands (Pollard, "The fast Fourier transform in a finite field", Math. Comp. 1971; the
-//! three-prime scheme as in Knuth, TAOCP vol. 2, 4.3.3).
+//! Multiplication by number-theoretic transforms over three primes, for the largest operands
+//! (Pollard, "The fast Fourier transform in a finite field", Math. Comp. 1971; the three-prime
+//! scheme as in Knuth, TAOCP vol. 2, 4.3.3).
 //!
 //! The operands are cut into b-bit coefficients (b chosen per product, not only 64), so the
-//! product is a polynomial product whose coefficients stay below p1 p2 p3 ~ 2^186. Each prime
-//! p_j = c_j 2^40 + 1 gives a cyclic convolution of length N = 2^k (k <= 40): forward
-//! transforms of both operands, a pointwise Montgomery product, an inverse transform; the
-//! coefficients are rebuilt by Garner's CRT and added up at their bit offsets.
+//! product is a polynomial product whose coefficients stay below p1 p2 p3. Each prime gives a
+//! cyclic convolution of length N = 2^k: forward transforms of both operands, a pointwise
+//! Montgomery product, an inverse transform; the coefficients are rebuilt by Garner's CRT and
+//! added up at their bit offsets. Two prime sets: `PORTABLE` (62-bit primes c 2^40 + 1, u128
+//! arithmetic, p1 p2 p3 ~ 2^186) and, on CPUs with AVX-512 IFMA, `IFMA` (50-bit primes
+//! c 2^32 + 1, eight butterflies per vector in `ntt_ifma`, p1 p2 p3 ~ 2^150).
 //!
 //! The transforms follow Harvey, "Faster arithmetic for number-theoretic transforms" (J.
 //! Symbolic Comput. 2014): Cooley–Tukey butterflies forward (natural order in, bit-reversed
 //! out) and Gentleman–Sande inverse (bit-reversed in, natural out), so no permutation pass;
 //! each butterfly multiplies by a fixed twiddle w with Shoup's precomputed quotient
-//! w' = floor(w 2^64 / p) (one high product, two low products) and keeps values lazily in
-//! [0, 4p) or [0, 2p) (p < 2^62 leaves the headroom). Block i of every stage uses one twiddle,
-//! the i-th entry of a table of roots in bit-reversed order; a table for 2^k points serves every
-//! smaller size as its prefix.
+//! w' = floor(w 2^r / p) (radix r = 64 or 52; one high product, two low products) and keeps
+//! values lazily in [0, 4p) or [0, 2p) (4p < 2^r leaves the headroom). Block i of every stage
+//! uses one twiddle, the i-th entry of a table of roots in bit-reversed order; a table for 2^k
+//! points serves every smaller size as its prefix.
+//!
+//! [`Transformed`] keeps an operand's transform for repeated products (the modulus in
+//! Montgomery reduction), full or mod B^N - 1.
 //!
 //! Variable time only in the sizes: no branch or index depends on the operand values.
 

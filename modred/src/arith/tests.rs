@@ -519,3 +519,75 @@ fn unbalanced_large_products_match_gmp() {
         }
     }
 }
+
+/// Division by large divisors (Newton reciprocal, Barrett blocks) against num-bigint and GMP,
+/// one limb either side of the reciprocal's base case and of the division threshold, with
+/// dividends of one to several blocks, all-ones operands and divisors with a short top limb.
+#[test]
+fn newton_division_matches_num_bigint_and_gmp() {
+    use crate::tuning::{DIV_NEWTON_THRESHOLD, RECIPROCAL_BASECASE};
+    let mut rng = StdRng::seed_from_u64(19);
+    let t = DIV_NEWTON_THRESHOLD;
+    let r = RECIPROCAL_BASECASE;
+    for (nu, nv) in [
+        (2 * r - 1, r - 1),
+        (2 * r, r),
+        (2 * r + 2, r + 1),
+        (t + t / 2 - 1, t - 1),
+        (2 * t, t),
+        (2 * t + 3, t + 1),
+        (5 * t + 17, t + 1),
+        (t + 1, t),
+        (3 * t, 2 * t - 1),
+    ] {
+        for pattern in [0, 1, 3] {
+            let u = operand(&mut rng, nu, pattern);
+            let mut v = operand(&mut rng, nv, pattern + 2);
+            if pattern == 3 {
+                v[nv - 1] = 1; // a normalization shift of 63 bits
+            }
+            let (q, rem) = div_newton::div_rem_newton(&u, &v);
+            let (bq, br) = (big(&u) / big(&v), big(&u) % big(&v));
+            assert_eq!(
+                (big(&q), big(&rem)),
+                (bq, br),
+                "newton {nu}/{nv} p={pattern}"
+            );
+            let (q2, r2) = div_rem(&u, &v);
+            let (gq, gr) = gmp(&u).div_rem(gmp(&v));
+            assert_eq!(
+                (gmp(&q2), gmp(&r2)),
+                (gq, gr),
+                "div_rem {nu}/{nv} p={pattern}"
+            );
+        }
+    }
+}
+
+/// Products with a transformed operand: full, truncated to the low limbs (the Montgomery
+/// quotient), and mod B^N - 1 (the high half of q m), against GMP.
+#[test]
+fn transformed_products_match_gmp() {
+    let mut rng = StdRng::seed_from_u64(20);
+    for (nx, na) in [(16, 16), (200, 200), (256, 256), (300, 257), (513, 100)] {
+        for pattern in [0, 1] {
+            let x = operand(&mut rng, nx, pattern);
+            let a = operand(&mut rng, na, pattern + 1);
+            let want = gmp(&x) * gmp(&a);
+            let t = ntt::Transformed::new(&x, na).expect("fits");
+            let mut r = vec![0; nx + na];
+            t.mul(&mut r, &a);
+            assert_eq!(gmp(&r), want, "full {nx}x{na}");
+            let mut lo = vec![0; nx.min(na)];
+            t.mul(&mut lo, &a);
+            assert_eq!(lo[..], r[..lo.len()], "low half {nx}x{na}");
+            let log_len = nx.max(na).next_power_of_two().trailing_zeros();
+            let c = ntt::Transformed::new_cyclic(&x, log_len).expect("fits");
+            let n = c.points();
+            let mut y = vec![0; n];
+            c.mul_cyclic(&mut y, &a);
+            let modulus = (rug::Integer::from(1) << (64 * n as u32)) - 1u32;
+            assert_eq!(gmp(&y), want % modulus, "cyclic {nx}x{na} mod B^{n} - 1");
+        }
+    }
+}

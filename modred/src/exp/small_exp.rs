@@ -88,6 +88,14 @@ mod tests {
         );
         assert!(pow_plain(&Natural::from(3u64), &Natural::from(1u64 << 40), &m).is_none());
         assert!(pow_plain(&m, &Natural::from(0u64), &m).is_none());
+        // Exponents past the plain bound take the modulus context (Montgomery with REDC over
+        // full products at this size): the same value.
+        let m_big = Natural::from(&(BigUint::from(3u8).pow(10_000) + 2u32));
+        let e = Natural::from(u64::MAX - 6);
+        let b = Natural::from(123_456_789u64);
+        let got = crate::exp::pow(&b, &e, &m_big, &Default::default()).unwrap();
+        let want = b.to_biguint().modpow(&e.to_biguint(), &m_big.to_biguint());
+        assert_eq!(got.to_biguint(), want);
         // Even and small moduli too.
         let m2 = Natural::from(1000u64);
         assert_eq!(
