@@ -98,7 +98,7 @@ fn sub_from_power(p: &[Limb], k: usize) -> (bool, Vec<Limb>) {
 
 /// Make `x` (an approximation of floor(B^2n / d) within a few units) exact: with
 /// r = B^2n - x d, step x down while r < 0 and up while r >= d.
-fn correct(x: &mut Vec<Limb>, d: &[Limb]) {
+fn correct(x: &mut [Limb], d: &[Limb]) {
     let n = d.len();
     let mut p = vec![0; trim(x).len().max(1) + n];
     let xt = trim(x).to_vec();

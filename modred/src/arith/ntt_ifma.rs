@@ -309,7 +309,7 @@ pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &Twiddles, f: &Field) 
 pub(crate) unsafe fn pointwise(a: &mut [u64], b: Option<&[u64]>, f: &Field) {
     let c = Consts::new(f);
     let n = a.len();
-    debug_assert!(n % 8 == 0 && b.is_none_or(|b| b.len() == n));
+    debug_assert!(n.is_multiple_of(8) && b.is_none_or(|b| b.len() == n));
     let ptr = a.as_mut_ptr();
     for i in (0..n).step_by(8) {
         // SAFETY: i + 8 <= n for both slices.
@@ -359,7 +359,9 @@ pub(crate) unsafe fn crt(
     k: &super::ntt::CrtConsts,
     out: &mut [u64],
 ) {
-    debug_assert!(res.len() == 3 * n && count <= n && count % 8 == 0 && out.len() >= 3 * count);
+    debug_assert!(
+        res.len() == 3 * n && count <= n && count.is_multiple_of(8) && out.len() >= 3 * count
+    );
     let set1 = |x: u64| _mm512_set1_epi64(x as i64);
     let pair = |x: [u64; 2]| [set1(x[0]), set1(x[1])];
     let v = CrtVec {

@@ -18,6 +18,12 @@ pub(crate) fn pow_plain(base: &Natural, exp: &Natural, m: &Natural) -> Option<Na
     if e == 0 || m.bits() <= 1 {
         return None;
     }
+    // bits(base mod m) <= min(bits(base), bits(m)): decline before reducing the base.
+    let m_bits = m.bits() as u128;
+    let cap = POW_PLAIN_MAX_RATIO as u128 * m_bits;
+    if (base.bits().min(m.bits()) as u128) * e as u128 > cap {
+        return None;
+    }
     let reduced;
     let b = if base >= m {
         reduced = base % m;
@@ -26,8 +32,7 @@ pub(crate) fn pow_plain(base: &Natural, exp: &Natural, m: &Natural) -> Option<Na
         base
     };
     let bound = (b.bits() as u128) * e as u128;
-    let m_bits = m.bits() as u128;
-    if bound > POW_PLAIN_MAX_RATIO as u128 * m_bits {
+    if bound > cap {
         return None;
     }
     let p = power(b.limbs(), e);
