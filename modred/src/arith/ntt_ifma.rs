@@ -181,6 +181,75 @@ unsafe fn small_stage(
     )
 }
 
+/// One stage with butterflies `len >= 8` apart on the whole of `a` (blocks of 2 len values,
+/// block i with twiddle i): Cooley–Tukey when `FWD`, else Gentleman–Sande.
+///
+/// # Safety
+/// AVX-512F and IFMA; `a.len()` a multiple of 2 len; `w`, `w_q` hold a twiddle per block.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn wide_stage<const FWD: bool>(
+    a: &mut [u64],
+    len: usize,
+    w: &[u64],
+    w_q: &[u64],
+    c: &Consts,
+) {
+    debug_assert!(len >= 8 && a.len().is_multiple_of(2 * len));
+    let ptr = a.as_mut_ptr();
+    for i in 0..a.len() / (2 * len) {
+        let (wv, wq) = (
+            _mm512_set1_epi64(w[i] as i64),
+            _mm512_set1_epi64(w_q[i] as i64),
+        );
+        for j in (2 * len * i..2 * len * i + len).step_by(8) {
+            // SAFETY: j + len + 8 <= 2 len (i + 1) <= a.len().
+            unsafe {
+                let x = _mm512_loadu_si512(ptr.add(j).cast());
+                let y = _mm512_loadu_si512(ptr.add(j + len).cast());
+                let (x, y) = if FWD {
+                    ct(x, y, wv, wq, c)
+                } else {
+                    gs(x, y, wv, wq, c)
+                };
+                _mm512_storeu_si512(ptr.add(j).cast(), x);
+                _mm512_storeu_si512(ptr.add(j + len).cast(), y);
+            }
+        }
+    }
+}
+
+/// The three stages with butterflies 4, 2 and 1 apart (in that order when `FWD`, reversed
+/// otherwise), on each group of 16 values held in two vectors.
+///
+/// # Safety
+/// AVX-512F and IFMA; `a.len()` a multiple of 16; the twiddle tables hold `a.len() / 2 + 8`
+/// entries.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn narrow_stages<const FWD: bool>(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
+    let n = a.len();
+    debug_assert!(n.is_multiple_of(16) && w.len() >= n / 2 + 8);
+    let ptr = a.as_mut_ptr();
+    let lens = if FWD { [4, 2, 1] } else { [1, 2, 4] };
+    let shuffles = lens.map(|len| Shuffle::new(len));
+    for g in (0..n).step_by(16) {
+        // SAFETY: g + 16 <= n; the twiddle index of the group's first block at distance len is
+        // g / (2 len) <= n / 2 - 1, and the tables have 8 entries of padding.
+        unsafe {
+            let mut v = (
+                _mm512_loadu_si512(ptr.add(g).cast()),
+                _mm512_loadu_si512(ptr.add(g + 8).cast()),
+            );
+            for (sh, len) in shuffles.iter().zip(lens) {
+                v = small_stage(v, sh, w, w_q, g / (2 * len), c, FWD);
+            }
+            _mm512_storeu_si512(ptr.add(g).cast(), v.0);
+            _mm512_storeu_si512(ptr.add(g + 8).cast(), v.1);
+        }
+    }
+}
+
 /// Forward transform (as [`super::ntt`]'s portable one): natural order in, bit-reversed out,
 /// values in [0, 4p).
 ///
@@ -190,46 +259,15 @@ unsafe fn small_stage(
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
     let n = a.len();
-    debug_assert!(n >= 16 && n.is_power_of_two() && w.len() >= n / 2 + 8);
-    let ptr = a.as_mut_ptr();
+    debug_assert!(n >= 16 && n.is_power_of_two());
     let mut len = n / 2;
-    let mut blocks = 1;
     while len >= 8 {
-        for i in 0..blocks {
-            let (wv, wq) = (
-                _mm512_set1_epi64(w[i] as i64),
-                _mm512_set1_epi64(w_q[i] as i64),
-            );
-            for j in (2 * len * i..2 * len * i + len).step_by(8) {
-                // SAFETY: j + len + 8 <= 2 len (i + 1) <= n.
-                unsafe {
-                    let x = _mm512_loadu_si512(ptr.add(j).cast());
-                    let y = _mm512_loadu_si512(ptr.add(j + len).cast());
-                    let (x, y) = ct(x, y, wv, wq, c);
-                    _mm512_storeu_si512(ptr.add(j).cast(), x);
-                    _mm512_storeu_si512(ptr.add(j + len).cast(), y);
-                }
-            }
-        }
+        // SAFETY: the caller's guarantees.
+        unsafe { wide_stage::<true>(a, len, w, w_q, c) };
         len /= 2;
-        blocks *= 2;
     }
-    let shuffles = [Shuffle::new(4), Shuffle::new(2), Shuffle::new(1)];
-    for g in (0..n).step_by(16) {
-        // SAFETY: g + 16 <= n; the twiddle index of the group's first block at distance len is
-        // g / (2 len) <= n / 2 - 1, and the tables have 8 entries of padding.
-        unsafe {
-            let mut v = (
-                _mm512_loadu_si512(ptr.add(g).cast()),
-                _mm512_loadu_si512(ptr.add(g + 8).cast()),
-            );
-            for (sh, len) in shuffles.iter().zip([4, 2, 1]) {
-                v = small_stage(v, sh, w, w_q, g / (2 * len), c, true);
-            }
-            _mm512_storeu_si512(ptr.add(g).cast(), v.0);
-            _mm512_storeu_si512(ptr.add(g + 8).cast(), v.1);
-        }
-    }
+    // SAFETY: the caller's guarantees.
+    unsafe { narrow_stages::<true>(a, w, w_q, c) };
 }
 
 /// Inverse transform without the 1/N: bit-reversed in, natural out, values in [0, 2p).
@@ -239,44 +277,14 @@ unsafe fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
     let n = a.len();
-    debug_assert!(n >= 16 && n.is_power_of_two() && w.len() >= n / 2 + 8);
-    let ptr = a.as_mut_ptr();
-    let shuffles = [Shuffle::new(1), Shuffle::new(2), Shuffle::new(4)];
-    for g in (0..n).step_by(16) {
-        // SAFETY: as in `forward`.
-        unsafe {
-            let mut v = (
-                _mm512_loadu_si512(ptr.add(g).cast()),
-                _mm512_loadu_si512(ptr.add(g + 8).cast()),
-            );
-            for (sh, len) in shuffles.iter().zip([1, 2, 4]) {
-                v = small_stage(v, sh, w, w_q, g / (2 * len), c, false);
-            }
-            _mm512_storeu_si512(ptr.add(g).cast(), v.0);
-            _mm512_storeu_si512(ptr.add(g + 8).cast(), v.1);
-        }
-    }
+    debug_assert!(n >= 16 && n.is_power_of_two());
+    // SAFETY: the caller's guarantees.
+    unsafe { narrow_stages::<false>(a, w, w_q, c) };
     let mut len = 8;
-    let mut blocks = n / 16;
     while len < n {
-        for i in 0..blocks {
-            let (wv, wq) = (
-                _mm512_set1_epi64(w[i] as i64),
-                _mm512_set1_epi64(w_q[i] as i64),
-            );
-            for j in (2 * len * i..2 * len * i + len).step_by(8) {
-                // SAFETY: j + len + 8 <= n.
-                unsafe {
-                    let x = _mm512_loadu_si512(ptr.add(j).cast());
-                    let y = _mm512_loadu_si512(ptr.add(j + len).cast());
-                    let (x, y) = gs(x, y, wv, wq, c);
-                    _mm512_storeu_si512(ptr.add(j).cast(), x);
-                    _mm512_storeu_si512(ptr.add(j + len).cast(), y);
-                }
-            }
-        }
+        // SAFETY: the caller's guarantees.
+        unsafe { wide_stage::<false>(a, len, w, w_q, c) };
         len *= 2;
-        blocks /= 2;
     }
 }
 

@@ -9,6 +9,7 @@ use crate::report::data::Rng;
 use crate::report::harness::{measure_row, Competitor};
 use crate::report::table::{PlotSpec, Row, Table};
 use crate::report::Ctx;
+use modred::Natural;
 use std::hint::black_box;
 
 const FULL: [usize; 9] = [
@@ -17,6 +18,16 @@ const FULL: [usize; 9] = [
 const QUICK: [usize; 4] = [4096, 65536, 262144, 1048576];
 /// The quick report stops the exponentiation here (GMP takes about 1.5 s per call at 2^20 bits).
 const QUICK_POW_MAX: usize = 262144;
+
+/// Time `comps` on one row of `t` (x = `bits`), checked against `want`.
+fn row(ctx: &Ctx, t: &mut Table, bits: usize, want: &Natural, mut comps: Vec<Competitor>) {
+    let cells = measure_row(&ctx.proto, want, &mut comps, t);
+    t.rows.push(Row {
+        label: bits.to_string(),
+        x: Some(bits as f64),
+        cells,
+    });
+}
 
 fn table(id: &str, title: &str, unit: &str, plot: &str) -> Table {
     let mut t = Table::new(id, title, "scaling", unit, "bits");
@@ -44,7 +55,7 @@ fn mul_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
         let (a, b) = (rng.exact(bits), rng.exact(bits));
         let want = &a * &b;
         let (ma, mb) = (a.clone(), b.clone());
-        let mut comps = vec![
+        let comps = vec![
             Competitor::new("modred mul", move |check| {
                 let r = &ma * &mb;
                 black_box(&r);
@@ -52,12 +63,7 @@ fn mul_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
             }),
             gmp_mul("GMP mpz_mul", &a, &b),
         ];
-        let cells = measure_row(&ctx.proto, &want, &mut comps, &t);
-        t.rows.push(Row {
-            label: bits.to_string(),
-            x: Some(bits as f64),
-            cells,
-        });
+        row(ctx, &mut t, bits, &want, comps);
     }
     t.note("Random full-length operands; modred's `Natural` product (schoolbook, Karatsuba, Toom-3 or the three-prime NTT by size, allocating its result like `mpz_mul` into a preallocated `mpz_t` does not).");
     t
@@ -82,17 +88,12 @@ fn reduce_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
         let m = rng.odd_modulus(bits);
         let x = rng.below(&(&m * &m));
         let want = oracle_mod(&x, &m);
-        let mut comps = vec![
+        let comps = vec![
             reducer_reduce("auto", "modred auto", &m, &x, false),
             reducer_reduce("classical", "modred classical", &m, &x, true),
             gmp_mod("GMP mpz_mod", &x, &m),
         ];
-        let cells = measure_row(&ctx.proto, &want, &mut comps, &t);
-        t.rows.push(Row {
-            label: bits.to_string(),
-            x: Some(bits as f64),
-            cells,
-        });
+        row(ctx, &mut t, bits, &want, comps);
     }
     t.note("x < m^2 random, m random odd with its top bit set. `modred auto` is the reducer `auto` builds for a repeated workload (`montgomery-fast`: word-by-word REDC, from `REDC_N_THRESHOLD` limbs REDC over two NTT products), whose `reduce_wide` returns x R^-1 mod m (converted back outside the timing for the cross-check); `modred classical` is the division (schoolbook; from `DIV_NEWTON_THRESHOLD` limbs Barrett blocks with the Newton reciprocal the context computed once, while `mpz_mod` divides from scratch on every call).");
     t
@@ -116,7 +117,7 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
         let e = rng.exact(256);
         let want = oracle_powm(&b, &e, &m);
         let (mb, me, mm, o) = (b.clone(), e.clone(), m.clone(), opts.clone());
-        let mut comps = vec![
+        let comps = vec![
             Competitor::new("modred pow (auto)", move |check| {
                 let r = modred::exp::pow(&mb, &me, &mm, &o).expect("valid options");
                 black_box(&r);
@@ -124,12 +125,7 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
             }),
             gmp_powm("GMP mpz_powm", &b, &e, &m, false),
         ];
-        let cells = measure_row(&ctx.proto, &want, &mut comps, &t);
-        t.rows.push(Row {
-            label: bits.to_string(),
-            x: Some(bits as f64),
-            cells,
-        });
+        row(ctx, &mut t, bits, &want, comps);
     }
     t.note("Random base below m, random 256-bit exponent (top bit set), random odd modulus with its top bit set; each call includes the set-up (Montgomery constants and transforms of m for modred, as `mpz_powm` computes its own).");
     t
