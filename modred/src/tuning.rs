@@ -52,13 +52,23 @@ pub const NTT_THRESHOLD_ADX: usize = 2000;
 /// at 1024; squaring: 1.13 at 256, 0.82 at 320, 1.07 at 384, 0.66 at 512.
 pub const NTT_THRESHOLD_PORTABLE: usize = 400;
 
-/// Divisor size (limbs) below which the reciprocal of [`crate::arith::div_newton`] is one
-/// schoolbook division instead of Newton's iteration. (To be measured.)
-pub const RECIPROCAL_BASECASE: usize = 64;
+/// Divisor size (limbs) below which the reciprocal floor(B^2n / d) of
+/// [`crate::arith::div_newton`] is one schoolbook division instead of Newton's iteration.
+/// Measured (same protocol as the products above, IFMA machine), Newton / schoolbook with the
+/// base case at 64: 1.07 at 32 limbs, 1.24 at 64, 1.11 at 96, 1.12 at 128, 0.99 at 192.
+pub const RECIPROCAL_BASECASE: usize = 192;
 
-/// Divisor size (limbs) from which division uses the Newton reciprocal and Barrett's quotient
-/// (when the quotient is at least half as long). (To be measured.)
-pub const DIV_NEWTON_THRESHOLD: usize = 300;
+/// Divisor size (limbs) from which a one-off division (`arith::div_rem`, quotient at least half
+/// as long) computes the Newton reciprocal and divides by Barrett blocks. 2n-by-n division,
+/// Newton (reciprocal included) / schoolbook: 2.34 at 100 limbs, 1.60 at 200, 1.38 at 300, 0.94
+/// at 400, 0.92 at 600, 0.48 at 1000.
+pub const DIV_NEWTON_THRESHOLD: usize = 400;
+
+/// Divisor size (limbs) from which a context that divides by the same number many times
+/// (`classical`, `barrett`, decimal printing) keeps its Newton reciprocal. 2n-by-n division with
+/// the reciprocal reused / schoolbook: 1.20 at 100 limbs, 1.01 at 150, 0.69 at 200, 0.48 at 250,
+/// 0.36 at 400.
+pub const RECIPROCAL_REUSE_THRESHOLD: usize = 200;
 
 /// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
 /// (`reduce::montgomery::redc_n`: cached NTT transforms, the high half by a half-length cyclic

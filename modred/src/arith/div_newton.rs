@@ -329,7 +329,8 @@ mod tests {
     #[test]
     fn newton_reciprocal_is_exact() {
         let mut s = 0x0123_4567_89ab_cdef;
-        for n in [8, 9, 10, 17, 33, 64, 100, 257] {
+        let b = crate::tuning::RECIPROCAL_BASECASE;
+        for n in [8, 9, 17, 64, b - 1, b, b + 1, 2 * b + 3] {
             for case in 0..4 {
                 let mut d: Vec<Limb> = (0..n).map(|_| xorshift64(&mut s)).collect();
                 match case {

@@ -139,7 +139,7 @@ pub(crate) fn to_decimal(x: &[Limb]) -> String {
         let inv = p
             .iter()
             .map(|pj| {
-                (pj.len() >= crate::tuning::DIV_NEWTON_THRESHOLD).then(|| Reciprocal::new(pj))
+                (pj.len() >= crate::tuning::RECIPROCAL_REUSE_THRESHOLD).then(|| Reciprocal::new(pj))
             })
             .collect();
         let top = p.len() - 2;

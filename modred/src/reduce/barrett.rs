@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs); from
-/// [`crate::tuning::DIV_NEWTON_THRESHOLD`] limbs the Newton reciprocal of the normalized m
+/// [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton reciprocal of the normalized m
 /// instead, whose block division runs on the fast products.
 #[derive(Debug, Clone)]
 pub struct Barrett {
@@ -30,7 +30,7 @@ impl Barrett {
         let k = m.len();
         let mut one = vec![0; k];
         one[0] = u64::from(m != [1]);
-        if k >= crate::tuning::DIV_NEWTON_THRESHOLD {
+        if k >= crate::tuning::RECIPROCAL_REUSE_THRESHOLD {
             return Ok(Self {
                 m: m.to_vec(),
                 mu: Vec::new(),

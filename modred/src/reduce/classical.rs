@@ -18,7 +18,7 @@ pub struct Classical {
     m_norm: Vec<Limb>,
     shift: u32,
     one: Vec<Limb>,
-    /// From [`crate::tuning::DIV_NEWTON_THRESHOLD`] limbs: the Newton reciprocal of m, whose
+    /// From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs: the Newton reciprocal of m, whose
     /// block division runs on the fast products.
     large: Option<arith::div_newton::Reciprocal>,
 }
@@ -36,7 +36,7 @@ impl Classical {
         if m == [1] {
             one[0] = 0;
         }
-        let large = (k >= crate::tuning::DIV_NEWTON_THRESHOLD)
+        let large = (k >= crate::tuning::RECIPROCAL_REUSE_THRESHOLD)
             .then(|| arith::div_newton::Reciprocal::new(m));
         Ok(Self {
             m: m.to_vec(),
