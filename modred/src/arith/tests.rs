@@ -41,12 +41,11 @@ fn operand(rng: &mut StdRng, n: usize, pattern: u32) -> Vec<Limb> {
 
 /// The prime sets this CPU can run (the IFMA one only with AVX-512 IFMA).
 fn ntt_sets() -> Vec<&'static ntt::PrimeSet> {
-    let mut v = vec![&ntt::PORTABLE];
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
     if x86_64::has_avx512_ifma() {
-        v.push(&ntt::IFMA);
+        return vec![&ntt::PORTABLE, &ntt::IFMA];
     }
-    v
+    vec![&ntt::PORTABLE]
 }
 
 /// Each threshold of the large-operand methods, one limb either side.
