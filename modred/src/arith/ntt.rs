@@ -24,6 +24,7 @@
 //!
 //! Variable time only in the sizes: no branch or index depends on the operand values.
 
+use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use std::sync::{Arc, Mutex};
 
@@ -72,34 +73,26 @@ pub(crate) const IFMA: PrimeSet = PrimeSet {
     slot: 1,
 };
 
-/// The prime set of the kernels this CPU runs.
+/// The prime set of the kernels of the tier in use ([`cpu::tier`]): [`IFMA`] on the
+/// [`Tier::Ifma`] tier, else [`PORTABLE`].
 fn prime_set() -> &'static PrimeSet {
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if super::x86_64::has_avx512_ifma() {
+    if cpu::tier() >= Tier::Ifma {
         return &IFMA;
     }
     &PORTABLE
 }
 
 /// Operand size (limbs) from which [`super::mul_n`] (`squaring` false) or [`super::sqr`] uses
-/// the NTT on this CPU (see [`crate::tuning`]).
+/// the NTT on the tier in use ([`cpu::tier`], so `MODRED_CPU` caps it; see [`crate::tuning`]).
 pub fn threshold(squaring: bool) -> usize {
     use crate::tuning::*;
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    {
-        if super::x86_64::has_avx512_ifma() {
-            return if squaring {
-                NTT_SQR_THRESHOLD_IFMA
-            } else {
-                NTT_THRESHOLD_IFMA
-            };
-        }
-        if super::x86_64::has_mulx_adx() {
-            return NTT_THRESHOLD_ADX;
-        }
+    match cpu::tier() {
+        Tier::Ifma if squaring => NTT_SQR_THRESHOLD_IFMA,
+        Tier::Ifma => NTT_THRESHOLD_IFMA,
+        Tier::Adx => NTT_THRESHOLD_ADX,
+        Tier::Portable => NTT_THRESHOLD_PORTABLE,
     }
-    let _ = squaring;
-    NTT_THRESHOLD_PORTABLE
 }
 
 /// Shortest transform (log2 of its points) [`plan`] gives: below it the vector kernels'

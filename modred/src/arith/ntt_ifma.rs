@@ -12,7 +12,7 @@
 //! vectors, 16 values that hold whole blocks: `vpermt2q` gathers the butterflies' first and
 //! second inputs into two vectors and a lane permutation spreads the blocks' twiddles.
 //!
-//! Runtime-detected by the caller ([`super::x86_64::has_avx512_ifma`]). Variable time only in
+//! Run by the caller on the [`crate::cpu::Tier::Ifma`] tier only. Variable time only in
 //! the length.
 
 use super::ntt::{Field, Twiddles};

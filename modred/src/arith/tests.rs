@@ -42,7 +42,7 @@ fn operand(rng: &mut StdRng, n: usize, pattern: u32) -> Vec<Limb> {
 /// The prime sets this CPU can run (the IFMA one only with AVX-512 IFMA).
 fn ntt_sets() -> Vec<&'static ntt::PrimeSet> {
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if x86_64::has_avx512_ifma() {
+    if crate::cpu::detected() >= crate::cpu::Tier::Ifma {
         return vec![&ntt::PORTABLE, &ntt::IFMA];
     }
     vec![&ntt::PORTABLE]

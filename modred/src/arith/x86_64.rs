@@ -10,16 +10,6 @@
 
 use crate::limb::Limb;
 
-/// Whether this CPU has AVX-512F and AVX-512 IFMA (cached; `MODRED_NO_ASM=1` says no).
-#[inline]
-pub fn has_avx512_ifma() -> bool {
-    static STATE: AtomicU8 = AtomicU8::new(0);
-    detect_once(&STATE, || {
-        std::arch::is_x86_feature_detected!("avx512f")
-            && std::arch::is_x86_feature_detected!("avx512ifma")
-    })
-}
-
 /// `r[..4q] += a[..4q] * b + carry`, returning the carry limb; `q = a.len() / 4 >= 1`.
 ///
 /// # Safety
