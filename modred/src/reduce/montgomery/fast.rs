@@ -5,7 +5,11 @@
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
 //! - larger k: on the [`Tier::Adx`] tier and above, the generated MULX/ADX kernels of
 //!   `super::adx_mont` (9-64 limbs); else separated product and REDC (seed 000 Alg. 3) on the
-//!   row kernels, with Karatsuba multiplication and squaring from their thresholds;
+//!   row kernels, with Karatsuba, Toom-3 and NTT multiplication and squaring from their
+//!   thresholds, and from [`crate::tuning::REDC_N_THRESHOLD`] limbs the REDC over two full
+//!   products (`super::redc_n`). The products from [`crate::tuning::TOOM3_THRESHOLD`] limbs
+//!   (Toom-3, the NTT) and the transforms of `redc_n` follow the tier in use
+//!   ([`crate::cpu::tier`], capped by `MODRED_CPU`), not the context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
 //!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
 //!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
