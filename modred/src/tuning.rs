@@ -19,8 +19,10 @@ pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 // Measured on AMD EPYC (Zen 4, the shared 2-core machine) with the throwaway timing example the
 // issue-17 work used: each size runs every method in turn (batches of >= 10 ms, 7 rounds,
 // per-thread CPU time from `clock_gettime(CLOCK_THREAD_CPUTIME_ID)` so other jobs on the machine
-// do not count), median per method. "Portable" is `MODRED_NO_ASM=1` (no MULX/ADX rows, no IFMA);
-// "ADX rows" is the MULX/ADX schoolbook with the IFMA NTT switched off.
+// do not count), median per method. "Portable" is `MODRED_NO_ASM=1` (now also
+// `MODRED_CPU=portable`: no MULX/ADX rows, no IFMA); "ADX rows" is the MULX/ADX schoolbook with
+// the IFMA NTT switched off (now `MODRED_CPU=adx`). The NTT thresholds follow the tier in use
+// (`modred::cpu::tier`), so `MODRED_CPU` caps them with the kernels.
 
 /// Operand size (limbs) from which balanced multiplication uses Toom-3 instead of Karatsuba.
 /// Toom-3 / Karatsuba with the ADX rows: 1.09 at 96 limbs, 1.11 at 160, 1.09 at 192, 0.94 at 224,
@@ -77,7 +79,10 @@ pub const RECIPROCAL_REUSE_THRESHOLD: usize = 200;
 /// 8192 bits (128 limbs) 1.75 vs 1.29, 10240 1.68, 12288 1.83 (product-based REDC loses while the
 /// products are Karatsuba); from 200 limbs, with NTT products, 12800 bits 0.98, 16384 0.60
 /// (word-by-word: 1.42). Portable (`MODRED_NO_ASM=1`), threshold 200 against none: 16384 bits
-/// 3.01 vs 3.37, 32768 1.93 vs 4.48, 65536 1.63 vs 5.99.
+/// 3.01 vs 3.37, 32768 1.93 vs 4.48, 65536 1.63 vs 5.99. Not tuned for the adx tier, where
+/// the two products are Toom-3 up to [`NTT_THRESHOLD_ADX`]: a coarse CLI check (6 such `pow`s
+/// at 16384 bits, `MODRED_CPU=adx`, user time) gave word-by-word REDC (`montgomery-redc`)
+/// 0.08-0.09 s against 0.10 s here, at 65536 bits 0.40 against 0.30 s.
 pub const REDC_N_THRESHOLD: usize = 200;
 
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully
