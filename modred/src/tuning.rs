@@ -49,6 +49,15 @@ pub const NTT_SQR_THRESHOLD_IFMA: usize = 224;
 /// 1536, 0.89 at 2048; squaring: 1.37 at 512, 0.97 at 1024, 1.09 at 1536, 0.70 at 2048.
 pub const NTT_THRESHOLD_ADX: usize = 2000;
 
+/// On the adx tier, the size (limbs) from which `redc_n`'s products with m' and m, whose
+/// transforms are computed once per modulus, use the portable transform instead of Toom-3 (a
+/// product then transforms only the other operand). `pow` with a 256-bit exponent through the
+/// CLI (`modred batch`, `MODRED_CPU=adx`, user time of 12/6/3/2 calls, three alternated runs),
+/// 2000 (the one-off threshold) against 400: 16384 bits 0.20-0.22 s vs 0.20-0.23, 32768 bits
+/// 0.31 vs 0.27-0.30, 65536 bits 0.45-0.49 vs 0.32-0.37, 131072 bits equal (both NTT); 200
+/// against 400: 16384 bits 0.22-0.23 vs 0.20-0.23, 32768 bits 0.26-0.28 vs 0.27-0.28.
+pub const NTT_TRANSFORMED_THRESHOLD_ADX: usize = 400;
+
 /// The NTT threshold of the portable transform next to the portable rows: NTT / best of
 /// Karatsuba and Toom-3, multiplication: 0.92 at 256, 0.81 at 320, 1.07 at 384, 0.79 at 512, 0.57
 /// at 1024; squaring: 1.13 at 256, 0.82 at 320, 1.07 at 384, 0.66 at 512.
@@ -79,8 +88,9 @@ pub const RECIPROCAL_REUSE_THRESHOLD: usize = 200;
 /// 8192 bits (128 limbs) 1.75 vs 1.29, 10240 1.68, 12288 1.83 (product-based REDC loses while the
 /// products are Karatsuba); from 200 limbs, with NTT products, 12800 bits 0.98, 16384 0.60
 /// (word-by-word: 1.42). Portable (`MODRED_NO_ASM=1`), threshold 200 against none: 16384 bits
-/// 3.01 vs 3.37, 32768 1.93 vs 4.48, 65536 1.63 vs 5.99. Not tuned for the adx tier, where
-/// the two products are Toom-3 up to [`NTT_THRESHOLD_ADX`]: a coarse CLI check (6 such `pow`s
+/// 3.01 vs 3.37, 32768 1.93 vs 4.48, 65536 1.63 vs 5.99. Not tuned for the adx tier; before
+/// [`NTT_TRANSFORMED_THRESHOLD_ADX`] (the two products Toom-3 up to [`NTT_THRESHOLD_ADX`]), a
+/// coarse CLI check (6 such `pow`s
 /// at 16384 bits, `MODRED_CPU=adx`, user time) gave word-by-word REDC (`montgomery-redc`)
 /// 0.08-0.09 s against 0.10 s here, at 65536 bits 0.40 against 0.30 s.
 pub const REDC_N_THRESHOLD: usize = 200;

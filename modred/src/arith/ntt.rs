@@ -95,6 +95,17 @@ pub fn threshold(squaring: bool) -> usize {
     }
 }
 
+/// Operand size (limbs) from which products with one operand's transform computed once and
+/// reused ([`Transformed`]: `redc_n`'s m' and m) use the NTT on the tier in use: the threshold of
+/// [`threshold`], except on the [`Tier::Adx`] tier, where the portable transform pays earlier
+/// for such products than for one-off ones (see [`crate::tuning`]).
+pub fn transformed_threshold() -> usize {
+    match cpu::tier() {
+        Tier::Adx => crate::tuning::NTT_TRANSFORMED_THRESHOLD_ADX,
+        _ => threshold(false),
+    }
+}
+
 /// Shortest transform (log2 of its points) [`plan`] gives: below it the vector kernels'
 /// two-vector groups would not fill.
 const MIN_LOG_LEN: u32 = 4;

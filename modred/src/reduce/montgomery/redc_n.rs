@@ -34,7 +34,7 @@ impl RedcN {
         let inv = arith::div_newton::inverse_mod_power(m, k);
         let mut m_neg_inv = vec![0; k];
         arith::sub_n(&mut m_neg_inv, &vec![0; k], &inv);
-        let transforms = if k >= arith::ntt::threshold(false) {
+        let transforms = if k >= arith::ntt::transformed_threshold() {
             let log_len = k.next_power_of_two().trailing_zeros();
             Transformed::new(&m_neg_inv, k).zip(Transformed::new_cyclic(m, log_len))
         } else {
@@ -134,7 +134,7 @@ mod tests {
     #[test]
     fn redc_n_matches_num_bigint() {
         let mut s = 0xdead_beef_0bad_f00d;
-        let t = arith::ntt::threshold(false);
+        let t = arith::ntt::transformed_threshold();
         for k in [1, 2, 7, 64, t - 1, t, t + 1, 300, 513] {
             for case in 0..4 {
                 let mut m: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
