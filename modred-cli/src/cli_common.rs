@@ -1,25 +1,45 @@
 //! Pieces shared by the subcommands: the common options, number parsing, context building and
 //! output formatting.
 
+use crate::out::Out;
 use clap::Args as ClapArgs;
 use modred::reduce::auto::{choose, Workload};
 use modred::reduce::{self, ModContext};
 use modred::Natural;
 use std::fmt;
+use std::io;
 
-/// An error that ends the command with exit code 2 (its message goes to stderr).
+/// An error that ends the command.
 #[derive(Debug)]
-pub struct CliError(pub String);
+pub enum CliError {
+    /// Bad arguments: exit code 2, the message on stderr.
+    Usage(String),
+    /// Writing stdout failed: see [`crate::out`] for the exit code.
+    Output(io::Error),
+    /// The command could not finish (e.g. `report` could not write its files): exit code 1,
+    /// the message on stderr.
+    Failed(String),
+}
+
+impl CliError {
+    /// A usage error (exit code 2) with this message.
+    pub fn usage(msg: impl Into<String>) -> Self {
+        CliError::Usage(msg.into())
+    }
+}
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CliError::Usage(msg) | CliError::Failed(msg) => f.write_str(msg),
+            CliError::Output(e) => write!(f, "writing standard output: {e}"),
+        }
     }
 }
 
 impl From<modred::Error> for CliError {
     fn from(e: modred::Error) -> Self {
-        CliError(e.to_string())
+        CliError::Usage(e.to_string())
     }
 }
 
@@ -41,6 +61,13 @@ impl Common {
         Ok(())
     }
 
+    /// Print one result in the requested base as the command's whole output.
+    pub fn print(&self, x: &Natural) -> Result<(), CliError> {
+        let mut out = Out::new()?;
+        out.line(self.format(x))?;
+        out.finish()
+    }
+
     /// A result in the requested base.
     pub fn format(&self, x: &Natural) -> String {
         if self.hex {
@@ -53,7 +80,53 @@ impl Common {
 
 /// Parse a command-line number (decimal or 0x-hex, non-negative); `what` names the operand.
 pub fn parse_number(what: &str, text: &str) -> Result<Natural, CliError> {
-    Natural::parse(text).map_err(|e| CliError(format!("{what}: {e}")))
+    Natural::parse(text).map_err(|e| CliError::usage(format!("{what}: {e}")))
+}
+
+/// A signed number: `-` then a natural (only exponents take a sign, as in Python's `pow`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Signed {
+    /// Below zero (never for zero).
+    pub negative: bool,
+    /// The absolute value.
+    pub mag: Natural,
+}
+
+/// Parse an optionally negative command-line number; `what` names the operand.
+pub fn parse_signed(what: &str, text: &str) -> Result<Signed, CliError> {
+    let t = text.trim();
+    let (negative, digits) = match t.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, t),
+    };
+    if negative && digits.starts_with(['-', '+']) {
+        return Err(CliError::usage(format!(
+            "{what}: cannot parse {} as an integer",
+            quote(t)
+        )));
+    }
+    let mag = parse_number(what, digits)?;
+    Ok(Signed {
+        negative: negative && !mag.is_zero(),
+        mag,
+    })
+}
+
+/// Longest part of a user's token quoted in a message (a bad token may be megabytes long).
+pub const QUOTE_CHARS: usize = 80;
+
+/// `text` in single quotes for an error message: at most [`QUOTE_CHARS`] characters (then
+/// `...` and the total length), control characters escaped.
+pub fn quote(text: &str) -> String {
+    let mut q = String::from("'");
+    for c in text.chars().take(QUOTE_CHARS) {
+        q.extend(c.escape_debug());
+    }
+    q.push('\'');
+    if text.chars().nth(QUOTE_CHARS).is_some() {
+        q.push_str(&format!("... ({} bytes)", text.len()));
+    }
+    q
 }
 
 /// The context for `reducer` and modulus `m`. `auto` resolves to the method

@@ -1,17 +1,20 @@
 //! `modred batch`: one operation per stdin line, one result per stdout line, in order.
 //!
 //! Input lines: `reduce X M`, `mulmod A B M` or `pow B E M` (numbers decimal or 0x-hex, separated by
-//! whitespace). Blank lines are skipped and `#` starts a comment running to the end of the
-//! line; neither produces output. A line that fails prints `error: <reason>` in its place and
-//! processing continues; the exit code is then 1. The `--reducer`, `--hex`, `--method`,
+//! whitespace; E may be negative, as in Python's `pow`). Blank lines are skipped and `#` starts
+//! a comment running to the end of the line; neither produces output. A line that fails (bad
+//! numbers, not UTF-8, longer than `--max-line-bytes`: see [`crate::lines`]) prints
+//! `error: <reason>` in its place and processing continues; the exit code is then 1. The `--reducer`, `--hex`, `--method`,
 //! `--window` and `--threads` options apply to every line. Add an operation by extending [`Op`] and [`Op::parse`] / [`Op::run`].
 
-use crate::cli_common::{context, parse_number, CliError, Common};
+use crate::cli_common::{context, parse_number, parse_signed, quote, CliError, Common, Signed};
+use crate::lines::{Line, LineLimit, Lines};
+use crate::out::Out;
 use clap::Args as ClapArgs;
 use modred::reduce::auto::Workload;
 use modred::reduce::ModContext;
 use modred::Natural;
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io;
 use std::process::ExitCode;
 
 /// Arguments of `modred batch`.
@@ -21,29 +24,41 @@ pub struct Args {
     pub common: Common,
     #[command(flatten)]
     pub flags: crate::cmd_pow::PowFlags,
+    #[command(flatten)]
+    pub limit: LineLimit,
 }
 
 /// One parsed input line.
 enum Op {
     Reduce { x: Natural, m: Natural },
     Mulmod { a: Natural, b: Natural, m: Natural },
-    Pow { b: Natural, e: Natural, m: Natural },
+    Pow { b: Natural, e: Signed, m: Natural },
 }
 
 impl Op {
-    fn parse(words: &[&str]) -> Result<Op, CliError> {
-        let (op, args) = words.split_first().expect("non-empty line");
+    fn parse(line: &str) -> Result<Op, CliError> {
+        let mut words = line.split_whitespace();
+        let op = words.next().unwrap_or("");
+        // At most three numbers are kept; the rest are only counted (a long line of words
+        // must not become a vector of pointers eight times its size).
+        let mut args = [""; 3];
+        let mut count = 0usize;
+        for w in words {
+            if let Some(slot) = args.get_mut(count) {
+                *slot = w;
+            }
+            count += 1;
+        }
         let want = |n: usize, usage: &str| {
-            if args.len() == n {
+            if count == n {
                 Ok(())
             } else {
-                Err(CliError(format!(
-                    "'{op}' takes {n} numbers ({usage}), got {}",
-                    args.len()
+                Err(CliError::usage(format!(
+                    "'{op}' takes {n} numbers ({usage}), got {count}"
                 )))
             }
         };
-        match *op {
+        match op {
             "reduce" => {
                 want(2, "X M")?;
                 Ok(Op::Reduce {
@@ -63,12 +78,13 @@ impl Op {
                 want(3, "B E M")?;
                 Ok(Op::Pow {
                     b: parse_number("B", args[0])?,
-                    e: parse_number("E", args[1])?,
+                    e: parse_signed("E", args[1])?,
                     m: parse_number("M", args[2])?,
                 })
             }
-            other => Err(CliError(format!(
-                "unknown operation '{other}' (expected: reduce X M | mulmod A B M | pow B E M)"
+            other => Err(CliError::usage(format!(
+                "unknown operation {} (expected: reduce X M | mulmod A B M | pow B E M)",
+                quote(other)
             ))),
         }
     }
@@ -100,8 +116,7 @@ fn run_line(
     common_pow: &crate::cmd_pow::PowFlags,
     cache: &mut Option<Cache>,
 ) -> Result<Natural, CliError> {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let op = Op::parse(&words)?;
+    let op = Op::parse(line)?;
     if let Op::Pow { b, e, m } = &op {
         let opts = common_pow.options(&common.reducer)?;
         return crate::cmd_pow::pow(b, e, m, &opts);
@@ -121,28 +136,26 @@ fn run_line(
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
     args.common.check_reducer()?;
     args.flags.options(&args.common.reducer)?; // bad --method/--window/--threads: exit 2
-    let stdin = io::stdin();
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = Out::new()?;
+    let mut lines = Lines::new(io::stdin().lock(), args.limit.max_line_bytes);
     let mut failed = 0usize;
     let mut cache = None;
-    let io_err = |e: io::Error| CliError(format!("I/O error: {e}"));
-    for line in stdin.lock().lines() {
-        let line = line.map_err(io_err)?;
-        let content = line.split('#').next().unwrap_or("").trim();
-        if content.is_empty() {
-            continue;
-        }
-        match run_line(content, &args.common, &args.flags, &mut cache) {
-            Ok(r) => writeln!(out, "{}", args.common.format(&r)),
+    while let Some(line) = lines.next_line(&mut || out.flush())? {
+        let result = match line {
+            Line::Text(content) if content.is_empty() => continue,
+            Line::Text(content) => run_line(&content, &args.common, &args.flags, &mut cache),
+            Line::Bad(reason) => Err(CliError::Usage(reason)),
+        };
+        match result {
+            Ok(r) => out.line(args.common.format(&r))?,
+            Err(e @ CliError::Output(_)) => return Err(e),
             Err(e) => {
                 failed += 1;
-                writeln!(out, "error: {e}")
+                out.line(format_args!("error: {e}"))?;
             }
         }
-        .map_err(io_err)?;
     }
-    out.flush().map_err(io_err)?;
+    out.finish()?;
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {

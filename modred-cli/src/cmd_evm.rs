@@ -5,13 +5,15 @@
 //! output as exactly `mod_len` bytes in hex (`0x` alone when it is empty) and the gas under
 //! `--fork`. With HEX on the command line, that one input; otherwise one input per stdin
 //! line (blank lines are skipped and `#` starts a comment, as in `batch`; `0x` alone is the
-//! empty input). An input that is not hex, or that the fork rejects (EIP-7823's 1024-byte
+//! empty input; lines are bytes, bounded by `--max-line-bytes`: see [`crate::lines`]). An input that is not hex, or that the fork rejects (EIP-7823's 1024-byte
 //! cap under osaka), prints `error: <reason>` in its place; the exit code is then 1.
 
-use crate::cli_common::CliError;
+use crate::cli_common::{quote, CliError};
+use crate::lines::{Line, LineLimit, Lines};
+use crate::out::Out;
 use clap::Args as ClapArgs;
 use modred::evm::{self, Fork};
-use std::io::{self, BufRead, BufWriter, Write};
+use std::io;
 use std::process::ExitCode;
 
 /// Arguments of `modred evm-modexp`.
@@ -23,6 +25,8 @@ pub struct Args {
     pub fork: Fork,
     /// The call data in hex (`0x` optional); without it, one input per stdin line.
     pub hex: Option<String>,
+    #[command(flatten)]
+    pub limit: LineLimit,
 }
 
 fn parse_fork(name: &str) -> Result<Fork, String> {
@@ -45,7 +49,10 @@ fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
         b'0'..=b'9' => Ok(c - b'0'),
         b'a'..=b'f' => Ok(c - b'a' + 10),
         b'A'..=b'F' => Ok(c - b'A' + 10),
-        _ => Err(format!("'{}' is not a hex digit", c as char)),
+        _ => Err(format!(
+            "{} is not a hex digit",
+            quote(&(c as char).to_string())
+        )),
     };
     digits
         .as_bytes()
@@ -68,33 +75,29 @@ fn result_line(text: &str, fork: Fork) -> Result<String, String> {
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    let io_err = |e: io::Error| CliError(format!("I/O error: {e}"));
-    let stdout = io::stdout();
-    let mut out = BufWriter::new(stdout.lock());
+    let mut out = Out::new()?;
     let mut failed = 0usize;
-    let mut emit = |text: &str, out: &mut BufWriter<io::StdoutLock<'_>>| {
-        match result_line(text, args.fork) {
-            Ok(line) => writeln!(out, "{line}"),
-            Err(e) => {
-                failed += 1;
-                writeln!(out, "error: {e}")
-            }
+    let mut emit = |line: Result<String, String>, out: &mut Out| match line {
+        Ok(line) => out.line(line),
+        Err(e) => {
+            failed += 1;
+            out.line(format_args!("error: {e}"))
         }
-        .map_err(io_err)
     };
     match &args.hex {
-        Some(hex) => emit(hex.trim(), &mut out)?,
+        Some(hex) => emit(result_line(hex.trim(), args.fork), &mut out)?,
         None => {
-            for line in io::stdin().lock().lines() {
-                let line = line.map_err(io_err)?;
-                let content = line.split('#').next().unwrap_or("").trim();
-                if !content.is_empty() {
-                    emit(content, &mut out)?;
+            let mut lines = Lines::new(io::stdin().lock(), args.limit.max_line_bytes);
+            while let Some(line) = lines.next_line(&mut || out.flush())? {
+                match line {
+                    Line::Text(content) if content.is_empty() => {}
+                    Line::Text(content) => emit(result_line(&content, args.fork), &mut out)?,
+                    Line::Bad(reason) => emit(Err(reason), &mut out)?,
                 }
             }
         }
     }
-    out.flush().map_err(io_err)?;
+    out.finish()?;
     Ok(if failed > 0 {
         ExitCode::from(1)
     } else {

@@ -2,6 +2,7 @@
 //! aligned tables, then the kernel tier in use.
 
 use crate::cli_common::CliError;
+use crate::out::Out;
 use clap::Args as ClapArgs;
 use modred::REDUCERS;
 use std::process::ExitCode;
@@ -63,19 +64,21 @@ pub fn run(_: Args) -> Result<ExitCode, CliError> {
             ]
         })
         .collect();
-    println!("Reducers (--reducer NAME):");
-    print!(
-        "{}",
-        table(&["NAME", "ODD M ONLY", "RESTRICTION", "SUMMARY"], &rows)
-    );
+    let mut out = Out::new()?;
+    out.line("Reducers (--reducer NAME):")?;
+    out.text(&table(
+        &["NAME", "ODD M ONLY", "RESTRICTION", "SUMMARY"],
+        &rows,
+    ))?;
     let rows: Vec<Vec<String>> = modred::exp::METHODS
         .iter()
         .map(|m| vec![m.name.to_string(), m.summary.to_string()])
         .collect();
-    println!();
-    println!("Exponentiation methods (pow --method NAME):");
-    print!("{}", table(&["NAME", "SUMMARY"], &rows));
-    println!();
-    println!("{}", tier_line());
+    out.line("")?;
+    out.line("Exponentiation methods (pow --method NAME):")?;
+    out.text(&table(&["NAME", "SUMMARY"], &rows))?;
+    out.line("")?;
+    out.line(tier_line())?;
+    out.finish()?;
     Ok(ExitCode::SUCCESS)
 }

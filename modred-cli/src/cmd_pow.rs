@@ -3,7 +3,7 @@
 //! With `--reducer auto` and `--method auto`, a modulus below 2^64 takes the single-word path
 //! (`modred::word`, seed 003's Montgomery); larger ones take `modred::exp`'s default.
 
-use crate::cli_common::{parse_number, CliError, Common};
+use crate::cli_common::{parse_number, parse_signed, CliError, Common, Signed};
 use clap::Args as ClapArgs;
 use modred::exp::{self, Method, PowOptions};
 use modred::Natural;
@@ -47,7 +47,7 @@ pub struct PowArgs {
     /// The base.
     #[arg(allow_negative_numbers = true)]
     pub b: String,
-    /// The exponent.
+    /// The exponent; a negative one raises the inverse of B (Python's `pow`).
     #[arg(allow_negative_numbers = true)]
     pub e: String,
     /// The modulus (> 0).
@@ -61,22 +61,26 @@ fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
         .filter(|&m1| m1 != 0 && opts.reducer == "auto" && opts.method == Method::Auto)
 }
 
-/// B^E mod M by the options, through the single-word path when it applies.
-pub fn pow(b: &Natural, e: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural, CliError> {
-    if let (Some(m1), Some(e1)) = (word_path(opts, m), e.to_u64()) {
+/// B^E mod M by the options, through the single-word path when it applies. A negative E
+/// raises the inverse of B (Python's `pow`): an error when B has none modulo M.
+pub fn pow(b: &Natural, e: &Signed, m: &Natural, opts: &PowOptions) -> Result<Natural, CliError> {
+    if e.negative {
+        return Ok(exp::pow_signed_exp(b, &e.mag, true, m, opts)?);
+    }
+    if let (Some(m1), Some(e1)) = (word_path(opts, m), e.mag.to_u64()) {
         let r = modred::word::pow_mod(modred::word::residue(b, m1), e1, m1)?;
         return Ok(Natural::from(r));
     }
-    Ok(exp::pow(b, e, m, opts)?)
+    Ok(exp::pow(b, &e.mag, m, opts)?)
 }
 
 pub fn run(a: PowArgs) -> Result<ExitCode, CliError> {
     a.common.check_reducer()?;
     let opts = a.flags.options(&a.common.reducer)?;
     let b = parse_number("B", &a.b)?;
-    let e = parse_number("E", &a.e)?;
+    let e = parse_signed("E", &a.e)?;
     let m = parse_number("M", &a.m)?;
     let r = pow(&b, &e, &m, &opts)?;
-    println!("{}", a.common.format(&r));
+    a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }

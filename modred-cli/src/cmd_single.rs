@@ -41,7 +41,7 @@ pub fn run_reduce(a: ReduceArgs) -> Result<ExitCode, CliError> {
     let m = parse_number("M", &a.m)?;
     let mut ctx = context(&a.common.reducer, &m, Workload::Single)?;
     let r = ctx.reduce(&x)?;
-    println!("{}", a.common.format(&r));
+    a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -61,6 +61,6 @@ pub fn run_mulmod(a: MulmodArgs) -> Result<ExitCode, CliError> {
     let y = parse_number("B", &a.b)?;
     let m = parse_number("M", &a.m)?;
     let r = mulmod(&a.common.reducer, &x, &y, &m)?;
-    println!("{}", a.common.format(&r));
+    a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -2,9 +2,12 @@
 //! library (and, as they land, exponentiation, reports and operation counts).
 //!
 //! Exit codes: 0 success; 1 some `batch` or `evm-modexp` lines failed (each printed
-//! `error: <reason>`);
-//! 2 bad arguments (unknown reducer, unparsable or negative number, zero modulus, even modulus
-//! for a Montgomery reducer, argument beyond a method's restriction, usage errors).
+//! `error: <reason>`), or `report` could not finish;
+//! 2 bad arguments (unknown reducer, unparsable number, negative number other than an
+//! exponent, zero modulus, even modulus for a Montgomery reducer, argument beyond a method's
+//! restriction, no inverse for a negative exponent, a table too large, usage errors);
+//! 3 stdout could not be written (one message on stderr); 141 (as for SIGPIPE) the reader of
+//! stdout went away, quietly. See [`out`].
 //!
 //! Each subcommand lives in its own module (`cmd_*.rs`) exposing an `Args` struct and
 //! `run(args) -> Result<ExitCode, CliError>`; add a subcommand by adding a module and one
@@ -16,10 +19,13 @@ mod cmd_evm;
 mod cmd_methods;
 mod cmd_pow;
 mod cmd_single;
+mod lines;
+mod out;
 mod report;
 
 use clap::{Parser, Subcommand};
 use cli_common::CliError;
+use out::Out;
 use std::process::ExitCode;
 
 /// Fast multi-precision modular reduction and multiplication.
@@ -66,35 +72,44 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Batch(a) => cmd_batch::run(a),
         Command::EvmModexp(a) => cmd_evm::run(a),
         Command::Methods(a) => cmd_methods::run(a),
-        Command::Report(a) => match report::run(a) {
-            Ok(()) => Ok(ExitCode::SUCCESS),
-            Err(e) => {
-                eprintln!("modred report: {e}");
-                Ok(ExitCode::FAILURE)
-            }
-        },
-        Command::Count(a) => Ok(ExitCode::from(report::run_count(a) as u8)),
+        Command::Report(a) => report::run(a).map(|()| ExitCode::SUCCESS),
+        Command::Count(a) => report::run_count(a).map(|()| ExitCode::SUCCESS),
     }
 }
 
-fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
-        Err(e) => {
-            // --help / --version print to stdout and succeed; usage errors exit 2.
-            let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(EXIT_USAGE)
-            } else {
-                ExitCode::SUCCESS
-            };
-        }
+/// `--help` / `--version` (clap's "error" that goes to stdout), written and flushed through
+/// [`Out`] so that a write error is not exit code 0.
+fn print_help(e: &clap::Error) -> Result<(), CliError> {
+    let mut out = Out::new()?;
+    let text = if out.is_terminal() {
+        e.render().ansi().to_string()
+    } else {
+        e.render().to_string()
     };
-    match run(cli.command) {
+    out.text(&text)?;
+    out.finish()
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::try_parse() {
+        Ok(cli) => run(cli.command),
+        // Usage errors go to stderr (a failure to write them is ignored: exit 2 regardless).
+        Err(e) if e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::from(EXIT_USAGE);
+        }
+        Err(e) => print_help(&e).map(|()| ExitCode::SUCCESS),
+    };
+    match result {
         Ok(code) => code,
-        Err(e) => {
-            eprintln!("modred: error: {e}");
+        Err(CliError::Output(e)) => ExitCode::from(out::output_error_code(&e)),
+        Err(e @ CliError::Usage(_)) => {
+            out::warn(format_args!("error: {e}"));
             ExitCode::from(EXIT_USAGE)
+        }
+        Err(e @ CliError::Failed(_)) => {
+            out::warn(format_args!("error: {e}"));
+            ExitCode::FAILURE
         }
     }
 }

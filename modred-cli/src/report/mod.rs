@@ -17,6 +17,8 @@ pub mod progress;
 pub mod sections;
 pub mod table;
 
+use crate::cli_common::CliError;
+use crate::out::Out;
 use harness::Protocol;
 use progress::Progress;
 use serde::{Deserialize, Serialize};
@@ -127,19 +129,29 @@ pub struct Report {
     pub tables: Vec<Table>,
 }
 
+/// Check the arguments: `--only` names existing sections and `--sizes` are within range.
+/// The message is a usage error (exit code 2).
+pub fn check_args(args: &ReportArgs) -> Result<(), String> {
+    if let Some(s) = &args.sizes {
+        if let Some(bad) = s.iter().find(|&&b| !(64..=16384).contains(&b)) {
+            return Err(format!("--sizes: {bad} bits is outside 64..=16384"));
+        }
+    }
+    if !args.only.iter().any(|o| o == "list") {
+        sections::select(&args.only)?;
+    }
+    Ok(())
+}
+
 /// Build the report in memory (no files written).
 pub fn build(args: &ReportArgs) -> Result<Report, String> {
+    check_args(args)?;
     let selected = sections::select(&args.only)?;
     let proto = Protocol {
         rounds: args.rounds.unwrap_or(if args.quick { 7 } else { 21 }),
         target_sample: Duration::from_secs_f64(args.sample_ms.unwrap_or(1.0) / 1e3),
         clock: args.clock,
     };
-    if let Some(s) = &args.sizes {
-        if let Some(bad) = s.iter().find(|&&b| !(64..=16384).contains(&b)) {
-            return Err(format!("--sizes: {bad} bits is outside 64..=16384"));
-        }
-    }
     let progress = Progress::for_stderr(selected.len());
     let mut ctx = Ctx {
         quick: args.quick,
@@ -163,38 +175,41 @@ pub fn build(args: &ReportArgs) -> Result<Report, String> {
     Ok(Report { header, tables })
 }
 
-/// `modred report`: build, write every format to `--out`, print `--format` on stdout.
-pub fn run(args: ReportArgs) -> Result<(), String> {
+/// `modred report`: build, write every format to `--out`, print `--format` on stdout. Bad
+/// arguments are [`CliError::Usage`] (exit code 2), a failed run [`CliError::Failed`].
+pub fn run(args: ReportArgs) -> Result<(), CliError> {
+    check_args(&args).map_err(CliError::Usage)?;
+    let mut out = Out::new()?;
     if args.only.iter().any(|o| o == "list") {
         for s in sections::all() {
-            println!("{:<24} {}", s.id, s.title);
+            out.line(format_args!("{:<24} {}", s.id, s.title))?;
         }
-        return Ok(());
+        return out.finish();
     }
-    let report = build(&args)?;
-    output::write_all(&report, &args.out)?;
-    print!("{}", output::render(&report, args.format));
-    eprintln!(
-        "wrote {} ({} tables, {:.0} s)",
+    let report = build(&args).map_err(CliError::Failed)?;
+    output::write_all(&report, &args.out).map_err(CliError::Failed)?;
+    out.text(&output::render(&report, args.format))?;
+    out.finish()?;
+    crate::out::warn(format_args!(
+        "report: wrote {} ({} tables, {:.0} s)",
         args.out.display(),
         report.tables.len(),
         report.header.wall_seconds
-    );
+    ));
     Ok(())
 }
 
-/// `modred count`: the operation-count tables (needs the `count` feature). Returns the process
-/// exit code: 0, or 2 when this build has no counters.
-pub fn run_count(args: CountArgs) -> i32 {
+/// `modred count`: the operation-count tables (needs the `count` feature; a build without
+/// counters is a usage error).
+pub fn run_count(args: CountArgs) -> Result<(), CliError> {
     if !modred::count::ENABLED {
-        eprintln!(
+        return Err(CliError::usage(
             "modred count needs the operation counters, which this build does not have.\n\
-             Run: cargo run --release -p modred-cli --features count -- count"
-        );
-        return 2;
+             Run: cargo run --release -p modred-cli --features count -- count",
+        ));
     }
     let tables = count::tables_in_process();
-    let out = match args.format {
+    let text: String = match args.format {
         Format::Json => serde_json::to_string_pretty(&tables).expect("tables serialise"),
         Format::Md => tables.iter().map(output::markdown_table).collect(),
         Format::Csv => tables
@@ -202,6 +217,7 @@ pub fn run_count(args: CountArgs) -> i32 {
             .map(|t| format!("# {}\n{}\n", t.id, output::csv_table(t)))
             .collect(),
     };
-    println!("{out}");
-    0
+    let mut out = Out::new()?;
+    out.line(text)?;
+    out.finish()
 }
