@@ -1,5 +1,6 @@
-//! `modred methods`: every reducer with its restrictions, and every exponentiation method, as
-//! aligned tables, then the kernel tier in use.
+//! `modred methods`: every reducer with its restrictions and memory, and every exponentiation
+//! method with its tables' memory (k = limbs of m), as aligned tables, then the kernel tier in
+//! use.
 
 use crate::cli_common::CliError;
 use crate::out::Out;
@@ -60,6 +61,7 @@ pub fn run(_: Args) -> Result<ExitCode, CliError> {
                 r.name.to_string(),
                 if r.needs_odd { "yes" } else { "no" }.to_string(),
                 r.restriction.to_string(),
+                r.memory.to_string(),
                 r.summary.to_string(),
             ]
         })
@@ -67,16 +69,22 @@ pub fn run(_: Args) -> Result<ExitCode, CliError> {
     let mut out = Out::new()?;
     out.line("Reducers (--reducer NAME):")?;
     out.text(&table(
-        &["NAME", "ODD M ONLY", "RESTRICTION", "SUMMARY"],
+        &["NAME", "ODD M ONLY", "RESTRICTION", "MEMORY", "SUMMARY"],
         &rows,
     ))?;
     let rows: Vec<Vec<String>> = modred::exp::METHODS
         .iter()
-        .map(|m| vec![m.name.to_string(), m.summary.to_string()])
+        .map(|m| {
+            vec![
+                m.name.to_string(),
+                m.memory.to_string(),
+                m.summary.to_string(),
+            ]
+        })
         .collect();
     out.line("")?;
     out.line("Exponentiation methods (pow --method NAME):")?;
-    out.text(&table(&["NAME", "SUMMARY"], &rows))?;
+    out.text(&table(&["NAME", "MEMORY", "SUMMARY"], &rows))?;
     out.line("")?;
     out.line(tier_line())?;
     out.finish()?;

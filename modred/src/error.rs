@@ -43,6 +43,18 @@ pub enum Error {
     /// A parameter (window size, thread count, ...) out of its range.
     #[error("invalid parameter: {0}")]
     InvalidParameter(String),
+    /// A precomputation whose size grows with the operands needs more memory than can be
+    /// reserved: `bytes` is what it needs.
+    #[error("{what} needs {bytes} bytes of memory, more than can be reserved")]
+    TooLarge {
+        /// What would have been allocated (e.g. "table-residue's table").
+        what: String,
+        /// The bytes it needs.
+        bytes: u128,
+    },
+    /// The computation was cancelled through [`crate::cancel`] before it finished.
+    #[error("cancelled")]
+    Cancelled,
 }
 
 /// Result with modred's [`enum@Error`].

@@ -34,7 +34,9 @@ macro_rules! const_dispatch {
     };
 }
 
+pub(crate) mod alloc;
 pub mod arith;
+pub mod cancel;
 pub mod count;
 pub mod cpu;
 pub mod error;

@@ -262,3 +262,14 @@ pub const ADX_MONT_MAX_LIMBS: usize = 64;
 /// 48: 0.857, 64: 0.875 (the direct triangle's code, ~30 KB at 64 limbs, no longer fits the
 /// instruction cache).
 pub const ADX_SQR_KARATSUBA_MIN_LIMBS: usize = 33;
+
+/// The table reducers (`table-residue`, `table-constant`, `table-add-*`) and the "table"
+/// window method of seed 001 serve moduli of at most this many bits. The seeds meant them for
+/// RSA-size moduli; at 2^16 bits their tables already take 8 MiB (k^2 limbs) to 113 MiB
+/// (table-add-6x2048: 13,831 rows of k limbs), their reductions cost k^2 products against
+/// Karatsuba's k^1.58, and past it the tables outgrow memory (31 GB for table-residue at
+/// 4,000,000 bits) or take minutes to build (table-add-8x256: over 20 s at 4,000,000 bits
+/// before this limit). Measured at the limit (a 65,536-bit modulus, `modred batch --reducer
+/// NAME` with one `reduce` line, release build): 0.03 s (table-add-16x16) to 0.22 s
+/// (table-add-6x2048) for the whole process.
+pub const TABLE_MAX_BITS: usize = 1 << 16;

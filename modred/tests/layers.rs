@@ -10,6 +10,8 @@ const LAYERS: &[(&str, usize)] = &[
     ("tuning", 0),
     ("limb", 1),
     ("count", 1),
+    ("alloc", 1),
+    ("cancel", 1),
     ("cpu", 2),
     ("arith", 3),
     ("natural", 4),

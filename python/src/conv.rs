@@ -30,23 +30,26 @@ impl Int {
     }
 }
 
-/// `ob` as an `int`: `int` itself (and `bool`) directly, any other type through
-/// `operator.index` (`__index__`, e.g. NumPy or gmpy2 integers). Floats, strings and the like
-/// raise `TypeError` naming the function and argument.
+/// `ob` as an `int`: `int` itself (and `bool`) directly, any other type with `__index__`
+/// through `operator.index` (e.g. NumPy or gmpy2 integers), whose own exception (a
+/// RuntimeError, KeyboardInterrupt, MemoryError raised by `__index__`) propagates unchanged.
+/// A type without `__index__` (floats, strings and the like) raises `TypeError` naming the
+/// function and argument.
 pub fn as_pyint<'py>(ob: &Bound<'py, PyAny>, func: &str, arg: &str) -> PyResult<Bound<'py, PyInt>> {
     if let Ok(i) = ob.downcast::<PyInt>() {
         return Ok(i.clone());
     }
-    // SAFETY: `ob` is a valid object; PyNumber_Index returns a new reference or NULL with an
-    // exception set.
-    let idx = unsafe { Bound::from_owned_ptr_or_err(ob.py(), ffi::PyNumber_Index(ob.as_ptr())) };
-    match idx {
-        Ok(i) => Ok(i.downcast_into::<PyInt>()?),
-        Err(_) => Err(PyTypeError::new_err(format!(
+    // SAFETY: `ob` is a valid object; PyIndex_Check only reads its type's slots.
+    if unsafe { ffi::PyIndex_Check(ob.as_ptr()) } == 0 {
+        return Err(PyTypeError::new_err(format!(
             "{func}() argument '{arg}' must be an int, not {}",
             type_name(ob)
-        ))),
+        )));
     }
+    // SAFETY: `ob` is a valid object; PyNumber_Index returns a new reference or NULL with an
+    // exception set (which from_owned_ptr_or_err takes as is).
+    let idx = unsafe { Bound::from_owned_ptr_or_err(ob.py(), ffi::PyNumber_Index(ob.as_ptr())) }?;
+    Ok(idx.downcast_into::<PyInt>()?)
 }
 
 fn type_name(ob: &Bound<'_, PyAny>) -> String {

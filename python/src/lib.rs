@@ -16,9 +16,10 @@ mod errors;
 mod evm;
 mod modulus;
 mod parallel;
+mod signals;
 
 use conv::{to_int, to_py_signed, Int};
-use errors::to_pyerr;
+use errors::{item_error, to_pyerr};
 use modred::exp::{self, PowOptions};
 use modred::Natural;
 use pyo3::exceptions::PyValueError;
@@ -81,7 +82,8 @@ fn check_nonzero_modulus(m: &Int, func: &str) -> PyResult<()> {
 /// - A negative ``base`` or one ``>= |mod|`` is reduced first.
 /// - ``bool`` and objects with ``__index__`` are accepted; anything else raises ``TypeError``.
 ///
-/// The GIL is released while computing.
+/// The GIL is released while computing; Ctrl-C interrupts a long call within a fraction of a
+/// second (KeyboardInterrupt). A table too large for memory raises ``MemoryError``.
 #[pyfunction]
 #[pyo3(signature = (base, exp, mod_, /), text_signature = "(base, exp, mod, /)")]
 fn powmod<'py>(
@@ -95,21 +97,21 @@ fn powmod<'py>(
     let m = to_int(mod_, "powmod", "mod")?;
     check_nonzero_modulus(&m, "pow")?;
     let mm = &m.mag;
-    let r = py
-        .allow_threads(|| -> modred::Result<Natural> {
-            match prepare(&b, &e, mm)? {
-                None => Ok(Natural::zero()),
-                Some((b, e)) => match (mm.to_u64().filter(|&m1| m1 != 0), e.to_u64()) {
-                    // Moduli below 2^64: the single-word path (seed 003's Montgomery).
-                    (Some(m1), Some(e1)) => {
-                        let b1 = modred::word::residue(&b, m1);
-                        Ok(Natural::from(modred::word::pow_mod(b1, e1, m1)?))
-                    }
-                    _ => exp::pow(&b, &e, mm, &PowOptions::default()),
-                },
-            }
-        })
-        .map_err(to_pyerr)?;
+    let long = signals::work(mm, e.mag.bits()) >= signals::LONG_WORK;
+    let r = signals::compute(py, long, || -> modred::Result<Natural> {
+        match prepare(&b, &e, mm)? {
+            None => Ok(Natural::zero()),
+            Some((b, e)) => match (mm.to_u64().filter(|&m1| m1 != 0), e.to_u64()) {
+                // Moduli below 2^64: the single-word path (seed 003's Montgomery).
+                (Some(m1), Some(e1)) => {
+                    let b1 = modred::word::residue(&b, m1);
+                    Ok(Natural::from(modred::word::pow_mod(b1, e1, m1)?))
+                }
+                _ => exp::pow(&b, &e, mm, &PowOptions::default()),
+            },
+        }
+    })?
+    .map_err(to_pyerr)?;
     finish(py, &r, mm, m.negative)
 }
 
@@ -139,46 +141,49 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
         }
         items.push((b, e, m));
     }
-    let results = py.allow_threads(|| -> Result<Vec<Natural>, (usize, modred::Error)> {
-        // Python's semantics first (|m| = 1, negative base and exponent), then the batch.
-        let mut work = Vec::with_capacity(items.len());
-        let mut slots = Vec::with_capacity(items.len());
-        for (i, (b, e, m)) in items.iter().enumerate() {
-            match prepare(b, e, &m.mag).map_err(|err| (i, err))? {
-                None => slots.push(None),
-                Some((b, e)) => {
-                    slots.push(Some(work.len()));
-                    work.push((b, e, m.mag.clone()));
+    let total: u128 = items
+        .iter()
+        .map(|(_, e, m)| signals::work(&m.mag, e.mag.bits()))
+        .sum();
+    let results = signals::compute(
+        py,
+        total >= signals::LONG_WORK,
+        || -> Result<Vec<Natural>, (usize, modred::Error)> {
+            // Python's semantics first (|m| = 1, negative base and exponent), then the batch.
+            let mut work = Vec::with_capacity(items.len());
+            let mut slots = Vec::with_capacity(items.len());
+            for (i, (b, e, m)) in items.iter().enumerate() {
+                match prepare(b, e, &m.mag).map_err(|err| (i, err))? {
+                    None => slots.push(None),
+                    Some((b, e)) => {
+                        slots.push(Some(work.len()));
+                        work.push((b, e, m.mag.clone()));
+                    }
                 }
             }
-        }
-        let done = if parallel::pool_usable() {
-            exp::pow_batch(&work)
-        } else {
-            let opts = PowOptions::default();
-            work.iter()
-                .map(|(b, e, m)| exp::pow(b, e, m, &opts))
-                .collect()
-        };
-        let mut done = done.into_iter();
-        let mut out = Vec::with_capacity(slots.len());
-        for (i, s) in slots.into_iter().enumerate() {
-            out.push(match s {
-                None => Natural::zero(),
-                Some(_) => done
-                    .next()
-                    .expect("one result per triple")
-                    .map_err(|err| (i, err))?,
-            });
-        }
-        Ok(out)
-    });
-    let results = results.map_err(|(i, err)| {
-        PyValueError::new_err(format!(
-            "pow_batch(): item {i}: {}",
-            to_pyerr(err).value(py)
-        ))
-    })?;
+            let done = if parallel::pool_usable() {
+                exp::pow_batch(&work)
+            } else {
+                let opts = PowOptions::default();
+                work.iter()
+                    .map(|(b, e, m)| exp::pow(b, e, m, &opts))
+                    .collect()
+            };
+            let mut done = done.into_iter();
+            let mut out = Vec::with_capacity(slots.len());
+            for (i, s) in slots.into_iter().enumerate() {
+                out.push(match s {
+                    None => Natural::zero(),
+                    Some(_) => done
+                        .next()
+                        .expect("one result per triple")
+                        .map_err(|err| (i, err))?,
+                });
+            }
+            Ok(out)
+        },
+    )?;
+    let results = results.map_err(|(i, err)| item_error("pow_batch", i, err))?;
     let list = PyList::empty(py);
     for (r, (_, _, m)) in results.iter().zip(&items) {
         list.append(finish(py, r, &m.mag, m.negative)?)?;

@@ -5,8 +5,9 @@
 //! its own scratch inside modred.
 
 use crate::conv::{to_int, to_natural, to_py, Int};
-use crate::errors::to_pyerr;
+use crate::errors::{item_error, to_pyerr};
 use crate::residue;
+use crate::signals::{self, compute};
 use modred::exp::{self, Method, PowOptions};
 use modred::reduce::WideResult;
 use modred::Natural;
@@ -88,6 +89,11 @@ impl PyModulus {
         self.m().len() >= GIL_RELEASE_LIMBS
     }
 
+    /// Whether `b^exp` is long enough to run interruptibly ([`signals::compute`]).
+    fn long(&self, exp: &Natural) -> bool {
+        signals::work(self.m(), exp.bits()) >= signals::LONG_WORK
+    }
+
     /// Run `f` with the GIL released if the modulus is large enough to be worth it.
     fn maybe_release<T: Send>(&self, py: Python<'_>, f: impl FnOnce() -> T + Send) -> T {
         if self.big() {
@@ -146,37 +152,44 @@ impl PyModulus {
         func: &str,
         pairs: Vec<(Int, Int)>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let results = py.allow_threads(|| -> Result<Vec<Natural>, (usize, modred::Error)> {
-            let m = self.m();
-            if m.is_one() {
-                return Ok(vec![Natural::zero(); pairs.len()]);
-            }
-            let mut work = Vec::with_capacity(pairs.len());
-            for (i, (b, e)) in pairs.iter().enumerate() {
-                let b = residue(b, m);
-                let b = if e.negative {
-                    self.inner.inverse(&b).map_err(|err| (i, err))?
+        let total: u128 = pairs
+            .iter()
+            .map(|(_, e)| signals::work(self.m(), e.mag.bits()))
+            .sum();
+        let long = total >= signals::LONG_WORK;
+        let results = compute(
+            py,
+            long,
+            || -> Result<Vec<Natural>, (usize, modred::Error)> {
+                let m = self.m();
+                if m.is_one() {
+                    return Ok(vec![Natural::zero(); pairs.len()]);
+                }
+                let mut work = Vec::with_capacity(pairs.len());
+                for (i, (b, e)) in pairs.iter().enumerate() {
+                    let b = residue(b, m);
+                    let b = if e.negative {
+                        self.inner.inverse(&b).map_err(|err| (i, err))?
+                    } else {
+                        b
+                    };
+                    work.push((b, e.mag.clone()));
+                }
+                let done = if crate::parallel::pool_usable() {
+                    self.inner.pow_many(&work)
                 } else {
-                    b
+                    let opts = PowOptions::default();
+                    work.iter()
+                        .map(|(b, e)| self.inner.pow(b, e, &opts))
+                        .collect()
                 };
-                work.push((b, e.mag.clone()));
-            }
-            let done = if crate::parallel::pool_usable() {
-                self.inner.pow_many(&work)
-            } else {
-                let opts = PowOptions::default();
-                work.iter()
-                    .map(|(b, e)| self.inner.pow(b, e, &opts))
+                done.into_iter()
+                    .enumerate()
+                    .map(|(i, r)| r.map_err(|err| (i, err)))
                     .collect()
-            };
-            done.into_iter()
-                .enumerate()
-                .map(|(i, r)| r.map_err(|err| (i, err)))
-                .collect()
-        });
-        let results = results.map_err(|(i, err)| {
-            PyValueError::new_err(format!("{func}(): item {i}: {}", to_pyerr(err).value(py)))
-        })?;
+            },
+        )?;
+        let results = results.map_err(|(i, err)| item_error(func, i, err))?;
         let list = PyList::empty(py);
         for r in &results {
             list.append(to_py(py, r)?)?;
@@ -296,9 +309,8 @@ impl PyModulus {
             threads: opt_threads(threads, "pow")?,
         };
         opts.validate().map_err(to_pyerr)?;
-        let r = py
-            .allow_threads(|| self.pow_signed(&b, &e, &opts))
-            .map_err(to_pyerr)?;
+        let r =
+            compute(py, self.long(&e.mag), || self.pow_signed(&b, &e, &opts))?.map_err(to_pyerr)?;
         to_py(py, &r)
     }
 
@@ -315,9 +327,10 @@ impl PyModulus {
     ) -> PyResult<Bound<'py, PyAny>> {
         let b = to_int(base, "pow_ct", "base")?;
         let e = to_natural(exp, "pow_ct", "exp")?;
-        let r = py
-            .allow_threads(|| self.inner.pow_ct(&residue(&b, self.m()), &e))
-            .map_err(to_pyerr)?;
+        let r = compute(py, self.long(&e), || {
+            self.inner.pow_ct(&residue(&b, self.m()), &e)
+        })?
+        .map_err(to_pyerr)?;
         to_py(py, &r)
     }
 
@@ -458,9 +471,9 @@ impl PyFixedBase {
         let b = to_int(base, "FixedBase", "base")?;
         let md = modulus.get();
         let base = residue(&b, md.m());
-        let inner = py
-            .allow_threads(|| md.inner.fixed_base(&base))
-            .map_err(to_pyerr)?;
+        // The tables take about two products per bit of m.
+        let long = md.long(&Natural::power_of_two(2 * md.m().bits()));
+        let inner = compute(py, long, || md.inner.fixed_base(&base))?.map_err(to_pyerr)?;
         Ok(Self {
             modulus,
             base,
@@ -502,21 +515,20 @@ impl PyFixedBase {
         let e = to_int(exp, "pow", "exp")?;
         let threads = opt_threads(threads, "pow")?;
         let md = self.modulus.get();
-        let r = py
-            .allow_threads(|| -> modred::Result<Natural> {
-                if e.negative {
-                    let b = Int {
-                        negative: false,
-                        mag: self.base.clone(),
-                    };
-                    return md.pow_signed(&b, &e, &PowOptions::default());
-                }
-                match threads {
-                    Some(t) => self.inner.pow_threads(&e.mag, t),
-                    None => self.inner.pow(&e.mag),
-                }
-            })
-            .map_err(to_pyerr)?;
+        let r = compute(py, md.long(&e.mag), || -> modred::Result<Natural> {
+            if e.negative {
+                let b = Int {
+                    negative: false,
+                    mag: self.base.clone(),
+                };
+                return md.pow_signed(&b, &e, &PowOptions::default());
+            }
+            match threads {
+                Some(t) => self.inner.pow_threads(&e.mag, t),
+                None => self.inner.pow(&e.mag),
+            }
+        })?
+        .map_err(to_pyerr)?;
         to_py(py, &r)
     }
 

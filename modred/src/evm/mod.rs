@@ -543,8 +543,9 @@ fn pow_even_ctx(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     ctx.pow(
         &Natural::from_slice(b),
         &Natural::from_slice(e),
-        &|r, b, e| sliding::pow(r, b, e, w),
+        &|r, b, e| Ok(sliding::pow(r, b, e, w)),
     )
+    .expect("sliding windows of at most 7 bits: no table too large")
     .limbs()
     .to_vec()
 }

@@ -1,23 +1,42 @@
 //! Batch exponentiation over all cores with rayon: many (base, exponent) pairs under one
 //! modulus whose context is built once ([`pow_many`]), and many independent triples
-//! ([`pow_batch`]).
+//! ([`pow_batch`]). Under [`crate::cancel::with_flag`] the workers see the caller's flag: once
+//! it is set, the items not yet started give [`Error::Cancelled`] at once.
 
 use super::{pow, Modulus, PowOptions};
-use crate::error::Result;
+use crate::cancel::{self, Token};
+use crate::error::{Error, Result};
 use crate::natural::Natural;
 use rayon::prelude::*;
+
+/// `f()` on a worker, under the caller's cancellation `token`; [`Error::Cancelled`] without
+/// running it once cancelled.
+fn item(token: Token, f: impl FnOnce() -> Result<Natural>) -> Result<Natural> {
+    token.install(|| {
+        if cancel::requested() {
+            Err(Error::Cancelled)
+        } else {
+            f()
+        }
+    })
+}
 
 /// `b^e mod m` for every pair, sharing the context `m`, in parallel.
 pub fn pow_many(m: &Modulus, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
     let opts = PowOptions::default();
-    pairs.par_iter().map(|(b, e)| m.pow(b, e, &opts)).collect()
+    let token = Token::current();
+    pairs
+        .par_iter()
+        .map(|(b, e)| item(token, || m.pow(b, e, &opts)))
+        .collect()
 }
 
 /// `b^e mod m` for every independent triple (b, e, m), in parallel, with default options.
 pub fn pow_batch(triples: &[(Natural, Natural, Natural)]) -> Vec<Result<Natural>> {
     let opts = PowOptions::default();
+    let token = Token::current();
     triples
         .par_iter()
-        .map(|(b, e, m)| pow(b, e, m, &opts))
+        .map(|(b, e, m)| item(token, || pow(b, e, m, &opts)))
         .collect()
 }

@@ -29,6 +29,15 @@ use crate::scan::ct::scan;
 pub use crate::scan::ct::{CtEvent, CtTrace, NoTrace};
 use crate::scan::FusedPow;
 
+/// Panics unless `exp_bits >= bit_len(exp)`; reads the exponent's bits only when its padded
+/// length `64 exp.len()` (public) exceeds `exp_bits`, so the usual call leaks nothing.
+fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
+    assert!(
+        exp_bits >= 64 * exp.len() || exp_bits >= arith::bit_len(exp),
+        "exp_bits below the exponent's length"
+    );
+}
+
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
 /// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`.
 pub fn pow<R: Reducer + ?Sized>(
@@ -38,10 +47,7 @@ pub fn pow<R: Reducer + ?Sized>(
     exp_bits: usize,
     w: usize,
 ) -> Vec<Limb> {
-    assert!(
-        exp_bits >= arith::bit_len(exp),
-        "exp_bits below the exponent's length"
-    );
+    check_exp_bits(exp, exp_bits);
     if let Some(x) = r.pow_fused(base, exp, FusedPow::Ct { exp_bits, w }) {
         return x;
     }
@@ -58,10 +64,7 @@ pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
     trace: &mut T,
 ) -> Vec<Limb> {
     assert!((1..=16).contains(&w), "window size must be 1..=16");
-    assert!(
-        exp_bits >= arith::bit_len(exp),
-        "exp_bits below the exponent's length"
-    );
+    check_exp_bits(exp, exp_bits);
     let mut ops = Ops::new(r);
     trace.event(CtEvent::ToRepr);
     let g = ops.enter(base);

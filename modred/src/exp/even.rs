@@ -74,7 +74,7 @@ impl ExpArith for LowHalf {
 }
 
 /// Computes the odd part: `(reducer, base < m_odd as k limbs, exponent limbs) -> k limbs`.
-pub type OddPow<'a> = dyn Fn(&dyn Reducer, &[Limb], &[Limb]) -> Vec<Limb> + 'a;
+pub type OddPow<'a> = dyn Fn(&dyn Reducer, &[Limb], &[Limb]) -> crate::Result<Vec<Limb>> + 'a;
 
 /// Precomputation for an even modulus.
 #[derive(Clone, Debug)]
@@ -206,13 +206,18 @@ impl EvenCtx {
 
     /// `b^e mod m`; `odd_pow(r, base_k, exp)` computes the odd part with the chosen method
     /// (`base_k < m_odd`, k limbs, plain residue in and out).
-    pub fn pow(&self, base: &Natural, exp: &Natural, odd_pow: &OddPow<'_>) -> Natural {
+    pub fn pow(
+        &self,
+        base: &Natural,
+        exp: &Natural,
+        odd_pow: &OddPow<'_>,
+    ) -> crate::Result<Natural> {
         let x2 = self.pow_2t(base, exp);
         let x1 = match &self.odd {
             None => Natural::zero(),
             Some(r) => {
                 let b = reduce_below(base, r.modulus());
-                Natural::from_limbs(odd_pow(&**r, &b, exp.limbs()))
+                Natural::from_limbs(odd_pow(&**r, &b, exp.limbs())?)
             }
         };
         // y = (x2 - x1) m_odd^{-1} mod 2^t.
@@ -234,7 +239,7 @@ impl EvenCtx {
             y
         };
         self.mask(&mut y);
-        &x1 + &(&self.m_odd * &Natural::from_limbs(y))
+        Ok(&x1 + &(&self.m_odd * &Natural::from_limbs(y)))
     }
 }
 

@@ -41,6 +41,9 @@ impl Powers {
         let mut cur = ops.enter(base);
         let mut period = None;
         for i in 0..bits {
+            if i % super::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
+                break; // cancelled: the result is discarded
+            }
             let mut h = DefaultHasher::new();
             cur.hash(&mut h);
             let slot = seen.entry(h.finish()).or_default();
@@ -107,6 +110,9 @@ fn claimed<A: ExpArith>(
 ) -> Option<A::Elem> {
     let mut acc: Option<A::Elem> = None;
     loop {
+        if crate::cancel::requested() {
+            return acc; // the result is discarded
+        }
         let start = next.fetch_add(1, Ordering::Relaxed).saturating_mul(chunk);
         let Some(mine) = slots.get(start..slots.len().min(start.saturating_add(chunk))) else {
             return acc;
@@ -145,8 +151,12 @@ where
         .div_ceil(threads * tuning::FIXED_BASE_CHUNKS_PER_THREAD)
         .max(1);
     let (make, next) = (&make, &next);
+    let token = crate::cancel::Token::current();
     let jobs: Vec<Box<dyn FnOnce() -> Option<A::Elem> + Send + '_>> = (1..threads)
-        .map(|_| Box::new(move || claimed(&mut make(), table, slots, chunk, next)) as Box<_>)
+        .map(|_| {
+            Box::new(move || token.install(|| claimed(&mut make(), table, slots, chunk, next)))
+                as Box<_>
+        })
         .collect();
     let (first, rest) = super::helpers::run_all(|| claimed(ar, table, slots, chunk, next), jobs);
     first

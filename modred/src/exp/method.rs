@@ -3,6 +3,7 @@
 
 use super::fixed_base::Powers;
 use super::{binary, binary_rl, comb, ct, fixed_base, sliding, window};
+use crate::alloc::{bytes_of, ensure_available};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::reduce::Reducer;
@@ -38,6 +39,8 @@ pub struct MethodInfo {
     pub method: Method,
     /// One line: what it is and where it comes from.
     pub summary: &'static str,
+    /// The memory its tables take, for a modulus of k limbs.
+    pub memory: &'static str,
 }
 
 /// Every exponentiation method.
@@ -46,42 +49,50 @@ pub static METHODS: &[MethodInfo] = &[
         name: "auto",
         method: Method::Auto,
         summary: "sliding window with the fastest reducer for the size; even moduli split by CRT",
+        memory: "2^(w-1) k limbs (odd powers; w <= 7 by the exponent's size)",
     },
     MethodInfo {
         name: "binary",
         method: Method::Binary,
         summary: "left-to-right square-and-multiply (seed 002 ModExp)",
+        memory: "O(k)",
     },
     MethodInfo {
         name: "binary-rl",
         method: Method::BinaryRl,
         summary: "right-to-left square-and-multiply",
+        memory: "O(k)",
     },
     MethodInfo {
         name: "window",
         method: Method::Window,
         summary: "fixed m-ary window, default 4 bits = p 16 (seed 000 section 5)",
+        memory: "2^w k limbs (w = 4 unless --window)",
     },
     MethodInfo {
         name: "sliding",
         method: Method::Sliding,
         summary: "sliding window over odd powers, window from the exponent length",
+        memory: "2^(w-1) k limbs (w <= 7 by size unless --window)",
     },
     MethodInfo {
         name: "ct",
         method: Method::Ct,
         summary: "constant-time fixed window, masked table scan (odd moduli, CIOS-type reducers)",
+        memory: "2^w k limbs (w <= 6 by size unless --window)",
     },
     MethodInfo {
         name: "fixed-base",
         method: Method::FixedBase,
         summary:
             "precomputed A^(2^i) with period detection, set bits split over threads (seed 004)",
+        memory: "2 bits(e) k limbs (the residues A^(2^i), twice with a fused arithmetic)",
     },
     MethodInfo {
         name: "comb",
         method: Method::Comb,
         summary: "Lim-Lee fixed-base comb (table reusable across exponents)",
+        memory: "2 (bits(e) + v 2^h) k limbs (h <= 8 teeth, v = 2 tables)",
     },
 ];
 
@@ -158,6 +169,34 @@ impl PowOptions {
     }
 }
 
+/// Bytes of the tables `method` builds for a k-limb modulus and a `bits`-bit exponent with
+/// window (or comb teeth) `window` (None: the default for the size), beyond its O(k) working
+/// values: the window powers, or the fixed-base and comb residues (counted twice: the fused
+/// arithmetic keeps its own copy).
+pub(crate) fn table_bytes(method: Method, k: usize, bits: usize, window: Option<usize>) -> u128 {
+    let entries = match method {
+        Method::Auto | Method::Sliding => {
+            1 << (window.unwrap_or_else(|| tuning::sliding_window_bits(bits)) - 1)
+        }
+        Method::Window => 1 << window.unwrap_or(tuning::FIXED_WINDOW_BITS),
+        Method::Ct => 1 << window.unwrap_or_else(|| tuning::ct_window_bits(bits)),
+        Method::Binary | Method::BinaryRl => 2,
+        Method::FixedBase => 2 * bits.max(1),
+        Method::Comb => comb_entries(bits, window),
+    };
+    bytes_of(&[entries, k, 8])
+}
+
+/// Residues a comb for `bits`-bit exponents with `teeth` (None: by size) keeps: the seed-004
+/// residues it is built from and its v 2^h table entries, twice (the fused copy).
+pub(crate) fn comb_entries(bits: usize, teeth: Option<usize>) -> usize {
+    let bits = bits.max(1);
+    let (h, v) = tuning::comb_params(bits);
+    let h = teeth.unwrap_or(h);
+    let residues = bits.div_ceil(h).saturating_mul(h);
+    2usize.saturating_mul(residues.saturating_add(v.saturating_mul(1 << h)))
+}
+
 /// Whether `r` runs in time independent of the operand values (needed by `ct`): the reducer's
 /// own [`Reducer::is_constant_time`] (integrated or schoolbook Montgomery products with a masked
 /// final subtraction; not FIOS's early-exit carries, Karatsuba's sign branches, or the
@@ -177,6 +216,10 @@ pub fn pow_with<R: Reducer + ?Sized>(
 ) -> Result<Vec<Limb>> {
     opts.validate()?;
     let bits = crate::arith::bit_len(exp);
+    ensure_available(
+        &format!("method '{}''s tables", method.name()),
+        table_bytes(method, r.len(), bits.max(64 * exp.len()), opts.window),
+    )?;
     Ok(match method {
         Method::Auto | Method::Sliding => sliding::pow(
             r,

@@ -32,15 +32,20 @@ pub use inverse::{gcd, inverse};
 pub use method::{is_constant_time, pow_with, Method, MethodInfo, PowOptions, METHODS};
 pub use modulus::{pow, pow_signed_exp, FixedBase, Modulus};
 
+use crate::cancel::Poll;
 use crate::limb::Limb;
 use crate::reduce::Reducer;
 use crate::scan::{ExpArith, FusedPow};
 
 /// Scratch-owning helper the methods share: the reducer's operations on owned buffers.
+/// Once the computation is cancelled ([`crate::cancel`]), its products do nothing, so any scan
+/// over it runs out at once (the scans also check every
+/// [`crate::scan::CANCEL_CHECK_STEPS`] steps, which the fused kernels rely on).
 pub(crate) struct Ops<'a, R: ?Sized> {
     r: &'a R,
     scratch: Vec<Limb>,
     tmp: Vec<Limb>,
+    poll: Poll,
 }
 
 impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
@@ -49,6 +54,7 @@ impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
             r,
             scratch: vec![0; r.scratch_len()],
             tmp: vec![0; r.len()],
+            poll: Poll::for_limbs(r.len()),
         }
     }
     /// Representation of the plain residue `x < m` (k limbs).
@@ -69,20 +75,28 @@ impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
         self.leave(&one)
     }
     pub(crate) fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
-        self.r.mul(out, a, b, &mut self.scratch);
+        if !self.poll.stop() {
+            self.r.mul(out, a, b, &mut self.scratch);
+        }
     }
     pub(crate) fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
-        self.r.sqr(out, a, &mut self.scratch);
+        if !self.poll.stop() {
+            self.r.sqr(out, a, &mut self.scratch);
+        }
     }
     /// `acc = acc * b`.
     pub(crate) fn mul_in_place(&mut self, acc: &mut Vec<Limb>, b: &[Limb]) {
-        self.r.mul(&mut self.tmp, acc, b, &mut self.scratch);
-        core::mem::swap(acc, &mut self.tmp);
+        if !self.poll.stop() {
+            self.r.mul(&mut self.tmp, acc, b, &mut self.scratch);
+            core::mem::swap(acc, &mut self.tmp);
+        }
     }
     /// `acc = acc^2`.
     pub(crate) fn sqr_in_place(&mut self, acc: &mut Vec<Limb>) {
-        self.r.sqr(&mut self.tmp, acc, &mut self.scratch);
-        core::mem::swap(acc, &mut self.tmp);
+        if !self.poll.stop() {
+            self.r.sqr(&mut self.tmp, acc, &mut self.scratch);
+            core::mem::swap(acc, &mut self.tmp);
+        }
     }
 }
 

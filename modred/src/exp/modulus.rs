@@ -4,7 +4,8 @@
 
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
-use super::method::{is_constant_time, pow_with, Method, PowOptions};
+use super::method::{comb_entries, is_constant_time, pow_with, Method, PowOptions};
+use crate::alloc::{bytes_of, ensure_available};
 use super::{batch, comb, ct, inverse, Ops};
 use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
@@ -195,9 +196,7 @@ impl Modulus {
                 ));
             }
             let method = opts.method;
-            return Ok(even.pow(base, exp, &|r, b, e| {
-                pow_with(r, method, b, e, opts).expect("validated; not ct")
-            }));
+            return even.pow(base, exp, &|r, b, e| pow_with(r, method, b, e, opts));
         }
         if opts.method == Method::Ct {
             let Some(ct) = self.ct.as_deref() else {
@@ -261,6 +260,12 @@ impl Modulus {
     /// longer exponents fall back to [`Self::pow`].
     pub fn fixed_base_bits(&self, base: &Natural, max_exp_bits: usize) -> Result<FixedBase> {
         let bits = max_exp_bits.max(1);
+        if let Some(r) = self.r.as_deref() {
+            ensure_available(
+                "the fixed base's tables",
+                bytes_of(&[comb_entries(bits, None), r.len(), 8]),
+            )?;
+        }
         let tables = self.r.as_deref().map(|r| {
             let b = self.k_residue(r, base);
             let (h, v) = tuning::comb_params(bits);

@@ -15,6 +15,7 @@
 //! Like the paper's Tables 6-9, the time of a call includes the precomputation. Variable time
 //! (the window pattern follows the exponent).
 
+use crate::alloc::bytes_of;
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
@@ -131,7 +132,8 @@ impl WindowOps for TableOps {
 /// `g^e mod m` by sliding-window exponentiation with window `w` (1..=[`MAX_WINDOW`]) where
 /// every reduction uses `method` (see the module docs). Errors: zero modulus, unknown method,
 /// a modulus the method does not accept (even for Montgomery, non-special for
-/// `diminished-radix`), a window out of range.
+/// `diminished-radix`, beyond [`crate::tuning::TABLE_MAX_BITS`] for the table methods), a
+/// window out of range, tables that cannot be reserved ([`Error::TooLarge`]).
 pub fn pow_window(
     method: &str,
     g: &Natural,
@@ -152,6 +154,8 @@ pub fn pow_window(
     let e = e.limbs();
     let mut acc = vec![0; k];
     if method == TABLE_METHOD {
+        // The residue table and one constant table per power: (npow + 1) k^2 limbs.
+        reduce::check_table(TABLE_METHOD, ml, bytes_of(&[npow + 1, k, k]))?;
         let residue = TableResidue::new(ml)?;
         let mut ops = TableOps {
             powers: Vec::with_capacity(npow),
@@ -180,6 +184,7 @@ pub fn pow_window(
         slide(&mut ops, e, w, &mut acc);
         return Ok(Natural::from_limbs(acc));
     }
+    crate::alloc::ensure_available("the window's powers", bytes_of(&[npow, k, 8]))?;
     let r = reduce::build(method, m)?;
     let mut ops = ReducerOps {
         r: &*r,

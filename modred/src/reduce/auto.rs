@@ -44,5 +44,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "none beyond the chosen method's (classical for one-off operations)",
     summary: "fastest correct choice by measured thresholds (see tuning.rs)",
+    memory: "that of the reducer it picks",
     build,
 };

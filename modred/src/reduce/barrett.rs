@@ -138,5 +138,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "Barrett with partial products, mu = floor(b^2k/m); seed 000 Alg. 2, seed 001 Fig. 2",
+    memory: "O(k): mu (k + 1 limbs)",
     build,
 };

@@ -114,5 +114,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "none (any modulus, any argument size)",
     summary: "Knuth's Algorithm D with 3-by-2 quotient estimate; seed 000 Alg. 1, seed 001 Fig. 1",
+    memory: "O(k): the normalized modulus",
     build,
 };

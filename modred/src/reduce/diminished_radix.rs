@@ -370,5 +370,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "modulus 2^e - c with c < 2^(e-64) (top 64 bits ones; one limb: c < 2^(e-32)); x < b^(2k)",
     summary: "diminished-radix / pseudo-Mersenne folding b^k ≡ c' (2^255-19, secp256k1, Mersenne, MODP), k(k-δ) mults; seed 001 sec. 3.1",
+    memory: "O(k): c' (at most k limbs)",
     build,
 };

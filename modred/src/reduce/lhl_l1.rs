@@ -134,5 +134,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "Lim-Hwang-Lee L1: one value n' = b^(k+2) mod m, digit folding with final-carry fix-up, classical tail; seed 001 sec. 3.1 Fig. 4",
+    memory: "O(k): n' (k limbs)",
     build,
 };

@@ -159,5 +159,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "Lim-Hwang-Lee L2: fold the top k/2 limbs with n* = b^(3k/2) mod m by Karatsuba, then L1; seed 001 sec. 3.1",
+    memory: "O(k): n* and n' (2k limbs)",
     build,
 };

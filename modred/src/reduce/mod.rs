@@ -153,6 +153,8 @@ pub struct ReducerInfo {
     pub restriction: &'static str,
     /// One line: what the method is and where it comes from.
     pub summary: &'static str,
+    /// The memory its context takes, for a modulus of k limbs (`modred methods` lists it).
+    pub memory: &'static str,
     /// Build a context for modulus `m` (trimmed, non-zero) whose kernels run on the given tier
     /// (capped by the CPU; only the Montgomery family keeps one of its own, the others run on
     /// [`cpu::tier`]).
@@ -222,6 +224,26 @@ pub fn check_modulus<'a>(name: &'static str, needs_odd: bool, m: &'a [Limb]) -> 
         });
     }
     Ok(m)
+}
+
+/// For the table reducers: a modulus (trimmed, non-zero) beyond [`crate::tuning::TABLE_MAX_BITS`]
+/// is refused with [`Error::UnsupportedModulus`] naming the range, before anything is built;
+/// within it, `table_limbs` (the table's size, computed without overflow by the caller) must
+/// be reservable ([`Error::TooLarge`] otherwise).
+pub(crate) fn check_table(name: &'static str, m: &[Limb], table_limbs: u128) -> Result<()> {
+    let bits = arith::bit_len(m);
+    let max = crate::tuning::TABLE_MAX_BITS;
+    let bytes = table_limbs.saturating_mul(8);
+    if bits > max {
+        return Err(Error::UnsupportedModulus {
+            reducer: name,
+            reason: format!(
+                "its table serves moduli of at most {max} bits (this one has {bits}; the table \
+                 would take {bytes} bytes and long to build); use barrett or a montgomery method"
+            ),
+        });
+    }
+    crate::alloc::ensure_available(&format!("{name}'s table"), bytes)
 }
 
 /// Build the reducer `name` for modulus `m` on the tier in use ([`cpu::tier`]).

@@ -17,7 +17,8 @@
 //! shift is undone. t additions of k-limb rows per digit, no multiplications; the tables take
 //! `rows * k` limbs. Variable time (table indices are data-dependent: cache-timing leaks).
 
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, check_table, Reducer, ReducerInfo};
+use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_mod, karatsuba_scratch_len, shl, shr_in_place, sub_mod_final};
 use crate::error::Result;
 use crate::limb::Limb;
@@ -74,16 +75,19 @@ pub struct TableAdd {
 }
 
 impl TableAdd {
-    /// Context for `shape` and any non-zero modulus.
+    /// Context for `shape` and any non-zero modulus of at most
+    /// [`crate::tuning::TABLE_MAX_BITS`] bits (`shape.rows()` rows of k limbs, which must be
+    /// reservable).
     pub fn new(name: &'static str, shape: Shape, m: &[Limb]) -> Result<Self> {
         let m = check_modulus(name, false, m)?;
         assert!(shape.fields >= 2 && shape.fields <= 16 && shape.top_bits() >= 1);
         let k = m.len();
+        check_table(name, m, bytes_of(&[shape.rows(), k]))?;
         let sh = m[k - 1].leading_zeros();
         let mut mn = vec![0; k];
         shl(&mut mn, m, sh);
         let t = shape.fields;
-        let mut table = Vec::with_capacity(shape.rows() * k);
+        let mut table = alloc::vec_with_capacity(&format!("{name}'s table"), shape.rows() * k)?;
         let mut start = Vec::with_capacity(t + 1);
         let mut tmp = vec![0; k];
         let mut row = vec![0; k];
@@ -103,9 +107,10 @@ impl TableAdd {
             base.resize(k, 0);
             start.push(table.len() / k);
             row.fill(0);
+            let mut prev = vec![0; k];
             for _ in 0..rows {
                 table.extend_from_slice(&row);
-                let prev = row.clone();
+                prev.copy_from_slice(&row);
                 add_mod(&mut row, &prev, &base, &mn, &mut tmp);
             }
         }
@@ -226,6 +231,7 @@ pub const INFO_16X16: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "addition-only lookup table, 16 fields x 16 rows (529 rows = 4232k bytes), 16 adds/limb; seed 001 sec. 3.2 Fig. 5",
+    memory: "529k limbs: 4.1 MiB at 65,536 bits, its largest modulus",
     build: build_16x16,
 };
 /// Listing of `table-add-8x256`.
@@ -234,6 +240,7 @@ pub const INFO_8X256: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "addition-only lookup table, 8 fields x 256 rows (4105 rows = 32840k bytes), 8 adds/limb; seed 001 sec. 3.2 Fig. 5",
+    memory: "4105k limbs: 32 MiB at 65,536 bits, its largest modulus",
     build: build_8x256,
 };
 /// Listing of `table-add-6x2048`.
@@ -242,5 +249,6 @@ pub const INFO_6X2048: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "addition-only lookup table, 6 fields x 2048 rows (13831 rows = 110648k bytes), 6 adds/limb; seed 001 sec. 3.2 Fig. 5",
+    memory: "13831k limbs: 108 MiB at 65,536 bits, its largest modulus",
     build: build_6x2048,
 };

@@ -13,7 +13,8 @@
 //! one-off products. Its `reduce_wide` uses the table of c = b^k mod m: x = x_lo + c x_hi.
 
 use super::classical::Classical;
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, check_table, Reducer, ReducerInfo};
+use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_1_in_place, addmul_1};
 use crate::error::Result;
 use crate::limb::Limb;
@@ -30,11 +31,13 @@ fn accumulate(acc: &mut [Limb], table: &[Limb], x: &[Limb], k: usize) {
     }
 }
 
-/// Fill `table` (k rows) with c b^j mod m from `c < m`; `u` has k + 2 limbs.
-fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, u: &mut [Limb]) {
+/// Fill `table` (rows of k = `c.len()` limbs) with c b^j mod m, j = 0, 1, ..., from `c < m`;
+/// `u` has 2k + 3 limbs. One quotient digit per row: O(k) each.
+pub(crate) fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, u: &mut [Limb]) {
     let k = c.len();
+    let rows = table.len() / k;
     table[..k].copy_from_slice(c);
-    for j in 1..k {
+    for j in 1..rows {
         let (prev, next) = table[(j - 1) * k..(j + 1) * k].split_at_mut(k);
         // prev * b as k + 1 limbs, reduced classically (one quotient digit).
         let (shifted, u) = u.split_at_mut(k + 1);
@@ -53,26 +56,29 @@ pub struct FixedMultiplier {
 }
 
 impl FixedMultiplier {
-    /// Table for `c` (any size; reduced mod m first) and modulus `m` (non-zero).
+    /// Table for `c` (any size; reduced mod m first) and modulus `m` (non-zero, at most
+    /// [`crate::tuning::TABLE_MAX_BITS`] bits; the k^2 limbs must be reservable).
     pub fn new(c: &[Limb], m: &[Limb]) -> Result<Self> {
         let m = check_modulus(INFO.name, false, m)?;
+        let k = m.len();
+        check_table(INFO.name, m, bytes_of(&[k, k]))?;
         let classical = Classical::new(m)?;
-        Ok(Self::with_classical(c, classical))
+        Self::with_classical(c, classical)
     }
 
-    fn with_classical(c: &[Limb], classical: Classical) -> Self {
+    fn with_classical(c: &[Limb], classical: Classical) -> Result<Self> {
         let m = classical.modulus().to_vec();
         let k = m.len();
         let mut c = arith::rem_vartime(c, &m);
         c.resize(k, 0);
-        let mut table = vec![0; k * k];
+        let mut table = alloc::zeroed("table-constant's table", k * k)?;
         let mut u = vec![0; 2 * k + 3];
         build_rows(&mut table, &c, &classical, &mut u);
-        Self {
+        Ok(Self {
             m,
             table,
             classical,
-        }
+        })
     }
 
     /// Scratch limbs [`Self::mul_into`] needs.
@@ -111,14 +117,16 @@ pub struct TableConstant {
 }
 
 impl TableConstant {
-    /// Context for any non-zero modulus.
+    /// Context for any non-zero modulus of at most [`crate::tuning::TABLE_MAX_BITS`] bits (the
+    /// table and the scratch of `mul` take k^2 limbs each).
     pub fn new(m: &[Limb]) -> Result<Self> {
         let m = check_modulus(INFO.name, false, m)?;
         let k = m.len();
+        check_table(INFO.name, m, bytes_of(&[2, k, k]))?;
         let mut bk = vec![0; k + 1];
         bk[k] = 1;
         Ok(Self {
-            bk: FixedMultiplier::with_classical(&bk, Classical::new(m)?),
+            bk: FixedMultiplier::with_classical(&bk, Classical::new(m)?)?,
         })
     }
 }
@@ -173,5 +181,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "Kawamura constant-multiplication table c[j] = c b^j mod m, k^2 limbs per constant; mul builds the table per call (slow one-off); seed 001 sec. 2.4",
+    memory: "2k^2 limbs (table and mul's scratch): 16 MiB at 65,536 bits, its largest modulus",
     build,
 };

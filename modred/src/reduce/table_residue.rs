@@ -7,7 +7,9 @@
 //! digits). About k^2 - k multiplications plus two classical quotient steps.
 
 use super::classical::Classical;
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::table_constant::build_rows;
+use super::{check_modulus, check_table, Reducer, ReducerInfo};
+use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_1_in_place, addmul_1, karatsuba_scratch_len};
 use crate::error::Result;
 use crate::limb::Limb;
@@ -22,23 +24,29 @@ pub struct TableResidue {
 }
 
 impl TableResidue {
-    /// Context for any non-zero modulus (k - 1 table rows of k limbs).
+    /// Context for any non-zero modulus of at most [`crate::tuning::TABLE_MAX_BITS`] bits
+    /// (k - 1 table rows of k limbs; [`crate::Error::TooLarge`] if they cannot be reserved).
+    /// Each row is the previous one shifted by a digit and reduced (one quotient digit): O(k^2).
     pub fn new(m: &[Limb]) -> Result<Self> {
         let m = check_modulus(INFO.name, false, m)?;
         let k = m.len();
-        let mut table = Vec::with_capacity(k * k.saturating_sub(1));
-        let mut pow = vec![0; 2 * k];
-        for j in 1..k {
-            pow.fill(0);
-            pow[k + j] = 1;
-            let mut r = arith::rem_vartime(&pow, m);
-            r.resize(k, 0);
-            table.extend_from_slice(&r);
+        let rows = k.saturating_sub(1);
+        check_table(INFO.name, m, bytes_of(&[rows, k]))?;
+        let classical = Classical::new(m)?;
+        let mut table = alloc::zeroed("table-residue's table", rows * k)?;
+        if rows > 0 {
+            // n[1] = b^(k+1) mod m, then n[j+1] = n[j] b mod m.
+            let mut p = vec![0; k + 2];
+            p[k + 1] = 1;
+            let mut first = arith::rem_vartime(&p, m);
+            first.resize(k, 0);
+            let mut u = vec![0; 2 * k + 3];
+            build_rows(&mut table, &first, &classical, &mut u);
         }
         Ok(Self {
             m: m.to_vec(),
             table,
-            classical: Classical::new(m)?,
+            classical,
         })
     }
 
@@ -103,5 +111,6 @@ pub const INFO: ReducerInfo = ReducerInfo {
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
     summary: "Tanaka-Okamoto residue table n[j] = b^(k+j) mod m, (k-1)k limbs, classical tail; seed 001 sec. 2.4",
+    memory: "(k-1)k limbs: 8 MiB at 65,536 bits, its largest modulus",
     build,
 };

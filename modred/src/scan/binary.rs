@@ -1,7 +1,8 @@
 //! The left-to-right square-and-multiply scan (seed 002, "ModExp"): one squaring per exponent
 //! bit below the top one and one multiplication per further set bit. Variable time.
 
-use super::ExpArith;
+use super::{ExpArith, CANCEL_CHECK_STEPS};
+use crate::cancel;
 use crate::arith;
 use crate::limb::Limb;
 
@@ -14,6 +15,9 @@ pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A
     }
     let mut acc = g.clone();
     for i in (0..bits - 1).rev() {
+        if i % CANCEL_CHECK_STEPS == 0 && cancel::requested() {
+            break; // the result is discarded
+        }
         a.sqr_in_place(&mut acc);
         if arith::bit(exp, i) {
             a.mul_in_place(&mut acc, &g);

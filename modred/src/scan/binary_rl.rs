@@ -2,7 +2,8 @@
 //! accumulator for every set bit (the recurrence seed 004 precomputes for a fixed base).
 //! Variable time.
 
-use super::ExpArith;
+use super::{ExpArith, CANCEL_CHECK_STEPS};
+use crate::cancel;
 use crate::arith;
 use crate::limb::Limb;
 
@@ -16,6 +17,9 @@ pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A
     let mut p = g;
     let mut acc: Option<A::Elem> = None;
     for i in 0..bits {
+        if i % CANCEL_CHECK_STEPS == 0 && cancel::requested() {
+            break; // the result is discarded
+        }
         if arith::bit(exp, i) {
             match acc.as_mut() {
                 Some(x) => a.mul_in_place(x, &p),

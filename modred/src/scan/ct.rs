@@ -5,7 +5,8 @@
 //! branch and no memory address depends on the exponent's bits, provided the arithmetic is
 //! constant time; [`CtTrace`] records the sequence of operations so tests can check that.
 
-use super::ExpArith;
+use super::{ExpArith, CANCEL_CHECK_STEPS};
+use crate::cancel;
 use crate::arith;
 use crate::limb::Limb;
 
@@ -95,6 +96,10 @@ where
     let mut sel = table[0].clone();
     // Invariant: acc = g^(exp >> (j w)) after digit j.
     for j in (0..=top).rev() {
+        // j and the flag are public: the check leaks nothing.
+        if j % CANCEL_CHECK_STEPS == 0 && cancel::requested() {
+            break; // the result is discarded
+        }
         // The scan comes first: it does not depend on the squarings, so out-of-order execution
         // overlaps it with them.
         let d = ct_digit(exp, j * w, w);

@@ -9,8 +9,8 @@
 //! so one body serves `Vec<Limb>` residues behind a [`crate::Reducer`], `[Limb; N]` in
 //! registers and radix-2^52 digit vectors alike.
 //!
-//! This module depends on `limb`, `arith` and `tuning` only: `reduce` and `exp` both use it,
-//! and it uses neither.
+//! This module depends on `limb`, `arith`, `tuning` and `cancel` only: `reduce` and `exp`
+//! both use it, and it uses neither.
 
 pub mod binary;
 pub mod binary_rl;
@@ -19,6 +19,13 @@ pub mod sliding;
 pub mod window;
 
 use crate::limb::Limb;
+
+/// The scans ([`binary`], [`binary_rl`], [`window`], [`ct`]) check for cancellation
+/// ([`crate::cancel`]) once per this many steps (bits or digits); [`sliding`] once per run of
+/// its schedule. At one limb a step is a few nanoseconds, so the check is lost in the noise;
+/// at 64 limbs (the largest fused size) 64 steps take about a millisecond. Beyond, `exp::Ops`
+/// checks per product.
+pub(crate) const CANCEL_CHECK_STEPS: usize = 64;
 
 /// The arithmetic the exponentiation scans need, on values of type `Elem` in some
 /// representation: implemented by the reducer-generic `exp::Ops` (`Vec<Limb>`), by fixed-size

@@ -9,6 +9,7 @@
 //! (see `run`). Variable time.
 
 use super::ExpArith;
+use crate::cancel;
 use crate::arith;
 use crate::limb::Limb;
 use crate::tuning::{SLIDING_SCHEDULE_MAX_ENTRIES, SLIDING_WINDOWS_PER_TABLE_PRODUCT};
@@ -127,7 +128,9 @@ impl Schedule {
     /// Runs the entries on `acc` as one flat loop and empties the buffer.
     #[inline(always)]
     fn run<A: ExpArith>(&mut self, a: &mut A, acc: &mut A::Elem, odd: &[A::Elem]) {
-        for &op in &self.ops[..self.len] {
+        // Once cancelled, the entries are skipped (the result is discarded).
+        let ops = if cancel::requested() { 0 } else { self.len };
+        for &op in &self.ops[..ops] {
             if op == SQR {
                 a.sqr_in_place(acc);
             } else {
@@ -153,7 +156,7 @@ impl Schedule {
             return;
         }
         self.run(a, acc, odd);
-        if !self.try_push(squarings, index) {
+        if !self.try_push(squarings, index) && !cancel::requested() {
             for _ in 0..squarings {
                 a.sqr_in_place(acc);
             }

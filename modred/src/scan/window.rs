@@ -2,7 +2,8 @@
 //! squarings and one multiplication by the table entry `g^digit` (skipped for zero digits).
 //! Variable time.
 
-use super::ExpArith;
+use super::{ExpArith, CANCEL_CHECK_STEPS};
+use crate::cancel;
 use crate::arith;
 use crate::limb::Limb;
 
@@ -49,6 +50,9 @@ pub(crate) fn scan<A: ExpArith>(
     let digits = bits.div_ceil(w);
     let mut acc = table[digit(exp, (digits - 1) * w, w)].clone();
     for j in (0..digits - 1).rev() {
+        if j % CANCEL_CHECK_STEPS == 0 && cancel::requested() {
+            break; // the result is discarded
+        }
         for _ in 0..w {
             a.sqr_in_place(&mut acc);
         }

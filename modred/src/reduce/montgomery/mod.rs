@@ -191,6 +191,7 @@ impl<K: MontKernel> Montgomery<K> {
         needs_odd: true,
         restriction: "odd m; reduce needs x < m*R (R = 2^(64k))",
         summary: K::SUMMARY,
+        memory: "O(k): m, R mod m, R^2 mod m (3k limbs)",
         build: Self::build,
     };
 }
