@@ -10,9 +10,10 @@ fi
 
 # --- System packages --------------------------------------------------------------------
 # m4: builds GMP for the `rug` dev-dependency (the GMP oracle and benchmark competitor);
-# libgmp-dev, libssl-dev, pkg-config: system GMP/OpenSSL for the comparison report.
+# libgmp-dev, libssl-dev, pkg-config: system GMP/OpenSSL for the comparison report;
+# valgrind: the constant-time check on the machine code (scripts/ctgrind.sh).
 missing=()
-for pkg in m4 libgmp-dev libssl-dev pkg-config; do
+for pkg in m4 libgmp-dev libssl-dev pkg-config valgrind; do
     if ! dpkg -s "$pkg" >/dev/null 2>&1; then
         missing+=("$pkg")
     fi

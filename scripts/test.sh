@@ -32,6 +32,12 @@ MODRED_CPU=adx cargo test -p modred --lib --test exp
 step "cargo test -p modred --features count --test opcount"
 cargo test -p modred --features count --test opcount
 
+step "constant time on the machine code: scripts/ctgrind.sh (valgrind memcheck)"
+bash scripts/ctgrind.sh
+
+step "differential fuzzing against num-bigint, 110 s (5 s more ran in the workspace tests) (MODRED_FUZZ_SECONDS for longer runs)"
+MODRED_FUZZ_SECONDS=110 cargo test -p modred --test fuzz -- --nocapture
+
 step "python: build the extension (release) and run pytest"
 bash python/run_tests.sh
 

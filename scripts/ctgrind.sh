@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Constant time checked on the machine code (issue 16): examples/ctgrind.rs under valgrind
+# memcheck with the base and the exponent of `ct` exponentiations marked undefined; any
+# conditional jump or memory address depending on them is an error (exit 1). Covers the
+# portable and the ADX kernels (valgrind cannot run AVX-512: the IFMA kernels are not covered).
+# A couple of minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if ! command -v valgrind >/dev/null 2>&1; then
+    echo "ctgrind.sh: valgrind is not installed (scripts/setup.sh installs it)" >&2
+    exit 1
+fi
+cargo build --release -p modred --features ctgrind --example ctgrind
+bin=target/release/examples/ctgrind
+vg=(valgrind --quiet --error-exitcode=1 --track-origins=yes --num-callers=30)
+# The example runs every tier modred::cpu::available() lists: portable, and ADX when the
+# CPU has it (valgrind's CPUID hides it; /proc/cpuinfo does not).
+if grep -qw adx /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
+    export MODRED_CTGRIND_ADX=1
+fi
+"${vg[@]}" "$bin"
