@@ -54,7 +54,12 @@ fn client_request(_request: u64, _a1: u64, _a2: u64, default: u64) -> u64 {
 }
 
 fn mark<T>(request: u64, x: &[T]) {
-    client_request(request, x.as_ptr() as u64, core::mem::size_of_val(x) as u64, 0);
+    client_request(
+        request,
+        x.as_ptr() as u64,
+        core::mem::size_of_val(x) as u64,
+        0,
+    );
 }
 
 /// xorshift64*: the inputs (the results are checked against num-bigint).
@@ -113,7 +118,10 @@ fn main() {
         m[0] |= 1;
         m[k - 1] |= 1 << 63;
         let m = Natural::from_limbs(m);
-        for (name, tier) in reducers.iter().flat_map(|&n| tiers.iter().map(move |&t| (n, t))) {
+        for (name, tier) in reducers
+            .iter()
+            .flat_map(|&n| tiers.iter().map(move |&t| (n, t)))
+        {
             let r = reduce::build_with_tier(name, &m, tier).expect("odd modulus");
             if !r.is_constant_time() {
                 continue; // pow refuses it for ct
@@ -130,7 +138,11 @@ fn main() {
     println!(
         "ctgrind: {runs} ct exponentiations over {} sizes, tiers {tiers:?} ({})",
         sizes.len(),
-        if on_valgrind { "under valgrind" } else { "not under valgrind: results only" },
+        if on_valgrind {
+            "under valgrind"
+        } else {
+            "not under valgrind: results only"
+        },
     );
     if !wrong.is_empty() {
         eprintln!("ctgrind: wrong results: {wrong:?}");

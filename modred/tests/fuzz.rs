@@ -118,8 +118,12 @@ fn run_case(data: &[u8]) {
     let parsed = Natural::parse(&text).unwrap_or_else(|e| panic!("parse {text:?}: {e}"));
     assert_eq!(parsed, m, "parse {text:?}");
     let (bm, kk) = (big(&m), m.len());
-    let x = b.natural(1 + b.below(2 * kk + 1));
-    let (a1, a2) = (b.natural(1 + b.below(kk + 2)), b.natural(1 + b.below(kk)));
+    let n = 1 + b.below(2 * kk + 1);
+    let x = b.natural(n);
+    let n = 1 + b.below(kk + 2);
+    let a1 = b.natural(n);
+    let n = 1 + b.below(kk);
+    let a2 = b.natural(n);
 
     for info in REDUCERS {
         if info.name == "montgomery-bitserial" && kk > 8 {
@@ -128,7 +132,11 @@ fn run_case(data: &[u8]) {
         let mut ctx = match ModContext::new(info.name, &m) {
             Ok(c) => c,
             Err(e) => {
-                assert!(documented(&e, info.name, &m), "{}: {e} for m={m}", info.name);
+                assert!(
+                    documented(&e, info.name, &m),
+                    "{}: {e} for m={m}",
+                    info.name
+                );
                 continue;
             }
         };
@@ -146,12 +154,19 @@ fn run_case(data: &[u8]) {
             }
         }
         let want = big(&a1) * big(&a2) % &bm;
-        assert_eq!(big(&ctx.mulmod(&a1, &a2)), want, "{} mulmod mod {m}", info.name);
+        assert_eq!(
+            big(&ctx.mulmod(&a1, &a2)),
+            want,
+            "{} mulmod mod {m}",
+            info.name
+        );
     }
 
     // Exponentiation: every method over "auto", and a named reducer.
-    let e = b.natural(b.below(kk + 2));
-    let base = b.natural(1 + b.below(kk + 1));
+    let n = b.below(kk + 2);
+    let e = b.natural(n);
+    let n = 1 + b.below(kk + 1);
+    let base = b.natural(n);
     let want = big(&base).modpow(&big(&e), &bm);
     let reducer = ["auto", "montgomery-cios", "barrett", "classical"][b.below(4)];
     for mi in METHODS {
@@ -165,12 +180,19 @@ fn run_case(data: &[u8]) {
             threads: [None, Some(1 + b.below(3))][b.below(2)],
         };
         match exp::pow(&base, &e, &m, &opts) {
-            Ok(r) => assert_eq!(big(&r), want, "{} over {reducer}: {base}^{e} mod {m}", mi.name),
+            Ok(r) => assert_eq!(
+                big(&r),
+                want,
+                "{} over {reducer}: {base}^{e} mod {m}",
+                mi.name
+            ),
             Err(err) => {
                 let ok = match (&err, mi.method) {
                     // ct: odd moduli and constant-time reducers only.
                     (Error::InvalidParameter(_), Method::Ct) => true,
-                    (Error::EvenModulus { .. }, _) => reducer.starts_with("montgomery") && !m.is_odd(),
+                    (Error::EvenModulus { .. }, _) => {
+                        reducer.starts_with("montgomery") && !m.is_odd()
+                    }
                     _ => false,
                 };
                 assert!(ok, "{} over {reducer}: {base}^{e} mod {m}: {err}", mi.name);

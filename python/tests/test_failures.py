@@ -127,8 +127,9 @@ def run_limited(code, limit_mib):
         lim = vm + {limit_mib} * 2**20
         resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
     """) + textwrap.dedent(code)
+    # From / so that `import modred` finds the installed package, not python/modred/.
     out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
-                         timeout=120)
+                         timeout=120, cwd="/")
     assert out.returncode == 0, out.stderr
     return out.stdout
 

@@ -104,7 +104,7 @@ impl CombTable {
         let mut acc: Option<A::Elem> = None;
         // Invariant: after column t, acc = prod over processed bits p of A^(2^(p - t)).
         for t in (0..self.b).rev() {
-            if t % super::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
+            if t % crate::scan::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
                 break; // the result is discarded
             }
             if let Some(x) = acc.as_mut() {

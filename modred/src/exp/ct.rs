@@ -38,15 +38,6 @@ fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
     );
 }
 
-/// Panics unless `exp_bits >= bit_len(exp)`; reads the exponent's bits only when its padded
-/// length `64 exp.len()` (public) exceeds `exp_bits`, so the usual call leaks nothing.
-fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
-    assert!(
-        exp_bits >= 64 * exp.len() || exp_bits >= arith::bit_len(exp),
-        "exp_bits below the exponent's length"
-    );
-}
-
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
 /// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`.
 pub fn pow<R: Reducer + ?Sized>(

@@ -41,7 +41,7 @@ impl Powers {
         let mut cur = ops.enter(base);
         let mut period = None;
         for i in 0..bits {
-            if i % super::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
+            if i % crate::scan::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
                 break; // cancelled: the result is discarded
             }
             let mut h = DefaultHasher::new();

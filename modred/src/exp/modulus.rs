@@ -5,8 +5,8 @@
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
 use super::method::{comb_entries, is_constant_time, pow_with, Method, PowOptions};
-use crate::alloc::{bytes_of, ensure_available};
 use super::{batch, comb, ct, inverse, Ops};
+use crate::alloc::{bytes_of, ensure_available};
 use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
 use crate::limb::Limb;

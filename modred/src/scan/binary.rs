@@ -2,8 +2,8 @@
 //! bit below the top one and one multiplication per further set bit. Variable time.
 
 use super::{ExpArith, CANCEL_CHECK_STEPS};
-use crate::cancel;
 use crate::arith;
+use crate::cancel;
 use crate::limb::Limb;
 
 /// g^exp left to right; `None` for exp = 0. Invariant: acc = g^(exp >> i). Variable time.

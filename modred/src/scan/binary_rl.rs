@@ -3,8 +3,8 @@
 //! Variable time.
 
 use super::{ExpArith, CANCEL_CHECK_STEPS};
-use crate::cancel;
 use crate::arith;
+use crate::cancel;
 use crate::limb::Limb;
 
 /// g^exp right to left; `None` for exp = 0. Invariant at step i: p = g^(2^i) and

@@ -6,8 +6,8 @@
 //! constant time; [`CtTrace`] records the sequence of operations so tests can check that.
 
 use super::{ExpArith, CANCEL_CHECK_STEPS};
-use crate::cancel;
 use crate::arith;
+use crate::cancel;
 use crate::limb::Limb;
 
 /// One step of the constant-time schedule, for trace tests.

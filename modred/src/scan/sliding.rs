@@ -9,8 +9,8 @@
 //! (see `run`). Variable time.
 
 use super::ExpArith;
-use crate::cancel;
 use crate::arith;
+use crate::cancel;
 use crate::limb::Limb;
 use crate::tuning::{SLIDING_SCHEDULE_MAX_ENTRIES, SLIDING_WINDOWS_PER_TABLE_PRODUCT};
 

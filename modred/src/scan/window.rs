@@ -3,8 +3,8 @@
 //! Variable time.
 
 use super::{ExpArith, CANCEL_CHECK_STEPS};
-use crate::cancel;
 use crate::arith;
+use crate::cancel;
 use crate::limb::Limb;
 
 /// The `w`-bit digit of `exp` starting at bit `pos` (bits beyond the top read as 0).
