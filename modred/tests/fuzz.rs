@@ -14,6 +14,7 @@
 //! ```
 
 use modred::exp::{self, Method, PowOptions, METHODS};
+use modred::reduce::auto;
 use modred::{Error, ModContext, Natural, REDUCERS};
 use num_bigint::BigUint;
 use std::time::{Duration, Instant};
@@ -143,9 +144,14 @@ fn run_case(data: &[u8]) {
         match ctx.reduce(&x) {
             Ok(r) => assert_eq!(big(&r), big(&x) % &bm, "{} reduce {x} mod {m}", info.name),
             Err(e) => {
-                // Beyond the restriction: x >= b^2k (every method), or x >= m R (Montgomery).
+                // Beyond the restriction: x >= b^2k (every method), or x >= m R (Montgomery,
+                // also when "auto" picks it: its restriction is the chosen method's).
+                let chosen = match info.name {
+                    "auto" => auto::choose(m.limbs(), auto::Workload::Repeated),
+                    _ => info,
+                };
                 let beyond_2k = x.len() > 2 * kk;
-                let beyond_mr = info.needs_odd && big(&x) >= &bm << (64 * kk);
+                let beyond_mr = chosen.needs_odd && big(&x) >= &bm << (64 * kk);
                 assert!(
                     matches!(e, Error::ArgumentTooLarge { .. }) && (beyond_2k || beyond_mr),
                     "{} refused reduce {x} mod {m}: {e}",

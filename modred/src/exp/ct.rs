@@ -10,7 +10,8 @@
 //! (The masks come from SSE2 compares on x86-64, elsewhere through
 //! [`crate::limb::value_barrier`], so the compiler cannot turn the selection into a branch.)
 //! So no branch and no memory address depends on the bits of the exponent or of the base; the
-//! sequence of operations is recorded by [`pow_traced`] so the tests can check exactly that.
+//! sequence of operations is recorded by [`pow_traced`] so the tests can check exactly that
+//! (the fused kernels run the same scan; the unit tests record their schedules too).
 //!
 //! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
@@ -71,4 +72,74 @@ pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
     let acc = scan(&mut ops, r.one().to_vec(), g, exp, exp_bits, w, trace);
     trace.event(CtEvent::FromRepr);
     ops.leave(&acc)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu;
+    use crate::natural::Natural;
+    use crate::reduce;
+    use crate::scan::ct::FUSED_LOG;
+
+    fn big(x: &[Limb]) -> num_bigint::BigUint {
+        Natural::from_slice(x).to_biguint()
+    }
+
+    /// The fused `ct` paths of `montgomery-fast` (fixed-size kernels for 1-8 limbs on every
+    /// tier, MULX/ADX `adx_mont` and AVX-512 IFMA for 9-64 limbs) on every tier this CPU has:
+    /// their schedule, recorded by the shared scan, is the same for every exponent and base,
+    /// and the same as the reducer-generic [`pow_traced`]'s; results against num-bigint.
+    #[test]
+    fn fused_ct_trace_independent_of_exponent_and_base() {
+        let mut s: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut rnd = || crate::limb::xorshift64(&mut s);
+        let mut fused_runs = 0;
+        for tier in cpu::available() {
+            for k in (1..=8).chain([9, 13, 16, 24, 32, 47, 64]) {
+                let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
+                m[0] |= 1;
+                m[k - 1] |= 1 << 63;
+                let r = reduce::build_with_tier("montgomery-fast", &Natural::from_slice(&m), tier)
+                    .expect("odd modulus");
+                let (exp_bits, w) = (64 * k, 3);
+                let mut random = |top: Limb| -> Vec<Limb> {
+                    let mut x: Vec<Limb> = (0..k).map(|_| rnd()).collect();
+                    x[k - 1] %= top;
+                    x
+                };
+                let mut ones = vec![Limb::MAX; k];
+                let exps = [vec![0; k], ones.clone(), random(Limb::MAX), {
+                    ones.fill(0);
+                    ones[k - 1] = 1 << 63;
+                    ones
+                }];
+                let bases = [vec![0; k], random(m[k - 1]), random(m[k - 1])];
+                let mut generic: Vec<CtEvent> = Vec::new();
+                pow_traced(&*r, &bases[1], &exps[2], exp_bits, w, &mut generic);
+                let generic = &generic[1..generic.len() - 1]; // without ToRepr, FromRepr
+                for e in &exps {
+                    for b in &bases {
+                        FUSED_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
+                        let got = pow(&*r, b, e, exp_bits, w);
+                        let log = FUSED_LOG
+                            .with(|l| l.borrow_mut().take())
+                            .unwrap_or_default();
+                        assert_eq!(big(&got), big(b).modpow(&big(e), &big(&m)), "{tier} k={k}");
+                        // Fused: 1-8 limbs on every tier, 9-64 from the ADX tier up.
+                        if k <= 8 || tier >= cpu::Tier::Adx {
+                            fused_runs += 1;
+                            assert_eq!(log, generic, "{tier} k={k}: fused ct schedule");
+                        } else {
+                            assert!(log.is_empty(), "{tier} k={k}: no fused path expected");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            fused_runs >= 8 * 12,
+            "the fused paths ran ({fused_runs} runs)"
+        );
+    }
 }

@@ -43,6 +43,31 @@ impl CtTrace for NoTrace {
     fn event(&mut self, _e: CtEvent) {}
 }
 
+/// The tracer of the fused kernels' ct scans ([`super::FusedPow::run`]): nothing in a normal
+/// build; in the crate's unit tests it appends to [`FUSED_LOG`] when a test has started one,
+/// so the trace tests see the schedule the fused kernels run.
+pub(crate) struct FusedTrace;
+
+#[cfg(test)]
+thread_local! {
+    /// The events of the fused ct scans run on this thread, when `Some` (unit tests only).
+    pub(crate) static FUSED_LOG: core::cell::RefCell<Option<Vec<CtEvent>>> =
+        const { core::cell::RefCell::new(None) };
+}
+
+impl CtTrace for FusedTrace {
+    #[inline(always)]
+    fn event(&mut self, e: CtEvent) {
+        #[cfg(test)]
+        FUSED_LOG.with(|log| {
+            if let Some(v) = log.borrow_mut().as_mut() {
+                v.push(e);
+            }
+        });
+        let _ = e;
+    }
+}
+
 impl CtTrace for Vec<CtEvent> {
     fn event(&mut self, e: CtEvent) {
         self.push(e);

@@ -118,7 +118,7 @@ impl FusedPow {
             FusedPow::Binary => binary::scan(ar, g, exp).unwrap_or(one),
             FusedPow::Window { w } => window::scan(ar, one.clone(), g, exp, w).unwrap_or(one),
             FusedPow::Ct { exp_bits, w } => {
-                ct::scan(ar, one, g, exp, exp_bits, w, &mut ct::NoTrace)
+                ct::scan(ar, one, g, exp, exp_bits, w, &mut ct::FusedTrace)
             }
         }
     }

@@ -1,0 +1,93 @@
+//! A dudect-style timing test of `ct` exponentiation (Reparaz, Balasch, Verbauwhede, "Dude, is
+//! my code constant time?", DATE 2017): time many exponentiations whose base and exponent are
+//! either one fixed pair (class 0: exponent 0 and base 1, the most lopsided inputs) or fresh
+//! random ones (class 1), the classes interleaved at random, and compare the two timing
+//! distributions with Welch's t-test, on all samples and on those below a few percentiles
+//! (dudect's cropping of the slow tail that interrupts cause). |t| above about 4.5 says the
+//! timing depends on the inputs.
+//!
+//! ```text
+//! cargo run --release -p modred --example dudect -- [BITS [SAMPLES]]
+//! ```
+//!
+//! `montgomery-fast` on the tier in use (`MODRED_CPU` caps it). Defaults: 1024 bits, 20,000
+//! samples.
+
+use modred::exp::ct;
+use modred::reduce;
+use modred::{Limb, Natural};
+use rand::rngs::StdRng;
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+/// Welch's t statistic of two samples.
+fn welch_t(a: &[f64], b: &[f64]) -> f64 {
+    let stats = |x: &[f64]| {
+        let n = x.len() as f64;
+        let mean = x.iter().sum::<f64>() / n;
+        let var = x.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0);
+        (mean, var, n)
+    };
+    let ((ma, va, na), (mb, vb, nb)) = (stats(a), stats(b));
+    (ma - mb) / (va / na + vb / nb).sqrt()
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let bits: usize = args.next().map_or(1024, |s| s.parse().expect("BITS"));
+    let samples: usize = args.next().map_or(20_000, |s| s.parse().expect("SAMPLES"));
+    let k = bits.div_ceil(64);
+    let mut rng = StdRng::seed_from_u64(0x243f_6a88_85a3_08d3);
+    let mut m: Vec<Limb> = (0..k).map(|_| rng.gen::<u64>()).collect();
+    m[0] |= 1;
+    m[k - 1] |= 1 << 63;
+    let r = reduce::build("montgomery-fast", &Natural::from_slice(&m)).expect("odd modulus");
+    let w = modred::tuning::ct_window_bits(64 * k);
+    let random_below_m = |rng: &mut StdRng| -> Vec<Limb> {
+        let mut x: Vec<Limb> = (0..k).map(|_| rng.gen::<u64>()).collect();
+        x[k - 1] %= m[k - 1];
+        x
+    };
+    let (fixed_base, fixed_exp) = (
+        {
+            let mut one = vec![0; k];
+            one[0] = 1;
+            one
+        },
+        vec![0; k],
+    );
+    let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+    for i in 0..samples + samples / 10 {
+        let class = (rng.gen::<u64>() & 1) as usize;
+        let (base, exp) = if class == 0 {
+            (fixed_base.clone(), fixed_exp.clone())
+        } else {
+            (
+                random_below_m(&mut rng),
+                (0..k).map(|_| rng.gen::<u64>()).collect(),
+            )
+        };
+        let t = Instant::now();
+        let x = ct::pow(&*r, &base, &exp, 64 * k, w);
+        let ns = t.elapsed().as_nanos() as f64;
+        std::hint::black_box(x);
+        if i >= samples / 10 {
+            times[class].push(ns); // the first tenth warms up
+        }
+    }
+    let mut all: Vec<f64> = times.iter().flatten().copied().collect();
+    all.sort_by(f64::total_cmp);
+    println!(
+        "dudect: ct {bits} bits (montgomery-fast, tier {}), {} fixed / {} random samples, median {:.1} us",
+        modred::cpu::tier(),
+        times[0].len(),
+        times[1].len(),
+        all[all.len() / 2] / 1e3
+    );
+    for pct in [100, 90, 50] {
+        let cut = all[(all.len() * pct / 100).min(all.len() - 1)];
+        let crop = |x: &[f64]| x.iter().copied().filter(|&v| v <= cut).collect::<Vec<_>>();
+        let t = welch_t(&crop(&times[0]), &crop(&times[1]));
+        println!("  samples <= p{pct:<3}: t = {t:+.2}");
+    }
+}
