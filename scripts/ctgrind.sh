@@ -18,4 +18,9 @@ vg=(valgrind --quiet --error-exitcode=1 --track-origins=yes --num-callers=30)
 if grep -qw adx /proc/cpuinfo && grep -qw bmi2 /proc/cpuinfo; then
     export MODRED_CTGRIND_ADX=1
 fi
+# The check's own check: a variable-time exponentiation must be reported.
+if "${vg[@]}" "$bin" --leaky >/dev/null 2>&1; then
+    echo "ctgrind.sh: memcheck saw no secret-dependent branch in binary exponentiation: the check is blind" >&2
+    exit 1
+fi
 "${vg[@]}" "$bin"
