@@ -2,7 +2,7 @@
 //!
 //! [`with_flag`] runs a computation with a cancellation flag installed on the calling thread;
 //! another thread sets the flag to stop it. The exponentiation scans poll the flag every few
-//! products (through [`Poll`], a countdown, so the check costs nothing measurable) and, once
+//! products (through `Poll`, a countdown, so the check costs nothing measurable) and, once
 //! it is set, skip the rest of their work; the batch and multi-threaded methods carry the flag
 //! to their worker threads and skip the items not yet started. A cancelled computation's
 //! result is meaningless, so [`with_flag`] discards it and returns [`Error::Cancelled`].
