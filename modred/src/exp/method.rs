@@ -217,7 +217,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
     opts.validate()?;
     let bits = crate::arith::bit_len(exp);
     ensure_available(
-        &format!("method '{}''s tables", method.name()),
+        &format!("the tables of method '{}'", method.name()),
         table_bytes(method, r.len(), bits.max(64 * exp.len()), opts.window),
     )?;
     Ok(match method {
