@@ -114,7 +114,6 @@ impl<'a> Competitor<'a> {
     }
 
     /// Mark as multithreaded (timed on the wall clock whatever the protocol's clock).
-    #[cfg_attr(not(feature = "pending"), allow(dead_code))]
     pub fn multithreaded(mut self) -> Self {
         self.multithreaded = true;
         self

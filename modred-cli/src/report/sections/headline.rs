@@ -2,10 +2,7 @@
 //! `mpz_powm_sec` and OpenSSL `BN_mod_exp_mont` / `BN_mod_exp_mont_consttime`, full-length
 //! random base and exponent, random odd modulus with its top bit set, 256-4096 bits, as ratios
 //! to `mpz_powm`.
-//!
-//! `modred::exp` comes from another branch: its columns are filled when modred-cli is built
-//! with the `pending` feature (`exp::pow` with `Method::Auto` and `Method::Ct`); without it they
-//! say n/a and an interim column times the report's own m-ary loop over the `auto` reducer.
+//! An extra column times the report's own m-ary loop over the `auto` reducer.
 
 use super::common::{gmp_powm, oracle_powm, ossl_mod_exp};
 use super::mary;
@@ -19,7 +16,6 @@ const POW: &str = "modred pow (auto)";
 const CT: &str = "modred ct";
 const INTERIM: &str = "m-ary16 over reducer auto";
 
-#[cfg(feature = "pending")]
 fn exp_competitor<'a>(
     label: &str,
     method: modred::exp::Method,
@@ -45,18 +41,11 @@ fn exp_competitor<'a>(
     })
 }
 
-#[cfg(feature = "pending")]
 fn modred_columns<'a>(b: &Natural, e: &Natural, m: &Natural) -> [Competitor<'a>; 2] {
     [
         exp_competitor(POW, modred::exp::Method::Auto, b, e, m),
         exp_competitor(CT, modred::exp::Method::Ct, b, e, m),
     ]
-}
-
-#[cfg(not(feature = "pending"))]
-fn modred_columns<'a>(_: &Natural, _: &Natural, _: &Natural) -> [Competitor<'a>; 2] {
-    let why = "modred::exp not on this build (feature `pending`)";
-    [Competitor::na(POW, why), Competitor::na(CT, why)]
 }
 
 pub fn run(ctx: &mut Ctx) -> Vec<Table> {

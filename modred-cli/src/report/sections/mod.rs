@@ -1,10 +1,5 @@
 //! The section registry: one file per seed table or figure. Each section returns its tables;
 //! `--only` selects sections by id prefix.
-//!
-//! Sections that need APIs from other branches (`modred::exp`, `modred::word`,
-//! `modred::table_window`) are behind the `pending` cargo feature of modred-cli: either whole
-//! files (`seed003_word.rs`, `seed004_fixed_base.rs`) or extra columns inside a compiled
-//! section (`headline.rs`, `seed001_lhl.rs`), whose cells otherwise say n/a with the reason.
 
 pub mod common;
 pub mod mary;
@@ -19,9 +14,7 @@ mod seed000_table3;
 mod seed001_lhl;
 mod seed001_table1;
 mod seed002_table3;
-#[cfg(feature = "pending")]
 mod seed003_word;
-#[cfg(feature = "pending")]
 mod seed004_fixed_base;
 
 use super::table::Table;
@@ -98,85 +91,17 @@ pub fn all() -> Vec<Section> {
             run: scaling::run,
         },
     ];
-    #[cfg(feature = "pending")]
-    {
-        v.push(Section {
-            id: "seed003",
-            title: "single-word loop: empty, divq, Montgomery",
-            run: seed003_word::run,
-        });
-        v.push(Section {
-            id: "seed004",
-            title: "fixed-base and multithreaded modexp, 1024/2048 bits",
-            run: seed004_fixed_base::run,
-        });
-    }
-    #[cfg(not(feature = "pending"))]
-    {
-        v.push(Section {
-            id: "seed003",
-            title: "single-word loop (pending: modred::word)",
-            run: pending_seed003,
-        });
-        v.push(Section {
-            id: "seed004",
-            title: "fixed-base modexp (pending: modred::exp)",
-            run: pending_seed004,
-        });
-    }
-    v
-}
-
-#[cfg(not(feature = "pending"))]
-fn pending_table(id: &str, seed: &str, title: &str, columns: &[&str], api: &str) -> Table {
-    let mut t = Table::new(id, title, seed, "µs", "row");
-    t.columns = columns.iter().map(|c| c.to_string()).collect();
-    let reason = format!("{api} not on this build (enable feature `pending` after merge)");
-    t.rows.push(super::table::Row {
-        label: "all".into(),
-        x: None,
-        cells: columns
-            .iter()
-            .map(|_| super::table::Cell::na(&reason))
-            .collect(),
+    v.push(Section {
+        id: "seed003",
+        title: "single-word loop: empty, divq, Montgomery",
+        run: seed003_word::run,
     });
-    t.note(format!(
-        "Pending: implemented in sections/{}.rs behind the `pending` feature of modred-cli.",
-        if id.starts_with("seed003") {
-            "seed003_word"
-        } else {
-            "seed004_fixed_base"
-        }
-    ));
-    t
-}
-
-#[cfg(not(feature = "pending"))]
-fn pending_seed003(_: &mut Ctx) -> Vec<Table> {
-    vec![pending_table(
-        "seed003-table",
-        "seed 003 table",
-        "many 64-bit modular exponentiations: empty loop, divq, Montgomery",
-        &["empty loop", "divq", "Montgomery", "barrett64"],
-        "modred::word::loops",
-    )]
-}
-
-#[cfg(not(feature = "pending"))]
-fn pending_seed004(_: &mut Ctx) -> Vec<Table> {
-    vec![pending_table(
-        "seed004-fig7",
-        "seed 004 Fig. 7 / Table 1",
-        "modexp by plain, Montgomery, fixed-base and multithreaded methods",
-        &[
-            "modred binary",
-            "modred fixed-base (1 thread)",
-            "modred fixed-base (2 threads)",
-            "GMP mpz_powm",
-            "OpenSSL BN_mod_exp_mont",
-        ],
-        "modred::exp",
-    )]
+    v.push(Section {
+        id: "seed004",
+        title: "fixed-base and multithreaded modexp, 1024/2048 bits",
+        run: seed004_fixed_base::run,
+    });
+    v
 }
 
 /// The sections selected by `--only` prefixes (all when empty).

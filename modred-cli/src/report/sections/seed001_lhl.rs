@@ -2,11 +2,10 @@
 //! bits) and Tables 6-9 (exponentiation per method, precomputation included), with the
 //! seed's columns Montgo, Class, Barret, Table, L1, L2, L224/L624/L1696.
 //!
-//! The precomputation reducers come from another branch; they are discovered at run time in
-//! `modred::reduce::REDUCERS` (`table-residue`, `lhl-l1`, `lhl-l2`, every `table-add-*`), so
-//! this file compiles today and the cells of missing methods say n/a. The window
-//! exponentiation built only from the table methods (`modred::exp::table_window::pow_window`) is an
-//! extra column behind the `pending` feature.
+//! The precomputation reducers are discovered at run time in `modred::reduce::REDUCERS`
+//! (`table-residue`, `lhl-l1`, `lhl-l2`, every `table-add-*`); the cells of missing methods say
+//! n/a. The window exponentiation built only from the table methods
+//! (`modred::exp::table_window::pow_window`) adds a column per table method.
 
 use super::common::{
     build, gmp_mod, gmp_powm, oracle_mod, oracle_powm, ossl_mod_exp, ossl_nnmod, reducer_reduce,
@@ -80,7 +79,6 @@ fn exp_with_setup<'a>(
     })
 }
 
-#[cfg(feature = "pending")]
 fn window_competitor<'a>(
     name: &str,
     label: &str,
@@ -126,13 +124,11 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         .iter()
         .map(|(s, n)| format!("m-ary16 {}", column(s, n)))
         .collect();
-    #[cfg(feature = "pending")]
     let window_methods: Vec<String> = methods
         .iter()
         .filter_map(|(_, n)| n.clone())
         .filter(|n| n.starts_with("table-") || n.starts_with("lhl-"))
         .collect();
-    #[cfg(feature = "pending")]
     exp.columns
         .extend(window_methods.iter().map(|n| format!("table_window {n}")));
     exp.columns
@@ -173,7 +169,6 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
                 }
             })
             .collect();
-        #[cfg(feature = "pending")]
         comps.extend(
             window_methods
                 .iter()
@@ -191,7 +186,5 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     red.note("The seed's rows are machines (SPARC, Pentium, C/assembly); here one machine, so rows are the modulus sizes of its Tables 2 (512), 3 (768), 4 (1024) and 5 (2048 bits). Argument: product of two residues; timed through `Reducer::reduce_wide` (precomputation excluded, as in the seed).");
     red.note("Columns are discovered in `modred::reduce::REDUCERS` at run time: Table = table-residue (Tanaka-Okamoto), L1/L2 = lhl-l1/lhl-l2, L224/L624/L1696 = every table-add-* shape.");
     exp.note("m-ary16 = the report's m-ary loop (p = 16, as the seed's window method) over each reducer, with the reducer's precomputation inside every timed call (the seed's Tables 6-9 include it).");
-    #[cfg(not(feature = "pending"))]
-    exp.note("Pending: the window exponentiation built only from the table methods (`modred::exp::table_window::pow_window(name, b, e, m, window)`) adds `table_window <method>` columns when modred-cli is built with the `pending` feature.");
     vec![red, exp]
 }

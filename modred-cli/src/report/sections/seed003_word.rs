@@ -1,7 +1,6 @@
 //! Seed 003's table: a loop of many 64-bit modular exponentiations run empty, with the `divq`
 //! instruction and with single-word Montgomery multiplication (plus the u128 remainder, the
-//! seed's own `mul_monty`, and modred's `barrett64`), through `modred::word::loops` (built
-//! behind the `pending` feature: the word module is on another branch).
+//! seed's own `mul_monty`, and modred's `barrett64`), through `modred::word::loops`.
 //!
 //! API used: `modred::word::loops::{cases, empty_loop, divq_loop, divq_u128_loop,
 //! montgomery_seed_loop, montgomery_loop, barrett_loop}`; each loop runs `n` cases drawn from

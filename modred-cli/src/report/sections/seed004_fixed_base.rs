@@ -2,12 +2,6 @@
 //! (binary) method, modred's default method, the fixed-base method with precomputed residues
 //! A^(2^i) mod m on one and on all cores, and a comb table precomputed once for the base, next
 //! to GMP `mpz_powm` and OpenSSL `BN_mod_exp_mont`.
-//! Built behind the `pending` feature (`modred::exp` is on another branch).
-//!
-//! Expected API: `modred::exp::pow(&b, &e, &m, &PowOptions { method, reducer, window,
-//! threads }) -> Result<Natural>` with `Method::{Binary, Auto, FixedBase}`, and
-//! `modred::exp::Modulus::new(&m, "auto")?.fixed_base(&b)? -> FixedBase` (owning its
-//! modulus) with `FixedBase::pow(&e) -> Result<Natural>`.
 
 use super::common::{gmp_powm, oracle_powm, ossl_mod_exp, short_reason};
 use crate::report::data::Rng;
