@@ -3,8 +3,9 @@
 use thiserror::Error;
 
 /// Why an operation could not be carried out. Every message names the offending value or
-/// restriction, so a CLI or Python user can act on it.
+/// restriction, so a CLI or Python user can act on it. New variants may be added.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum Error {
     /// The modulus is zero.
     #[error("modulus must be positive (got 0)")]
