@@ -4,8 +4,7 @@
 use crate::out::Out;
 use clap::Args as ClapArgs;
 use modred::reduce::auto::{choose, Workload};
-use modred::reduce::{self, ModContext};
-use modred::Natural;
+use modred::{Modulus, Natural, ReducerKind};
 use std::fmt;
 use std::io;
 
@@ -48,19 +47,13 @@ impl From<modred::Error> for CliError {
 pub struct Common {
     /// Reduction method (see `modred methods`); `auto` picks the fastest correct one.
     #[arg(long, short = 'r', default_value = "auto", value_name = "NAME")]
-    pub reducer: String,
+    pub reducer: ReducerKind,
     /// Print results as 0x-prefixed hexadecimal instead of decimal.
     #[arg(long)]
     pub hex: bool,
 }
 
 impl Common {
-    /// Fail early (exit 2) on an unknown reducer name.
-    pub fn check_reducer(&self) -> Result<(), CliError> {
-        reduce::info(&self.reducer)?;
-        Ok(())
-    }
-
     /// Print one result in the requested base as the command's whole output.
     pub fn print(&self, x: &Natural) -> Result<(), CliError> {
         let mut out = Out::new()?;
@@ -132,15 +125,13 @@ pub fn quote(text: &str) -> String {
 /// The context for `reducer` and modulus `m`. `auto` resolves to the method
 /// [`choose`] picks for `workload`; a single operation gets the classical method (no
 /// precomputation pays off and its argument size is unrestricted).
-pub fn context(reducer: &str, m: &Natural, workload: Workload) -> Result<ModContext, CliError> {
-    reduce::info(reducer)?;
+pub fn context(reducer: ReducerKind, m: &Natural, workload: Workload) -> Result<Modulus, CliError> {
     if m.is_zero() {
         return Err(modred::Error::ZeroModulus.into());
     }
-    let name = if reducer == "auto" {
-        choose(m.limbs(), workload).name
-    } else {
-        reducer
+    let kind = match reducer {
+        ReducerKind::Auto => choose(m.limbs(), workload).kind,
+        kind => kind,
     };
-    Ok(ModContext::new(name, m)?)
+    Ok(Modulus::new(m, kind)?)
 }

@@ -12,8 +12,7 @@ use crate::lines::{Line, LineLimit, Lines};
 use crate::out::Out;
 use clap::Args as ClapArgs;
 use modred::reduce::auto::Workload;
-use modred::reduce::ModContext;
-use modred::Natural;
+use modred::{Modulus, Natural, ReducerKind};
 use std::io;
 use std::process::ExitCode;
 
@@ -95,10 +94,10 @@ impl Op {
         }
     }
 
-    fn run(&self, ctx: &mut ModContext) -> Result<Natural, CliError> {
+    fn run(&self, ctx: &Modulus) -> Result<Natural, CliError> {
         match self {
-            Op::Reduce { x, .. } => Ok(ctx.reduce(x)?),
-            Op::Mulmod { a, b, .. } => Ok(ctx.mulmod(a, b)),
+            Op::Reduce { x, .. } => Ok(ctx.try_reduce(x)?),
+            Op::Mulmod { a, b, .. } => Ok(ctx.mul(a, b)),
             Op::Pow { .. } => unreachable!("pow lines are run by run_line"),
         }
     }
@@ -107,7 +106,7 @@ impl Op {
 /// The context of the previous line, reused while the modulus stays the same.
 struct Cache {
     m: Natural,
-    ctx: ModContext,
+    ctx: Modulus,
 }
 
 fn run_line(
@@ -118,24 +117,23 @@ fn run_line(
 ) -> Result<Natural, CliError> {
     let op = Op::parse(line)?;
     if let Op::Pow { b, e, m } = &op {
-        let opts = common_pow.options(&common.reducer)?;
+        let opts = common_pow.options(common.reducer)?;
         return crate::cmd_pow::pow(b, e, m, &opts);
     }
-    if let (Op::Mulmod { a, b, m }, true) = (&op, common.reducer == "auto") {
-        return crate::cmd_single::mulmod("auto", a, b, m);
+    if let (Op::Mulmod { a, b, m }, ReducerKind::Auto) = (&op, common.reducer) {
+        return crate::cmd_single::mulmod(ReducerKind::Auto, a, b, m);
     }
     let m = op.modulus();
     if cache.as_ref().map(|c| &c.m) != Some(m) {
         *cache = None; // never keep a context for a different modulus
-        let ctx = context(&common.reducer, m, Workload::Single)?;
+        let ctx = context(common.reducer, m, Workload::Single)?;
         *cache = Some(Cache { m: m.clone(), ctx });
     }
-    op.run(&mut cache.as_mut().expect("just built").ctx)
+    op.run(&cache.as_ref().expect("just built").ctx)
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {
-    args.common.check_reducer()?;
-    args.flags.options(&args.common.reducer)?; // bad --method/--window/--threads: exit 2
+    args.flags.options(args.common.reducer)?; // bad --method/--window/--threads: exit 2
     let mut out = Out::new()?;
     let mut lines = Lines::new(io::stdin().lock(), args.limit.max_line_bytes);
     let mut failed = 0usize;

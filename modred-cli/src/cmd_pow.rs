@@ -6,7 +6,7 @@
 use crate::cli_common::{parse_number, parse_signed, CliError, Common, Signed};
 use clap::Args as ClapArgs;
 use modred::exp::{self, Method, PowOptions};
-use modred::Natural;
+use modred::{Natural, ReducerKind};
 use std::process::ExitCode;
 
 /// Exponentiation options shared by `pow` and `batch`.
@@ -25,10 +25,10 @@ pub struct PowFlags {
 
 impl PowFlags {
     /// Validated options for `reducer`.
-    pub fn options(&self, reducer: &str) -> Result<PowOptions, CliError> {
+    pub fn options(&self, reducer: ReducerKind) -> Result<PowOptions, CliError> {
         let opts = PowOptions {
             method: Method::from_name(&self.method)?,
-            reducer: reducer.to_string(),
+            reducer,
             window: self.window,
             threads: self.threads,
         };
@@ -58,7 +58,7 @@ pub struct PowArgs {
 /// Whether the default path may take the single-word module for modulus `m`.
 fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
     m.to_u64()
-        .filter(|&m1| m1 != 0 && opts.reducer == "auto" && opts.method == Method::Auto)
+        .filter(|&m1| m1 != 0 && opts.reducer == ReducerKind::Auto && opts.method == Method::Auto)
 }
 
 /// B^E mod M by the options, through the single-word path when it applies. A negative E
@@ -75,8 +75,7 @@ pub fn pow(b: &Natural, e: &Signed, m: &Natural, opts: &PowOptions) -> Result<Na
 }
 
 pub fn run(a: PowArgs) -> Result<ExitCode, CliError> {
-    a.common.check_reducer()?;
-    let opts = a.flags.options(&a.common.reducer)?;
+    let opts = a.flags.options(a.common.reducer)?;
     let b = parse_number("B", &a.b)?;
     let e = parse_signed("E", &a.e)?;
     let m = parse_number("M", &a.m)?;

@@ -3,7 +3,7 @@
 use crate::cli_common::{context, parse_number, CliError, Common};
 use clap::Args as ClapArgs;
 use modred::reduce::auto::Workload;
-use modred::Natural;
+use modred::{Natural, ReducerKind};
 use std::process::ExitCode;
 
 /// Arguments of `modred reduce`.
@@ -36,31 +36,37 @@ pub struct MulmodArgs {
 }
 
 pub fn run_reduce(a: ReduceArgs) -> Result<ExitCode, CliError> {
-    a.common.check_reducer()?;
     let x = parse_number("X", &a.x)?;
     let m = parse_number("M", &a.m)?;
-    let mut ctx = context(&a.common.reducer, &m, Workload::Single)?;
-    let r = ctx.reduce(&x)?;
+    let ctx = context(a.common.reducer, &m, Workload::Single)?;
+    let r = ctx.try_reduce(&x)?;
     a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }
 
 /// A*B mod M by `reducer`; with `auto` a modulus below 2^64 takes the single-word path.
-pub fn mulmod(reducer: &str, a: &Natural, b: &Natural, m: &Natural) -> Result<Natural, CliError> {
-    if let Some(m1) = m.to_u64().filter(|&m1| m1 != 0 && reducer == "auto") {
+pub fn mulmod(
+    reducer: ReducerKind,
+    a: &Natural,
+    b: &Natural,
+    m: &Natural,
+) -> Result<Natural, CliError> {
+    if let Some(m1) = m
+        .to_u64()
+        .filter(|&m1| m1 != 0 && reducer == ReducerKind::Auto)
+    {
         use modred::word::{mul_mod, residue};
         return Ok(Natural::from(mul_mod(residue(a, m1), residue(b, m1), m1)?));
     }
-    let mut ctx = context(reducer, m, Workload::Single)?;
-    Ok(ctx.mulmod(a, b))
+    let ctx = context(reducer, m, Workload::Single)?;
+    Ok(ctx.mul(a, b))
 }
 
 pub fn run_mulmod(a: MulmodArgs) -> Result<ExitCode, CliError> {
-    a.common.check_reducer()?;
     let x = parse_number("A", &a.a)?;
     let y = parse_number("B", &a.b)?;
     let m = parse_number("M", &a.m)?;
-    let r = mulmod(&a.common.reducer, &x, &y, &m)?;
+    let r = mulmod(a.common.reducer, &x, &y, &m)?;
     a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -6,7 +6,7 @@
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use modred::exp::{Method, Modulus, PowOptions};
-use modred::Natural;
+use modred::{Natural, ReducerKind};
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
 use openssl::bn::{BigNum, BigNumContext};
@@ -48,7 +48,7 @@ fn methods_vs_libraries(c: &mut Criterion) {
     for bits in [256u64, 1024, 2048, 4096] {
         let (b, e, m) = operands(bits, true, bits);
         let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
-        let md = Modulus::new(&mn, "auto").unwrap();
+        let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
         let want = md.pow(&bn, &en, &opts(Method::Auto)).unwrap();
         let mut g = c.benchmark_group(format!("exp/{bits}"));
         g.sample_size(10)
@@ -105,7 +105,7 @@ fn even_vs_odd(c: &mut Criterion) {
         for odd in [true, false] {
             let (b, e, m) = operands(bits, odd, 7 + bits);
             let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
-            let md = Modulus::new(&mn, "auto").unwrap();
+            let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
             let label = if odd { "odd" } else { "even" };
             g.bench_function(BenchmarkId::new(format!("auto-{label}"), bits), |x| {
                 x.iter(|| md.pow(black_box(&bn), &en, &opts(Method::Auto)).unwrap())
@@ -123,7 +123,7 @@ fn fixed_base(c: &mut Criterion) {
     let bits = 2048u64;
     let (b, e, m) = operands(bits, true, 2048);
     let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
-    let md = Modulus::new(&mn, "auto").unwrap();
+    let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
     let fb = md.fixed_base(&bn).unwrap();
     let want = md.pow(&bn, &en, &opts(Method::Sliding)).unwrap();
     assert_eq!(fb.pow(&en).unwrap(), want);
@@ -151,7 +151,7 @@ fn batch(c: &mut Criterion) {
     let bits = 2048u64;
     let (_, _, m) = operands(bits, true, 99);
     let mn = Natural::from(&m);
-    let md = Modulus::new(&mn, "auto").unwrap();
+    let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
     let pairs: Vec<(Natural, Natural)> = (0..8)
         .map(|i| {
             let (b, e, _) = operands(bits, true, 1000 + i);
@@ -228,7 +228,7 @@ fn ratios(_: &mut Criterion) {
     for bits in [256u64, 1024, 2048, 4096] {
         let (b, e, m) = operands(bits, true, bits);
         let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
-        let md = Modulus::new(&mn, "auto").unwrap();
+        let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
         let (bg, eg, mg) = (rug_of(&b), rug_of(&e), rug_of(&m));
         let (bo, eo, mo) = (bn_of(&b), bn_of(&e), bn_of(&m));
         let n = reps(bits);
@@ -308,7 +308,7 @@ fn ratios(_: &mut Criterion) {
     ] {
         let (b, e, m) = operands(bits, true, bits);
         let (bn, en) = (Natural::from(&b), Natural::from(&e));
-        let md = Modulus::new(&Natural::from(&m), "auto").unwrap();
+        let md = Modulus::new(&Natural::from(&m), ReducerKind::Auto).unwrap();
         let with = |w: usize| PowOptions {
             method: Method::Sliding,
             window: Some(w),
@@ -331,8 +331,8 @@ fn ratios(_: &mut Criterion) {
     for bits in [1024u64, 2048] {
         let (b, e, m) = operands(bits, true, 7 + bits);
         let (be, ee, me) = operands(bits, false, 7 + bits);
-        let odd = Modulus::new(&Natural::from(&m), "auto").unwrap();
-        let even = Modulus::new(&Natural::from(&me), "auto").unwrap();
+        let odd = Modulus::new(&Natural::from(&m), ReducerKind::Auto).unwrap();
+        let even = Modulus::new(&Natural::from(&me), ReducerKind::Auto).unwrap();
         let (bn, en, ben, een) = (
             Natural::from(&b),
             Natural::from(&e),
@@ -357,7 +357,7 @@ fn ratios(_: &mut Criterion) {
     }
     let (b, e, m) = operands(2048, true, 2048);
     let (bn, en) = (Natural::from(&b), Natural::from(&e));
-    let md = Modulus::new(&Natural::from(&m), "auto").unwrap();
+    let md = Modulus::new(&Natural::from(&m), ReducerKind::Auto).unwrap();
     let fb = md.fixed_base(&bn).unwrap();
     paired(
         "2048 sliding / comb (x4, see below)",

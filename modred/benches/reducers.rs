@@ -54,7 +54,7 @@ fn bench(c: &mut Criterion) {
                 continue;
             }
             // Special-form methods (diminished-radix) serve only moduli of their form.
-            let Ok(r) = reduce::build(info.name, &mn) else {
+            let Ok(r) = reduce::build(info.kind, &mn) else {
                 continue;
             };
             let mut scratch = vec![0; r.scratch_len()];
@@ -124,7 +124,7 @@ fn interleaved_targets() {
     let mut names: Vec<String> = Vec::new();
     let mut jobs: Vec<Box<dyn FnMut()>> = Vec::new();
     for info in REDUCERS.iter().filter(|r| r.name != "montgomery-bitserial") {
-        let Ok(r) = reduce::build(info.name, &mn) else {
+        let Ok(r) = reduce::build(info.kind, &mn) else {
             continue; // special-form methods refuse a random modulus
         };
         let mut s = vec![0; r.scratch_len()];
@@ -136,7 +136,7 @@ fn interleaved_targets() {
             r.mul(&mut out, black_box(&ar), black_box(&br), &mut s)
         }));
     }
-    let redc = reduce::build("montgomery-redc", &mn).unwrap();
+    let redc = reduce::build(modred::ReducerKind::MontgomeryRedc, &mn).unwrap();
     let mut rs = vec![0; redc.scratch_len()];
     let (mut x, mut out, p2) = (prod.clone(), vec![0; k], prod.clone());
     names.push("montgomery-redc/reduce_wide".into());

@@ -51,6 +51,7 @@ pub mod tuning;
 pub mod word;
 
 pub use error::{Error, Result};
+pub use exp::Modulus;
 pub use limb::Limb;
 pub use natural::Natural;
-pub use reduce::{ModContext, Reducer, REDUCERS};
+pub use reduce::{Reducer, ReducerKind, REDUCERS};

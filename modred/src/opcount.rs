@@ -61,7 +61,7 @@ impl Op {
     pub fn count(&self) -> Result<OpCounts> {
         match self {
             Op::Reduction { name, m, x } => {
-                let r = reduce::build(name, m)?;
+                let r = reduce::build(name.parse()?, m)?;
                 let k = r.len();
                 r.check_wide(x.limbs())
                     .map_err(|restriction| Error::ArgumentTooLarge {
@@ -77,7 +77,7 @@ impl Op {
                 if a >= m || b >= m {
                     return Err(bad("product operands must be below m".into()));
                 }
-                let r = reduce::build(name, m)?;
+                let r = reduce::build(name.parse()?, m)?;
                 let k = r.len();
                 let (a, b) = (a.to_padded(k), b.to_padded(k));
                 let mut out: Vec<Limb> = vec![0; k];

@@ -4,7 +4,7 @@
 //! Covers: random moduli of 1..=64 limbs plus 65, 100 and 128 limbs, odd and even; structured
 //! moduli (b^k +- 1, top limb 1, exactly 64k and 64k + 1 bits, 1, 3, 2^64 - 1); arguments 0,
 //! m - 1, (m - 1)^2, all-ones limbs and the values just below / at each method's bound;
-//! exhaustive checks for every m <= 40; the checked `ModContext` API and the raw `Reducer`
+//! exhaustive checks for every m <= 40; the checked `Modulus` API and the raw `Reducer`
 //! trait (representation round trips, mul, sqr, reduce_wide with its `wide_result`); the
 //! error cases (zero modulus, even modulus for Montgomery, arguments beyond a restriction);
 //! and proptest properties with committed regressions. The raw trait of the Montgomery family
@@ -15,8 +15,8 @@
 mod common;
 
 use common::*;
-use modred::reduce::{self, ModContext, Reducer, ReducerInfo, WideResult};
-use modred::{Error, Natural, REDUCERS};
+use modred::reduce::{self, Reducer, ReducerInfo, ReducerKind, WideResult};
+use modred::{Error, Modulus, Natural, REDUCERS};
 use num_bigint::{BigUint, RandBigInt};
 use num_integer::Integer as _;
 use num_traits::{One, Zero};
@@ -79,10 +79,20 @@ fn assert_even_error(err: &Error, name: &str) {
     }
 }
 
+/// A `Modulus` built for one reducer, and the name of the reducer doing its work (`auto`'s
+/// choice for `auto`).
+struct Ctx {
+    md: Modulus,
+    name: &'static str,
+}
+
 /// Build a context for `info` and `m`, checking the modulus errors. `None` when the modulus is
 /// (correctly) rejected.
-fn context(info: &ReducerInfo, m: &BigUint) -> Option<ModContext> {
-    let res = ModContext::new(info.name, &nat(m));
+fn context(info: &ReducerInfo, m: &BigUint) -> Option<Ctx> {
+    let res = Modulus::new(&nat(m), info.kind).map(|md| Ctx {
+        name: md.reducer().map_or(info.name, |r| r.name()),
+        md,
+    });
     if m.is_zero() {
         assert_eq!(res.err(), Some(Error::ZeroModulus), "{}", info.name);
         return None;
@@ -113,13 +123,15 @@ fn known_names() -> [&'static str; 10] {
     ]
 }
 
-/// `ctx.reduce(x)`: the right residue when `x` is within the method's bound, else
+/// `ctx.try_reduce(x)`: the right residue when `x` is within the method's bound, else
 /// `ArgumentTooLarge` naming the method.
-fn check_reduce(ctx: &mut ModContext, x: &BigUint, m: &BigUint, label: &str) {
-    let built = ctx.reducer().name();
-    let res = ctx.reduce(&nat(x));
+fn check_reduce(ctx: &Ctx, x: &BigUint, m: &BigUint, label: &str) {
+    let built = ctx.name;
+    let res = ctx.md.try_reduce(&nat(x));
     let what = || format!("{label}: {built} reduce x={x:#x} m={m:#x}");
     let accept = match known_bound(built) {
+        // m = 1 builds no reducer: every x gives 0.
+        _ if m.is_one() => true,
         Some(b) => within(b, x, m),
         None => {
             // Unknown method: products of residues must always be accepted.
@@ -137,18 +149,17 @@ fn check_reduce(ctx: &mut ModContext, x: &BigUint, m: &BigUint, label: &str) {
     }
 }
 
-fn check_mulmod(ctx: &mut ModContext, a: &BigUint, b: &BigUint, m: &BigUint, label: &str) {
-    let name = ctx_name(ctx);
+fn check_mulmod(ctx: &Ctx, a: &BigUint, b: &BigUint, m: &BigUint, label: &str) {
+    let name = ctx.name;
     let what = || format!("{label}: {name} mulmod a={a:#x} b={b:#x} m={m:#x}");
-    let r = ctx.mulmod(&nat(a), &nat(b));
+    let r = ctx.md.mul(&nat(a), &nat(b));
     assert_rem(r.limbs(), &(a * b), m, &what);
     let what = || format!("{label}: {name} sqrmod a={a:#x} m={m:#x}");
-    let r = ctx.sqrmod(&nat(a));
+    let r = ctx.md.sqr(&nat(a));
     assert_rem(r.limbs(), &(a * a), m, &what);
-}
-
-fn ctx_name(ctx: &ModContext) -> &'static str {
-    ctx.reducer().name()
+    let what = || format!("{label}: {name} reduce (any x) x={a:#x} m={m:#x}");
+    let r = ctx.md.reduce(&nat(&(a * b)));
+    assert_rem(r.limbs(), &(a * b), m, &what);
 }
 
 fn pad(x: &BigUint, len: usize) -> Vec<u64> {
@@ -305,7 +316,7 @@ fn operands(m: &BigUint, rng: &mut StdRng) -> Vec<BigUint> {
     v
 }
 
-/// Run every applicable reducer on modulus `m` through `ModContext` and the raw trait.
+/// Run every applicable reducer on modulus `m` through `Modulus` and the raw trait.
 fn check_modulus(m: &BigUint, rng: &mut StdRng, label: &str) {
     let k = limbs_of(m);
     let xs = wide_args(m, rng);
@@ -313,18 +324,18 @@ fn check_modulus(m: &BigUint, rng: &mut StdRng, label: &str) {
     let big_a = b_pow(2 * k) + rng.gen_biguint(64); // operands >= m are reduced first
     let big_b = m + 7u32;
     for info in reducers_for(k) {
-        let Some(mut ctx) = context(info, m) else {
+        let Some(ctx) = context(info, m) else {
             continue;
         };
         for x in &xs {
-            check_reduce(&mut ctx, x, m, label);
+            check_reduce(&ctx, x, m, label);
         }
         for (i, a) in ops.iter().enumerate() {
-            check_mulmod(&mut ctx, a, &ops[(i + 2) % ops.len()], m, label);
+            check_mulmod(&ctx, a, &ops[(i + 2) % ops.len()], m, label);
         }
-        check_mulmod(&mut ctx, &big_a, &big_b, m, label);
-        check_mulmod(&mut ctx, &big_b, &(m - 1u32), m, label);
-        let r = reduce::build(info.name, &nat(m)).unwrap();
+        check_mulmod(&ctx, &big_a, &big_b, m, label);
+        check_mulmod(&ctx, &big_b, &(m - 1u32), m, label);
+        let r = reduce::build(info.kind, &nat(m)).unwrap();
         check_trait(&*r, m, &ops, &xs, label);
         // The Montgomery family keeps a kernel tier per context: the other tiers this CPU has,
         // in this process.
@@ -333,7 +344,7 @@ fn check_modulus(m: &BigUint, rng: &mut StdRng, label: &str) {
                 .into_iter()
                 .filter(|&t| t != r.tier())
             {
-                let r = reduce::build_with_tier(info.name, &nat(m), tier).unwrap();
+                let r = reduce::build_with_tier(info.kind, &nat(m), tier).unwrap();
                 assert_eq!(r.tier(), tier, "{}", info.name);
                 check_trait(&*r, m, &ops, &xs, &format!("{label} tier {tier}"));
             }
@@ -410,14 +421,14 @@ fn exhaustive_small_moduli() {
     for m in 1u64..=40 {
         let mb = BigUint::from(m);
         for info in REDUCERS {
-            let Some(mut ctx) = context(info, &mb) else {
+            let Some(ctx) = context(info, &mb) else {
                 continue;
             };
             for x in 0..m * m {
-                let r = ctx.reduce(&Natural::from(x)).unwrap();
+                let r = ctx.md.try_reduce(&Natural::from(x)).unwrap();
                 assert_eq!(r, Natural::from(x % m), "{} {x} mod {m}", info.name);
             }
-            let r = reduce::build(info.name, &nat(&mb)).unwrap();
+            let r = reduce::build(info.kind, &nat(&mb)).unwrap();
             let mut scratch = vec![0; r.scratch_len()];
             let repr = |v: u64, scratch: &mut [u64]| {
                 let mut o = [0u64];
@@ -432,7 +443,7 @@ fn exhaustive_small_moduli() {
                 r.from_repr(&mut o, &s, &mut scratch);
                 assert_eq!(o[0], a * a % m, "{} sqr {a} mod {m}", info.name);
                 for b in 0..m {
-                    let got = ctx.mulmod(&Natural::from(a), &Natural::from(b));
+                    let got = ctx.md.mul(&Natural::from(a), &Natural::from(b));
                     assert_eq!(
                         got,
                         Natural::from(a * b % m),
@@ -454,13 +465,13 @@ fn exhaustive_small_moduli() {
 fn zero_modulus_and_unknown_name() {
     for info in REDUCERS {
         assert_eq!(
-            ModContext::new(info.name, &Natural::zero()).err(),
+            Modulus::new(&Natural::zero(), info.kind).err(),
             Some(Error::ZeroModulus),
             "{}",
             info.name
         );
         assert_eq!(
-            reduce::build(info.name, &Natural::zero()).err(),
+            reduce::build(info.kind, &Natural::zero()).err(),
             Some(Error::ZeroModulus)
         );
         assert_eq!(
@@ -468,9 +479,7 @@ fn zero_modulus_and_unknown_name() {
             Some(Error::ZeroModulus)
         );
     }
-    let e = ModContext::new("no-such-method", &Natural::from(7u64))
-        .err()
-        .unwrap();
+    let e = "no-such-method".parse::<ReducerKind>().err().unwrap();
     assert!(matches!(e, Error::UnknownName { .. }));
     let msg = e.to_string();
     for info in REDUCERS {
@@ -486,7 +495,7 @@ fn zero_modulus_and_unknown_name() {
 fn even_moduli_rejected_by_montgomery_with_the_alternatives_named() {
     for m in [2u64, 4, 1 << 40, u64::MAX - 1] {
         for info in REDUCERS.iter().filter(|r| r.needs_odd) {
-            let e = ModContext::new(info.name, &Natural::from(m)).err().unwrap();
+            let e = Modulus::new(&Natural::from(m), info.kind).err().unwrap();
             assert_even_error(&e, info.name);
         }
     }
@@ -494,12 +503,12 @@ fn even_moduli_rejected_by_montgomery_with_the_alternatives_named() {
     let m = BigUint::from(1u8) << 200u32;
     for info in REDUCERS.iter().filter(|r| !r.needs_odd) {
         // Special-form methods (diminished-radix) may refuse 2^200; `context` checks that.
-        let Some(mut ctx) = context(info, &m) else {
+        let Some(ctx) = context(info, &m) else {
             continue;
         };
         let x = BigUint::from(12345u32) << 190u32;
         assert_rem(
-            ctx.reduce(&nat(&(&x * 3u32))).unwrap().limbs(),
+            ctx.md.try_reduce(&nat(&(&x * 3u32))).unwrap().limbs(),
             &(&x * 3u32),
             &m,
             &|| info.name.to_string(),
@@ -514,8 +523,8 @@ fn restriction_errors_at_the_documented_bounds() {
     let mr = &m * b_pow(k);
     let b2k = b_pow(2 * k);
     let too_large = |name: &str, x: &BigUint| {
-        let mut ctx = ModContext::new(name, &nat(&m)).unwrap();
-        match ctx.reduce(&nat(x)) {
+        let ctx = Modulus::new(&nat(&m), name.parse().unwrap()).unwrap();
+        match ctx.try_reduce(&nat(x)) {
             Err(e @ Error::ArgumentTooLarge { .. }) => {
                 assert!(e.to_string().contains(name), "{e}");
                 true
@@ -546,7 +555,7 @@ fn auto_builds_the_repeated_workload_choice() {
     for k in [1, 4, 16, 47, 48, 64] {
         for m in random_moduli(&mut rng, k) {
             let nm = nat(&m);
-            let built = reduce::build("auto", &nm).unwrap();
+            let built = reduce::build(ReducerKind::Auto, &nm).unwrap();
             assert_eq!(built.name(), choose(nm.limbs(), Workload::Repeated).name);
             assert_eq!(choose(nm.limbs(), Workload::Single).name, "classical");
             if m.is_even() {
@@ -607,10 +616,10 @@ mod properties {
         fn every_reducer_matches_both_oracles((m, a, b) in triple()) {
             let k = limbs_of(&m);
             for info in reducers_for(k) {
-                let Some(mut ctx) = context(info, &m) else { continue };
-                check_mulmod(&mut ctx, &a, &b, &m, "proptest");
-                check_reduce(&mut ctx, &(&a * &b), &m, "proptest");
-                check_reduce(&mut ctx, &a, &m, "proptest");
+                let Some(ctx) = context(info, &m) else { continue };
+                check_mulmod(&ctx, &a, &b, &m, "proptest");
+                check_reduce(&ctx, &(&a * &b), &m, "proptest");
+                check_reduce(&ctx, &a, &m, "proptest");
             }
         }
 
@@ -621,7 +630,7 @@ mod properties {
             let wides = [(&a * &b) % (&m * b_pow(k)), &a * &b];
             for info in reducers_for(k) {
                 if context(info, &m).is_none() { continue }
-                let r = reduce::build(info.name, &nat(&m)).unwrap();
+                let r = reduce::build(info.kind, &nat(&m)).unwrap();
                 check_trait(&*r, &m, &ops, &wides, "proptest");
             }
         }

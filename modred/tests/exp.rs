@@ -2,7 +2,7 @@
 //! modulus, against num-bigint `modpow` and GMP (`rug`) `pow_mod`.
 
 use modred::exp::{self, ct::CtEvent, fixed_base::Powers, Method, Modulus, PowOptions, METHODS};
-use modred::{Error, Natural, REDUCERS};
+use modred::{Error, Natural, ReducerKind, REDUCERS};
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
 use proptest::prelude::*;
@@ -25,10 +25,11 @@ fn oracle(b: &BigUint, e: &BigUint, m: &BigUint) -> BigUint {
     want
 }
 
+/// Options with the reducer called `reducer` (which must exist).
 fn opts(method: Method, reducer: &str) -> PowOptions {
     PowOptions {
         method,
-        reducer: reducer.to_string(),
+        reducer: reducer.parse().expect("a listed reducer"),
         ..PowOptions::default()
     }
 }
@@ -42,7 +43,7 @@ fn reducers_for(m: &BigUint) -> Vec<(&'static str, bool)> {
         .iter()
         .filter(|r| !(r.name == "montgomery-bitserial" && limbs > 8))
         .filter_map(|r| {
-            let built = modred::reduce::build(r.name, &nat(m)).ok()?;
+            let built = modred::reduce::build(r.kind, &nat(m)).ok()?;
             Some((r.name, r.name == "auto" || exp::is_constant_time(&*built)))
         })
         .collect()
@@ -227,12 +228,7 @@ fn semantics_and_errors() {
         ));
     }
     assert!(matches!(
-        exp::pow(
-            &Natural::one(),
-            &Natural::one(),
-            &m,
-            &opts(Method::Auto, "nope")
-        ),
+        "nope".parse::<ReducerKind>(),
         Err(Error::UnknownName { .. })
     ));
     match Method::from_name("slidingg") {
@@ -262,7 +258,7 @@ fn semantics_and_errors() {
         );
     }
     let big = (BigUint::one() << (64 * 50 - 1)) + 12345u32;
-    let md = Modulus::new(&nat(&big), "auto").unwrap();
+    let md = Modulus::new(&nat(&big), ReducerKind::Auto).unwrap();
     let e = BigUint::from(0xdead_beefu64) << 1000u32;
     assert_eq!(
         md.pow_ct(&Natural::from(7u64), &nat(&e))
@@ -376,7 +372,7 @@ fn modulus_context_fixed_base_and_batches() {
         } else {
             m >> 3u32 << 3u32
         };
-        let md = Modulus::new(&nat(&m), "auto").unwrap();
+        let md = Modulus::new(&nat(&m), ReducerKind::Auto).unwrap();
         assert_eq!(md.modulus().to_biguint(), m);
         let (a, b) = (rng.gen_biguint(bits + 10), rng.gen_biguint(bits));
         assert_eq!(md.reduce(&nat(&a)).to_biguint(), &a % &m);
@@ -440,7 +436,7 @@ fn modulus_context_fixed_base_and_batches() {
     // Explicit reducers for the context.
     let m = Natural::from((1u128 << 100) + 277);
     for r in REDUCERS.iter().filter(|r| r.name != "montgomery-bitserial") {
-        let md = match Modulus::new(&m, r.name) {
+        let md = match Modulus::new(&m, r.kind) {
             Ok(md) => md,
             // Special-form methods (diminished-radix) refuse other moduli.
             Err(Error::UnsupportedModulus { .. }) => continue,
@@ -463,10 +459,10 @@ fn modulus_context_fixed_base_and_batches() {
         );
     }
     assert_eq!(
-        Modulus::new(&Natural::zero(), "auto").err(),
+        Modulus::new(&Natural::zero(), ReducerKind::Auto).err(),
         Some(Error::ZeroModulus)
     );
-    let one = Modulus::new(&Natural::one(), "auto").unwrap();
+    let one = Modulus::new(&Natural::one(), ReducerKind::Auto).unwrap();
     assert!(one
         .fixed_base(&Natural::from(9u64))
         .unwrap()
@@ -491,7 +487,7 @@ fn every_kernel_tier_in_one_process() {
             let e = rng.gen_biguint(64 * limbs.min(16) as u64);
             let want = oracle(&b, &e, &m);
             for tier in cpu::available() {
-                let md = Modulus::with_tier(&nat(&m), "auto", tier).unwrap();
+                let md = Modulus::with_tier(&nat(&m), ReducerKind::Auto, tier).unwrap();
                 if odd {
                     assert_eq!(md.reducer().unwrap().tier(), tier, "{limbs} limbs");
                     assert_eq!(md.pow_ct(&nat(&b), &nat(&e)).unwrap(), nat(&want));
@@ -512,7 +508,11 @@ fn every_kernel_tier_in_one_process() {
             }
         }
     }
-    let md = Modulus::with_tier(&nat(&BigUint::from(101u32)), "montgomery-fast", Tier::Ifma);
+    let md = Modulus::with_tier(
+        &nat(&BigUint::from(101u32)),
+        ReducerKind::MontgomeryFast,
+        Tier::Ifma,
+    );
     assert_eq!(md.unwrap().reducer().unwrap().tier(), cpu::detected());
 }
 
@@ -534,7 +534,7 @@ fn fixed_base_period_detection() {
         85_085,
     ] {
         let mb = BigUint::from(m);
-        let md = Modulus::new(&Natural::from(m), "auto").unwrap();
+        let md = Modulus::new(&Natural::from(m), ReducerKind::Auto).unwrap();
         for g in [2u64, 3, 10, 12345] {
             let fb = md.fixed_base_bits(&Natural::from(g), 3000).unwrap();
             let (u, t) = fb.period().expect("period within 3000 squarings");
@@ -554,7 +554,8 @@ fn fixed_base_period_detection() {
         }
     }
     // Directly on a reducer: stored residues stop at the repetition.
-    let r = modred::reduce::build("montgomery-cios", &Natural::from(1_000_005u64)).unwrap();
+    let r =
+        modred::reduce::build(ReducerKind::MontgomeryCios, &Natural::from(1_000_005u64)).unwrap();
     let p = Powers::new(&*r, &[2], 10_000);
     let (u, t) = p.period().unwrap();
     assert_eq!(p.stored(), u + t);
@@ -568,7 +569,7 @@ fn ct_trace_independent_of_exponent() {
     let mut rng = StdRng::seed_from_u64(3);
     for (bits, w) in [(256u64, 4usize), (1024, 5), (2048, 6)] {
         let m = rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1));
-        let r = modred::reduce::build("montgomery-cios", &nat(&m)).unwrap();
+        let r = modred::reduce::build(ReducerKind::MontgomeryCios, &nat(&m)).unwrap();
         let k = r.len();
         let mut traces = Vec::new();
         let exps = [

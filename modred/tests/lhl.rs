@@ -2,13 +2,13 @@
 //! moduli, the diminished-radix special primes and the window exponentiation, against two
 //! oracles (num-bigint and GMP via rug).
 
-use modred::exp::table_window::{self, pow_window};
+use modred::exp::table_window;
 use modred::reduce::diminished_radix::{self, DiminishedRadix, DrMode};
 use modred::reduce::lhl_l1::{fold_top, LhlL1};
 use modred::reduce::lhl_l2::LhlL2;
 use modred::reduce::table_constant::FixedMultiplier;
-use modred::reduce::{self, auto, ModContext, Reducer};
-use modred::{Error, Limb, Natural};
+use modred::reduce::{self, auto, Reducer};
+use modred::{Error, Limb, Modulus, Natural};
 use num_bigint::{BigUint, RandBigInt};
 use proptest::prelude::*;
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -25,6 +25,22 @@ const GENERAL: &[&str] = &[
     "table-add-8x256",
     "table-add-6x2048",
 ];
+
+/// The reducer called `name` for `m`.
+fn build(name: &str, m: &Natural) -> modred::Result<Box<dyn Reducer>> {
+    reduce::build(name.parse()?, m)
+}
+
+/// `table_window::pow_window` with the method called `name`.
+fn pow_window(
+    name: &str,
+    g: &Natural,
+    e: &Natural,
+    m: &Natural,
+    w: usize,
+) -> modred::Result<Natural> {
+    table_window::pow_window(name.parse()?, g, e, m, w)
+}
 
 fn to_rug(x: &BigUint) -> Integer {
     Integer::from_digits(&x.to_u64_digits(), Order::Lsf)
@@ -164,20 +180,22 @@ fn general_methods_edge_moduli_and_carry_arguments() {
                 if name.starts_with("table-add") && k > 33 && !m.bit(0) {
                     continue; // large tables: odd moduli suffice at these sizes
                 }
-                let r = reduce::build(name, &mn).unwrap();
+                let r = build(name, &mn).unwrap();
                 check_reducer(&*r, &m, &xs, &mut rng);
-                // And through ModContext.
-                let mut ctx = ModContext::new(name, &mn).unwrap();
+                // And through Modulus.
+                let ctx = Modulus::new(&mn, name.parse().unwrap()).unwrap();
                 let x = &xs[4];
-                assert_eq!(ctx.reduce(&Natural::from(x)).unwrap().to_biguint(), x % &m);
+                assert_eq!(
+                    ctx.try_reduce(&Natural::from(x)).unwrap().to_biguint(),
+                    x % &m
+                );
                 let (a, b) = (&xs[2], &xs[9] % &m);
                 assert_eq!(
-                    ctx.mulmod(&Natural::from(a), &Natural::from(&b))
-                        .to_biguint(),
+                    ctx.mul(&Natural::from(a), &Natural::from(&b)).to_biguint(),
                     oracle_rem(&(a * &b), &m)
                 );
                 assert_eq!(
-                    ctx.sqrmod(&Natural::from(&b)).to_biguint(),
+                    ctx.sqr(&Natural::from(&b)).to_biguint(),
                     oracle_rem(&(&b * &b), &m)
                 );
             }
@@ -204,7 +222,7 @@ fn tiny_moduli() {
         let mb = BigUint::from(m);
         let xs = arguments(&mut rng, &mb, 1);
         for name in GENERAL {
-            let r = reduce::build(name, &Natural::from(m)).unwrap();
+            let r = build(name, &Natural::from(m)).unwrap();
             if m == 1 {
                 // mul/sqr of values < 1 are trivially 0; reduce_wide still checked.
                 let mut s = vec![0; r.scratch_len()];
@@ -404,7 +422,7 @@ fn diminished_radix_random_moduli_and_refusals() {
         pow2(256) - pow2(200),
         pow2(1000) + 1u8,
     ] {
-        match reduce::build("diminished-radix", &Natural::from(&m)) {
+        match build("diminished-radix", &Natural::from(&m)) {
             Err(Error::UnsupportedModulus { reducer, reason }) => {
                 assert_eq!(reducer, "diminished-radix");
                 assert!(reason.contains("2^e - c"), "{reason}");
@@ -418,7 +436,10 @@ fn diminished_radix_random_moduli_and_refusals() {
 #[test]
 fn window_exponentiation_every_method() {
     let mut rng = StdRng::seed_from_u64(10);
-    let methods = table_window::methods();
+    let methods: Vec<String> = table_window::methods()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     for k in [1usize, 2, 4, 8, 17] {
         for odd in [true, false] {
             let mut m = rng.gen_biguint(64 * k as u64) | pow2(64 * k as u64 - 3);
@@ -432,7 +453,7 @@ fn window_exponentiation_every_method() {
             let want = g.modpow(&e, &m);
             let want_rug = rug_to_big(&to_rug(&g).pow_mod(&to_rug(&e), &to_rug(&m)).unwrap());
             assert_eq!(want, want_rug);
-            for &method in &methods {
+            for method in methods.iter().map(String::as_str) {
                 if method == "montgomery-bitserial" && k > 4 {
                     continue;
                 }
@@ -520,7 +541,7 @@ proptest! {
             names.push("diminished-radix");
         }
         for name in names {
-            let r = reduce::build(name, &Natural::from(&mb)).unwrap();
+            let r = build(name, &Natural::from(&mb)).unwrap();
             let mut s = vec![0; r.scratch_len()];
             let mut w = limbs_of(&xb, 2 * k);
             let mut out = vec![0; k];
@@ -534,7 +555,7 @@ proptest! {
         let m = pow2(e) - BigUint::from(c);
         let k = m.to_u64_digits().len();
         let xb = to_big(&x) % pow2(128 * k as u64);
-        let r = reduce::build("diminished-radix", &Natural::from(&m)).unwrap();
+        let r = build("diminished-radix", &Natural::from(&m)).unwrap();
         let mut s = vec![0; r.scratch_len()];
         let mut w = limbs_of(&xb, 2 * k);
         let mut out = vec![0; k];

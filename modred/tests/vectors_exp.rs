@@ -7,7 +7,7 @@ mod common;
 use common::bnmod::{self, Stanza};
 use common::nat;
 use modred::exp::{self, Method, MethodInfo, Modulus, PowOptions, METHODS};
-use modred::{Error, Natural};
+use modred::{Error, Natural, ReducerKind};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, RngCore, SeedableRng};
 use std::process::Command;
@@ -60,7 +60,7 @@ fn on_every_tier(
     mut check: impl FnMut(&str, Result<Natural, Error>),
 ) {
     for tier in modred::cpu::available() {
-        let md = Modulus::with_tier(m, "auto", tier);
+        let md = Modulus::with_tier(m, ReducerKind::Auto, tier);
         for info in applicable_methods(e, m, max_table_exp_bits) {
             let o = PowOptions {
                 method: info.method,
@@ -230,7 +230,7 @@ fn rsa_keys_from_openssl() {
         let d = text_field(&text, "privateExponent:");
         assert_eq!(n.bits(), bits);
         assert_eq!(e, Natural::from(65537u64));
-        let md = Modulus::new(&n, "auto").unwrap();
+        let md = Modulus::new(&n, ReducerKind::Auto).unwrap();
         for round in 0..2 {
             // A message below n: leading zero byte, then random bytes.
             let mut msg = vec![0u8; bits / 8];

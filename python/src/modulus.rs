@@ -9,8 +9,7 @@ use crate::errors::{item_error, to_pyerr};
 use crate::residue;
 use crate::signals::{self, compute};
 use modred::exp::{self, Method, PowOptions};
-use modred::reduce::WideResult;
-use modred::Natural;
+use modred::{Natural, ReducerKind};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyTuple};
@@ -76,8 +75,8 @@ fn int_list(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Vec<Int>> 
 #[pyclass(module = "modred", name = "Modulus", frozen)]
 pub struct PyModulus {
     inner: exp::Modulus,
-    /// The reducer name as given (what pickling and equality use).
-    reducer: String,
+    /// The reducer as given (its name is what pickling and equality use).
+    reducer: ReducerKind,
 }
 
 impl PyModulus {
@@ -103,45 +102,10 @@ impl PyModulus {
         }
     }
 
-    /// `x mod m` by this context's reducer (its `reduce_wide`, the operation the seeds time),
-    /// for `x` within the reducer's documented range (below b^2k, or m R for Montgomery);
-    /// beyond it, and for m = 1, plain division.
-    fn reduce_by_reducer(&self, x: &Natural) -> Natural {
-        let Some(r) = self.inner.reducer() else {
-            return self.inner.reduce(x);
-        };
-        if x < self.m() {
-            return x.clone();
-        }
-        if r.check_wide(x.limbs()).is_err() {
-            return self.inner.reduce(x);
-        }
-        let k = r.len();
-        // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
-        let mut wide = x.to_padded((2 * k).max(x.len()));
-        let mut scratch = vec![0; r.scratch_len()];
-        let mut out = vec![0; k];
-        r.reduce_wide(&mut out, &mut wide, &mut scratch);
-        if r.wide_result() == WideResult::MontgomeryReduced {
-            // x R^-1 -> x: one more Montgomery product with R^2 (= to_repr).
-            let t = out.clone();
-            r.to_repr(&mut out, &t, &mut scratch);
-        }
-        Natural::from_limbs(out)
-    }
-
     /// `base^exp mod m` with Python's semantics for a negative exponent.
     fn pow_signed(&self, b: &Int, e: &Int, opts: &PowOptions) -> modred::Result<Natural> {
-        if self.m().is_one() {
-            return Ok(Natural::zero());
-        }
-        let b = residue(b, self.m());
-        if e.negative {
-            let inv = self.inner.inverse(&b)?;
-            self.inner.pow(&inv, &e.mag, opts)
-        } else {
-            self.inner.pow(&b, &e.mag, opts)
-        }
+        self.inner
+            .pow_signed(&residue(b, self.m()), &e.mag, e.negative, opts)
     }
 
     /// Prepare `(base, exp)` pairs (negative exponents inverted), run them in parallel, and
@@ -210,12 +174,13 @@ impl PyModulus {
                 m.str()?
             )));
         }
+        let kind: ReducerKind = reducer.parse().map_err(to_pyerr)?;
         let inner = py
-            .allow_threads(|| exp::Modulus::new(&mi.mag, reducer))
+            .allow_threads(|| exp::Modulus::new(&mi.mag, kind))
             .map_err(to_pyerr)?;
         Ok(Self {
             inner,
-            reducer: reducer.to_string(),
+            reducer: kind,
         })
     }
 
@@ -227,8 +192,8 @@ impl PyModulus {
 
     /// The reducer name given to the constructor (e.g. "auto").
     #[getter]
-    fn reducer(&self) -> &str {
-        &self.reducer
+    fn reducer(&self) -> &'static str {
+        self.reducer.name()
     }
 
     /// The reducer actually in use ("auto" resolved for the size of m), or None for m = 1.
@@ -251,7 +216,7 @@ impl PyModulus {
     fn reduce<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = to_int(x, "reduce", "x")?;
         let r = self.maybe_release(py, || {
-            let r = self.reduce_by_reducer(&x.mag);
+            let r = self.inner.reduce(&x.mag);
             if x.negative && !r.is_zero() {
                 self.m().checked_sub(&r).expect("r < m")
             } else {
@@ -304,7 +269,7 @@ impl PyModulus {
         let e = to_int(exp, "pow", "exp")?;
         let opts = PowOptions {
             method: Method::from_name(method).map_err(to_pyerr)?,
-            reducer: self.reducer.clone(),
+            reducer: self.reducer,
             window: opt_usize(window, "pow", "window")?,
             threads: opt_threads(threads, "pow")?,
         };
@@ -432,7 +397,7 @@ impl PyModulus {
             py,
             [
                 to_py(py, self.m())?,
-                self.reducer.clone().into_pyobject(py)?.into_any(),
+                self.reducer.name().into_pyobject(py)?.into_any(),
             ],
         )?
         .hash()
@@ -445,7 +410,7 @@ impl PyModulus {
             py,
             [
                 to_py(py, me.m())?,
-                me.reducer.clone().into_pyobject(py)?.into_any(),
+                me.reducer.name().into_pyobject(py)?.into_any(),
             ],
         )?;
         PyTuple::new(py, [py.get_type::<PyModulus>().into_any(), args.into_any()])

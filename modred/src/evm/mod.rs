@@ -28,6 +28,7 @@ use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::auto::{self, Workload};
 use crate::reduce::classical::Classical;
+use crate::reduce::ReducerKind;
 use crate::tuning;
 use crate::word::{Barrett64, Monty64};
 use core::fmt;
@@ -537,8 +538,12 @@ fn pow_residue(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
 
 /// `b^e mod m` for even m with more than 64 trailing zero bits: [`EvenCtx`].
 fn pow_even_ctx(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let ctx =
-        EvenCtx::new(&Natural::from_slice(m), "auto", crate::cpu::tier()).expect("m even, > 1");
+    let ctx = EvenCtx::new(
+        &Natural::from_slice(m),
+        ReducerKind::Auto,
+        crate::cpu::tier(),
+    )
+    .expect("m even, > 1");
     let w = window(e);
     ctx.pow(
         &Natural::from_slice(b),

@@ -11,7 +11,7 @@ use crate::arith;
 use crate::cpu::Tier;
 use crate::limb::{adc, mul_wide, neg_inv_newton, Limb};
 use crate::natural::Natural;
-use crate::reduce::{self, auto::Workload, Reducer};
+use crate::reduce::{self, auto::Workload, Reducer, ReducerKind};
 use crate::scan::{sliding, ExpArith};
 use crate::tuning;
 use std::sync::Arc;
@@ -91,14 +91,14 @@ pub struct EvenCtx {
 impl EvenCtx {
     /// Context for the even modulus `m` (>= 2); the odd part gets `reducer` ("auto" picks the
     /// fastest Montgomery method) on the kernels of `tier` (see [`reduce::build_with_tier`]).
-    pub fn new(m: &Natural, reducer: &str, tier: Tier) -> crate::Result<Self> {
+    pub fn new(m: &Natural, reducer: ReducerKind, tier: Tier) -> crate::Result<Self> {
         let t = m.trailing_zeros().expect("m != 0");
         debug_assert!(t >= 1);
         let m_odd = m >> t;
         let n = t.div_ceil(64);
         let odd = if m_odd.is_one() {
             None
-        } else if reducer == "auto" {
+        } else if reducer == ReducerKind::Auto {
             let info = reduce::auto::choose(m_odd.limbs(), Workload::Repeated);
             Some(Arc::from((info.build)(m_odd.limbs(), tier)?))
         } else {

@@ -6,7 +6,7 @@ use super::{binary, binary_rl, comb, ct, fixed_base, sliding, window};
 use crate::alloc::{bytes_of, ensure_available};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
-use crate::reduce::Reducer;
+use crate::reduce::{Reducer, ReducerKind};
 use crate::tuning;
 
 /// An exponentiation method.
@@ -129,9 +129,9 @@ impl Method {
 pub struct PowOptions {
     /// The method.
     pub method: Method,
-    /// The reducer name (see [`crate::REDUCERS`]); "auto" picks by size and routes even moduli
-    /// through [`super::even`].
-    pub reducer: String,
+    /// The reducer; [`ReducerKind::Auto`] picks by size and routes even moduli through
+    /// [`super::even`].
+    pub reducer: ReducerKind,
     /// Window bits (window, sliding, ct) or teeth (comb), 1..=16; `None` picks by size.
     pub window: Option<usize>,
     /// Worker threads for fixed-base, >= 1; `None` = 1.
@@ -142,7 +142,7 @@ impl Default for PowOptions {
     fn default() -> Self {
         Self {
             method: Method::Auto,
-            reducer: "auto".to_string(),
+            reducer: ReducerKind::Auto,
             window: None,
             threads: None,
         }

@@ -11,29 +11,29 @@ use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::reduce::{self, auto::Workload, Reducer};
+use crate::reduce::{self, auto::Workload, Reducer, ReducerKind, WideResult};
 use crate::tuning;
 use std::sync::Arc;
 
-/// The reducer `ct` uses with "auto" when the default one is not constant time at this size:
-/// SOS (schoolbook product on the MULX/ADX rows, constant time at every size).
-const CT_AUTO_REDUCER: &str = "montgomery-sos";
+/// The reducer `ct` uses with [`ReducerKind::Auto`] when the default one is not constant time
+/// at this size: SOS (schoolbook product on the MULX/ADX rows, constant time at every size).
+const CT_AUTO_REDUCER: ReducerKind = ReducerKind::MontgomerySos;
 
-/// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, unknown
-/// reducer or method parameters, a Montgomery reducer named for an even m (use "auto"),
-/// `ct` with an even m or a reducer that is not constant time (other than "auto").
+/// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, method
+/// parameters out of range, a Montgomery reducer named for an even m (use
+/// [`ReducerKind::Auto`]), `ct` with an even m or a reducer that is not constant time.
 pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
     opts.validate()?;
     if let Some(x) = pow_one_word(base, exp, m, opts) {
         return Ok(x);
     }
     // A small exponent: plain powering and at most one division, no modulus context.
-    if opts.method == Method::Auto && opts.reducer == "auto" {
+    if opts.method == Method::Auto && opts.reducer == ReducerKind::Auto {
         if let Some(x) = super::small_exp::pow_plain(base, exp, m) {
             return Ok(x);
         }
     }
-    Modulus::new(m, &opts.reducer)?.pow(base, exp, opts)
+    Modulus::new(m, opts.reducer)?.pow(base, exp, opts)
 }
 
 /// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the
@@ -45,7 +45,7 @@ fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -
     let (&[m0], [] | [_]) = (m.limbs(), exp.limbs()) else {
         return None;
     };
-    if opts.method != Method::Auto || opts.reducer != "auto" {
+    if opts.method != Method::Auto || opts.reducer != ReducerKind::Auto {
         return None;
     }
     let e = exp.limbs().first().copied().unwrap_or(0);
@@ -67,29 +67,28 @@ pub fn pow_signed_exp(
         return pow(base, exp, m, opts);
     }
     opts.validate()?;
-    let md = Modulus::new(m, &opts.reducer)?;
-    let inv = md.inverse(base)?;
-    md.pow(&inv, exp, opts)
+    Modulus::new(m, opts.reducer)?.pow_signed(base, exp, exp_negative, opts)
 }
 
 /// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
 #[derive(Clone, Debug)]
 pub struct Modulus {
     m: Natural,
-    /// The reducer of m (None for m = 1). For an even m with "auto", Barrett (for mul/sqr/comb).
+    /// The reducer of m (None for m = 1). For an even m with `Auto`, Barrett (for
+    /// mul/sqr/comb).
     r: Option<Arc<dyn Reducer>>,
-    /// The CRT split, for an even m with reducer "auto".
+    /// The CRT split, for an even m with [`ReducerKind::Auto`].
     even: Option<Arc<EvenCtx>>,
     /// The constant-time reducer for `ct` (odd m: the chosen reducer if constant time, else
-    /// CIOS when the reducer is "auto"; None otherwise).
+    /// SOS with [`ReducerKind::Auto`]; None otherwise).
     ct: Option<Arc<dyn Reducer>>,
 }
 
 impl Modulus {
-    /// Context for `m` with reducer `reducer` ("auto" picks by size; even moduli then go through
-    /// the CRT split), on the kernel tier in use ([`cpu::tier`]). Errors: m = 0, unknown
-    /// reducer, Montgomery reducer with an even m.
-    pub fn new(m: &Natural, reducer: &str) -> Result<Self> {
+    /// Context for `m` with `reducer` ([`ReducerKind::Auto`] picks by size; even moduli then go
+    /// through the CRT split), on the kernel tier in use ([`cpu::tier`]). Errors: m = 0, a
+    /// Montgomery reducer with an even m, a special-form reducer with another modulus.
+    pub fn new(m: &Natural, reducer: ReducerKind) -> Result<Self> {
         Self::with_tier(m, reducer, cpu::tier())
     }
 
@@ -97,12 +96,15 @@ impl Modulus {
     /// ([`cpu::cap`]; not by `MODRED_CPU`), for every product and exponentiation of the context
     /// (the other reducers run on [`cpu::tier`]). Tests run each tier of [`cpu::available`] in
     /// one process with it.
-    pub fn with_tier(m: &Natural, reducer: &str, tier: Tier) -> Result<Self> {
-        let info = reduce::info(reducer)?;
+    pub fn with_tier(m: &Natural, reducer: ReducerKind, tier: Tier) -> Result<Self> {
         if m.is_zero() {
             return Err(Error::ZeroModulus);
         }
         if m.is_one() {
+            // Everything is 0 mod 1, but the reducer must accept m as for any other modulus.
+            if reducer != ReducerKind::Auto {
+                reduce::build_with_tier(reducer, m, tier)?;
+            }
             return Ok(Self {
                 m: m.clone(),
                 r: None,
@@ -110,23 +112,24 @@ impl Modulus {
                 ct: None,
             });
         }
-        let (r, even): (Box<dyn Reducer>, _) = if info.name == "auto" {
+        let auto = reducer == ReducerKind::Auto;
+        let (r, even): (Box<dyn Reducer>, _) = if auto {
             let r = (reduce::auto::choose(m.limbs(), Workload::Repeated).build)(m.limbs(), tier)?;
             let even = if m.is_odd() {
                 None
             } else {
-                Some(Arc::new(EvenCtx::new(m, "auto", tier)?))
+                Some(Arc::new(EvenCtx::new(m, ReducerKind::Auto, tier)?))
             };
             (r, even)
         } else {
-            (reduce::build_with_tier(info.name, m, tier)?, None)
+            (reduce::build_with_tier(reducer, m, tier)?, None)
         };
         let r: Arc<dyn Reducer> = Arc::from(r);
         let ct = if !m.is_odd() {
             None
         } else if is_constant_time(&*r) {
             Some(r.clone())
-        } else if info.name == "auto" {
+        } else if auto {
             Some(Arc::from(reduce::build_with_tier(
                 CT_AUTO_REDUCER,
                 m,
@@ -153,9 +156,41 @@ impl Modulus {
         self.r.as_deref()
     }
 
-    /// `x mod m`.
+    /// `x mod m` for any `x`: by the reducer's own reduction when `x` is within its range (see
+    /// [`Self::try_reduce`]), else by division. Variable time.
     pub fn reduce(&self, x: &Natural) -> Natural {
-        x % &self.m
+        if x < &self.m {
+            return x.clone();
+        }
+        self.try_reduce(x).unwrap_or_else(|_| x % &self.m)
+    }
+
+    /// `x mod m` by the reducer's own reduction ([`Reducer::reduce_wide`], the operation the
+    /// seeds time), or [`Error::ArgumentTooLarge`] when `x` is beyond its documented range
+    /// ([`Reducer::check_wide`]: any x for classical, x < b^(2k) for Barrett, x < m R for the
+    /// Montgomery family, which then converts x R^{-1} back with one more product). Timing as
+    /// the reducer's.
+    pub fn try_reduce(&self, x: &Natural) -> Result<Natural> {
+        let Some(r) = self.r.as_deref() else {
+            return Ok(Natural::zero());
+        };
+        r.check_wide(x.limbs())
+            .map_err(|restriction| Error::ArgumentTooLarge {
+                reducer: r.name(),
+                restriction,
+            })?;
+        let k = r.len();
+        // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
+        let mut wide = x.to_padded((2 * k).max(x.len()));
+        let mut scratch = vec![0; r.scratch_len()];
+        let mut out = vec![0; k];
+        r.reduce_wide(&mut out, &mut wide, &mut scratch);
+        if r.wide_result() == WideResult::MontgomeryReduced {
+            // x R^{-1} -> x: one more Montgomery product with R^2 (= to_repr).
+            let t = out.clone();
+            r.to_repr(&mut out, &t, &mut scratch);
+        }
+        Ok(Natural::from_limbs(out))
     }
 
     fn k_residue(&self, r: &dyn Reducer, x: &Natural) -> Vec<Limb> {
@@ -176,9 +211,17 @@ impl Modulus {
         Natural::from_limbs(out)
     }
 
-    /// `a^2 mod m`.
+    /// `a^2 mod m` (any a) by the reducer's squaring.
     pub fn sqr(&self, a: &Natural) -> Natural {
-        self.mul(a, a)
+        let Some(r) = self.r.as_deref() else {
+            return Natural::zero();
+        };
+        let a = self.k_residue(r, a);
+        let mut ops = Ops::new(r);
+        let ar = ops.enter(&a);
+        let mut sq = vec![0; r.len()];
+        ops.sqr(&mut sq, &ar);
+        Natural::from_limbs(ops.leave(&sq))
     }
 
     /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
@@ -238,6 +281,24 @@ impl Modulus {
             exp_bits,
             w,
         )))
+    }
+
+    /// `base^(±exp) mod m` (Python's `pow(base, ±exp, m)` for a natural base): with
+    /// `exp_negative`, the inverse of `base` raised to `exp` ([`Error::NotInvertible`] when
+    /// gcd(base, m) != 1; m = 1 gives 0).
+    pub fn pow_signed(
+        &self,
+        base: &Natural,
+        exp: &Natural,
+        exp_negative: bool,
+        opts: &PowOptions,
+    ) -> Result<Natural> {
+        opts.validate()?;
+        if !exp_negative || exp.is_zero() || self.m.is_one() {
+            return self.pow(base, exp, opts);
+        }
+        let inv = self.inverse(base)?;
+        self.pow(&inv, exp, opts)
     }
 
     /// `a^{-1} mod m` ([`Error::NotInvertible`] if gcd(a, m) != 1).

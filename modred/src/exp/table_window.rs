@@ -2,15 +2,16 @@
 //! Tables 6-9.
 //!
 //! `pow_window(method, g, e, m, w)`: left-to-right sliding window over the odd powers
-//! g, g^3, ..., g^(2^w - 1) (2^(w-1) precomputed values). The method is either
-//! - [`TABLE_METHOD`] (`"table"`, the paper's column "Table", section 2.4): squarings reduced
-//!   by the Tanaka–Okamoto residue table ([`TableResidue`]), and every multiplication by a
-//!   precomputed power done by that power's Kawamura constant-multiplication table
+//! g, g^3, ..., g^(2^w - 1) (2^(w-1) precomputed values). The [`WindowMethod`] is either
+//! - [`WindowMethod::Table`] (`"table"`, the paper's column "Table", section 2.4): squarings
+//!   reduced by the Tanaka–Okamoto residue table ([`TableResidue`]), and every multiplication
+//!   by a precomputed power done by that power's Kawamura constant-multiplication table
 //!   ([`FixedMultiplier`]): no general modular multiplication at all. Storage
 //!   (2^(w-1) + 1) k values of k limbs, as in the paper; or
-//! - the name of any reducer in [`crate::reduce::REDUCERS`] (`lhl-l1`, `lhl-l2`,
-//!   `table-add-*`, `diminished-radix`, and `classical`, `barrett`, `montgomery-cios`, ... for
-//!   the comparison columns): every product and square reduced by that method.
+//! - [`WindowMethod::Reducer`] with any reducer of [`crate::reduce::REDUCERS`] (`lhl-l1`,
+//!   `lhl-l2`, `table-add-*`, `diminished-radix`, and `classical`, `barrett`,
+//!   `montgomery-cios`, ... for the comparison columns): every product and square reduced by
+//!   that method.
 //!
 //! Like the paper's Tables 6-9, the time of a call includes the precomputation. Variable time
 //! (the window pattern follows the exponent).
@@ -21,19 +22,64 @@ use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::table_constant::FixedMultiplier;
 use crate::reduce::table_residue::TableResidue;
-use crate::reduce::{self, Reducer};
+use crate::reduce::{self, Reducer, ReducerKind};
 use crate::{arith, reduce::check_modulus};
+use core::fmt;
+use core::str::FromStr;
 
-/// The method name of the residue-table + constant-multiplication-table combination.
-pub const TABLE_METHOD: &str = "table";
+/// How [`pow_window`] reduces: by name, `"table"` or a reducer's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum WindowMethod {
+    /// The residue table for squarings and constant-multiplication tables for products.
+    Table,
+    /// Every product and square by this reducer.
+    Reducer(ReducerKind),
+}
+
+/// The name of [`WindowMethod::Table`].
+const TABLE_NAME: &str = "table";
+
+impl fmt::Display for WindowMethod {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WindowMethod::Table => f.write_str(TABLE_NAME),
+            WindowMethod::Reducer(kind) => kind.fmt(f),
+        }
+    }
+}
+
+impl FromStr for WindowMethod {
+    type Err = Error;
+    /// `"table"` or a reducer's name.
+    fn from_str(name: &str) -> Result<WindowMethod> {
+        if name == TABLE_NAME {
+            return Ok(WindowMethod::Table);
+        }
+        name.parse()
+            .map(WindowMethod::Reducer)
+            .map_err(|_| Error::UnknownName {
+                what: "window method",
+                name: name.to_string(),
+                known: methods()
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
 
 /// Largest accepted window size.
 pub const MAX_WINDOW: usize = 12;
 
-/// Every method [`pow_window`] accepts: [`TABLE_METHOD`] and the reducer names.
-pub fn methods() -> Vec<&'static str> {
-    let mut v = vec![TABLE_METHOD];
-    v.extend(reduce::REDUCERS.iter().map(|r| r.name));
+/// Every method [`pow_window`] accepts: [`WindowMethod::Table`] and every reducer.
+pub fn methods() -> Vec<WindowMethod> {
+    let mut v = vec![WindowMethod::Table];
+    v.extend(
+        reduce::REDUCERS
+            .iter()
+            .map(|r| WindowMethod::Reducer(r.kind)),
+    );
     v
 }
 
@@ -130,12 +176,12 @@ impl WindowOps for TableOps {
 }
 
 /// `g^e mod m` by sliding-window exponentiation with window `w` (1..=[`MAX_WINDOW`]) where
-/// every reduction uses `method` (see the module docs). Errors: zero modulus, unknown method,
-/// a modulus the method does not accept (even for Montgomery, non-special for
-/// `diminished-radix`, beyond [`crate::tuning::TABLE_MAX_BITS`] for the table methods), a
-/// window out of range, tables that cannot be reserved ([`Error::TooLarge`]).
+/// every reduction uses `method` (see the module docs). Errors: zero modulus, a modulus the
+/// method does not accept (even for Montgomery, non-special for `diminished-radix`, beyond
+/// [`crate::tuning::TABLE_MAX_BITS`] for the table methods), a window out of range, tables
+/// that cannot be reserved ([`Error::TooLarge`]).
 pub fn pow_window(
-    method: &str,
+    method: WindowMethod,
     g: &Natural,
     e: &Natural,
     m: &Natural,
@@ -153,39 +199,12 @@ pub fn pow_window(
     gl.resize(k, 0);
     let e = e.limbs();
     let mut acc = vec![0; k];
-    if method == TABLE_METHOD {
-        // The residue table and one constant table per power: (npow + 1) k^2 limbs.
-        reduce::check_table(TABLE_METHOD, ml, bytes_of(&[npow + 1, k, k]))?;
-        let residue = TableResidue::new(ml)?;
-        let mut ops = TableOps {
-            powers: Vec::with_capacity(npow),
-            fixed: Vec::with_capacity(npow),
-            prod: vec![0; 2 * k],
-            tmp: vec![0; k],
-            scratch: vec![0; (2 * k + 5).max(arith::karatsuba_scratch_len(k))],
-            residue,
-        };
-        // g^2 by the residue table, then g^(2i+1) = g^(2i-1) g^2 by the table of g^2.
-        let mut g2 = gl.clone();
-        ops.sqr(&mut g2);
-        let fixed_g2 = FixedMultiplier::new(&g2, ml)?;
-        let mut p = gl;
-        for i in 0..npow {
-            if i > 0 {
-                let prev = p.clone();
-                fixed_g2.mul_into(&mut p, &prev, &mut ops.scratch);
-            }
-            ops.fixed.push(FixedMultiplier::new(&p, ml)?);
-            ops.powers.push(p.clone());
-        }
-        if e.is_empty() {
-            return Ok(Natural::from_slice(ops.residue.one()));
-        }
-        slide(&mut ops, e, w, &mut acc);
-        return Ok(Natural::from_limbs(acc));
-    }
+    let kind = match method {
+        WindowMethod::Reducer(kind) => kind,
+        WindowMethod::Table => return pow_table(gl, e, ml, w),
+    };
     crate::alloc::ensure_available("the window's powers", bytes_of(&[npow, k, 8]))?;
-    let r = reduce::build(method, m)?;
+    let r = reduce::build(kind, m)?;
     let mut ops = ReducerOps {
         r: &*r,
         powers: Vec::with_capacity(npow),
@@ -210,4 +229,40 @@ pub fn pow_window(
     let mut out = vec![0; k];
     r.from_repr(&mut out, &acc, &mut ops.scratch);
     Ok(Natural::from_limbs(out))
+}
+
+/// [`pow_window`] by [`WindowMethod::Table`]: `g < m` (k limbs), `m` trimmed.
+fn pow_table(gl: Vec<Limb>, e: &[Limb], ml: &[Limb], w: usize) -> Result<Natural> {
+    let k = ml.len();
+    let npow = 1usize << (w - 1);
+    let mut acc = vec![0; k];
+    // The residue table and one constant table per power: (npow + 1) k^2 limbs.
+    reduce::check_table(TABLE_NAME, ml, bytes_of(&[npow + 1, k, k]))?;
+    let residue = TableResidue::new(ml)?;
+    let mut ops = TableOps {
+        powers: Vec::with_capacity(npow),
+        fixed: Vec::with_capacity(npow),
+        prod: vec![0; 2 * k],
+        tmp: vec![0; k],
+        scratch: vec![0; (2 * k + 5).max(arith::karatsuba_scratch_len(k))],
+        residue,
+    };
+    // g^2 by the residue table, then g^(2i+1) = g^(2i-1) g^2 by the table of g^2.
+    let mut g2 = gl.clone();
+    ops.sqr(&mut g2);
+    let fixed_g2 = FixedMultiplier::new(&g2, ml)?;
+    let mut p = gl;
+    for i in 0..npow {
+        if i > 0 {
+            let prev = p.clone();
+            fixed_g2.mul_into(&mut p, &prev, &mut ops.scratch);
+        }
+        ops.fixed.push(FixedMultiplier::new(&p, ml)?);
+        ops.powers.push(p.clone());
+    }
+    if e.is_empty() {
+        return Ok(Natural::from_slice(ops.residue.one()));
+    }
+    slide(&mut ops, e, w, &mut acc);
+    Ok(Natural::from_limbs(acc))
 }

@@ -2,7 +2,7 @@
 //! thresholds in [`crate::tuning`].
 
 use super::diminished_radix::{self, DrMode};
-use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo};
+use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo, ReducerKind};
 use crate::cpu::Tier;
 use crate::error::Result;
 use crate::limb::Limb;
@@ -40,6 +40,7 @@ fn build(m: &[Limb], tier: Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `auto`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::Auto,
     name: "auto",
     needs_odd: false,
     restriction: "none beyond the chosen method's (classical for one-off operations)",

@@ -5,7 +5,7 @@
 //! r = (x mod b^(k+1) - (q3 m mod b^(k+1))) mod b^(k+1) from the partial product
 //! (digits i + j <= k), then r -= m while r >= m. At most k(k+4) multiplications.
 
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{
     self, add_1_in_place, addmul_1, cmp, karatsuba_scratch_len, sub_in_place, sub_n,
 };
@@ -134,6 +134,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `barrett`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::Barrett,
     name: "barrett",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",

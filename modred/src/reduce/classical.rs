@@ -5,7 +5,7 @@
 //! about k(k+2) multiplications (k(k+2.5) in seed 000 Table 1, which also counts the
 //! normalization of the argument).
 
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, divrem_normalized, karatsuba_scratch_len, shl, shr_in_place};
 use crate::error::Result;
 use crate::limb::Limb;
@@ -110,6 +110,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `classical`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::Classical,
     name: "classical",
     needs_odd: false,
     restriction: "none (any modulus, any argument size)",

@@ -19,7 +19,7 @@
 //! Variable time in the number of block passes and the rare fix-up.
 
 use super::montgomery::fast::sub_final_fixed;
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{
     self, add_1_in_place, add_in_place, addmul_1, karatsuba_scratch_len, mul_1, mul_basecase,
     normalized_len, shl, shr_in_place, sub_mod_final,
@@ -366,6 +366,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `diminished-radix`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::DiminishedRadix,
     name: "diminished-radix",
     needs_odd: false,
     restriction: "modulus 2^e - c with c < 2^(e-64) (top 64 bits ones; one limb: c < 2^(e-32)); x < b^(2k)",

@@ -12,7 +12,7 @@
 //! plus the classical tail on k + δ limbs.
 
 use super::classical::Classical;
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, add_1_in_place, add_in_place, addmul_1, karatsuba_scratch_len};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -130,6 +130,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `lhl-l1`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::LhlL1,
     name: "lhl-l1",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",

@@ -15,7 +15,7 @@
 
 use super::classical::Classical;
 use super::lhl_l1::fold_top;
-use super::{check_modulus, Reducer, ReducerInfo};
+use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, add_in_place, karatsuba_scratch_len, mul_basecase, mul_karatsuba};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -155,6 +155,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `lhl-l2`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::LhlL2,
     name: "lhl-l2",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",

@@ -7,7 +7,8 @@
 //! always k-limb slices holding a fully reduced residue (< m), k = number of limbs of m.
 //!
 //! The kernels take caller-provided scratch (`scratch.len() >= scratch_len()`) so hot loops
-//! never allocate. [`ModContext`] wraps a reducer with allocation and checks for one-off use.
+//! never allocate. [`crate::exp::Modulus`] wraps a reducer with allocation and checks for use
+//! on [`Natural`]s.
 //!
 //! Every method is listed in [`REDUCERS`] with its name, restrictions and constructor; the CLI,
 //! the tests and the benchmarks all iterate that table.
@@ -30,6 +31,7 @@ use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::scan::{FusedArith, FusedPow};
 use core::fmt;
+use core::str::FromStr;
 
 /// What a method's [`Reducer::reduce_wide`] computes, for callers converting back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -143,9 +145,114 @@ pub trait Reducer: Send + Sync + fmt::Debug {
 /// The constructor of a [`ReducerInfo`]: modulus (trimmed, non-zero) and kernel tier.
 pub type BuildFn = fn(&[Limb], Tier) -> Result<Box<dyn Reducer>>;
 
+/// A reduction method: the typed key of [`REDUCERS`], whose names `FromStr` and `Display` use
+/// (`"auto"`, `"montgomery-fast"`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum ReducerKind {
+    /// `auto`: the fastest correct method for the modulus and workload ([`auto::choose`]).
+    #[default]
+    Auto,
+    /// `classical`: Knuth's algorithm D.
+    Classical,
+    /// `barrett`.
+    Barrett,
+    /// `montgomery-redc`: product, then word-by-word REDC.
+    MontgomeryRedc,
+    /// `montgomery-sos`: Separated Operand Scanning.
+    MontgomerySos,
+    /// `montgomery-cios`: Coarsely Integrated Operand Scanning.
+    MontgomeryCios,
+    /// `montgomery-fast`: modred's default Montgomery arithmetic.
+    MontgomeryFast,
+    /// `montgomery-fios`: Finely Integrated Operand Scanning.
+    MontgomeryFios,
+    /// `montgomery-fips`: Finely Integrated Product Scanning.
+    MontgomeryFips,
+    /// `montgomery-cihs`: Coarsely Integrated Hybrid Scanning.
+    MontgomeryCihs,
+    /// `montgomery-bitserial`: the radix-2 reference.
+    MontgomeryBitserial,
+    /// `table-residue`: the residue table of Tanaka and Okamoto.
+    TableResidue,
+    /// `table-constant`: Kawamura's constant-multiplication table.
+    TableConstant,
+    /// `lhl-l1`: Lim–Hwang–Lee L1.
+    LhlL1,
+    /// `lhl-l2`: Lim–Hwang–Lee L2.
+    LhlL2,
+    /// `table-add-16x16`: addition-only lookup table.
+    TableAdd16x16,
+    /// `table-add-8x256`: addition-only lookup table.
+    TableAdd8x256,
+    /// `table-add-6x2048`: addition-only lookup table.
+    TableAdd6x2048,
+    /// `diminished-radix`: moduli 2^e - c.
+    DiminishedRadix,
+}
+
+impl ReducerKind {
+    /// The method's listing in [`REDUCERS`].
+    pub fn info(self) -> &'static ReducerInfo {
+        match self {
+            ReducerKind::Auto => &auto::INFO,
+            ReducerKind::Classical => &classical::INFO,
+            ReducerKind::Barrett => &barrett::INFO,
+            ReducerKind::MontgomeryRedc => &montgomery::redc::INFO,
+            ReducerKind::MontgomerySos => &montgomery::sos::INFO,
+            ReducerKind::MontgomeryCios => &montgomery::cios::INFO,
+            ReducerKind::MontgomeryFast => &montgomery::fast::INFO,
+            ReducerKind::MontgomeryFios => &montgomery::fios::INFO,
+            ReducerKind::MontgomeryFips => &montgomery::fips::INFO,
+            ReducerKind::MontgomeryCihs => &montgomery::cihs::INFO,
+            ReducerKind::MontgomeryBitserial => &montgomery::bitserial::INFO,
+            ReducerKind::TableResidue => &table_residue::INFO,
+            ReducerKind::TableConstant => &table_constant::INFO,
+            ReducerKind::LhlL1 => &lhl_l1::INFO,
+            ReducerKind::LhlL2 => &lhl_l2::INFO,
+            ReducerKind::TableAdd16x16 => &table_add::INFO_16X16,
+            ReducerKind::TableAdd8x256 => &table_add::INFO_8X256,
+            ReducerKind::TableAdd6x2048 => &table_add::INFO_6X2048,
+            ReducerKind::DiminishedRadix => &diminished_radix::INFO,
+        }
+    }
+
+    /// The method's name.
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+}
+
+impl fmt::Display for ReducerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ReducerKind {
+    type Err = Error;
+    /// The method listed as `name` in [`REDUCERS`].
+    fn from_str(name: &str) -> Result<ReducerKind> {
+        REDUCERS
+            .iter()
+            .find(|r| r.name == name)
+            .map(|r| r.kind)
+            .ok_or_else(|| Error::UnknownName {
+                what: "reducer",
+                name: name.to_string(),
+                known: REDUCERS
+                    .iter()
+                    .map(|r| r.name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+    }
+}
+
 /// How a method is listed: the CLI's `modred methods`, the test suite and the benches use this.
 pub struct ReducerInfo {
-    /// Name accepted by `--reducer`.
+    /// The method.
+    pub kind: ReducerKind,
+    /// Name accepted by `--reducer` (the [`ReducerKind`]'s name).
     pub name: &'static str,
     /// Needs an odd modulus (Montgomery family).
     pub needs_odd: bool,
@@ -194,22 +301,6 @@ pub fn even_capable_names() -> String {
         .join(", ")
 }
 
-/// The [`ReducerInfo`] of `name`.
-pub fn info(name: &str) -> Result<&'static ReducerInfo> {
-    REDUCERS
-        .iter()
-        .find(|r| r.name == name)
-        .ok_or_else(|| Error::UnknownName {
-            what: "reducer",
-            name: name.to_string(),
-            known: REDUCERS
-                .iter()
-                .map(|r| r.name)
-                .collect::<Vec<_>>()
-                .join(", "),
-        })
-}
-
 /// Validate a modulus for method `name`: non-zero, odd if the method needs it. Returns it
 /// trimmed.
 pub fn check_modulus<'a>(name: &'static str, needs_odd: bool, m: &'a [Limb]) -> Result<&'a [Limb]> {
@@ -246,111 +337,36 @@ pub(crate) fn check_table(name: &'static str, m: &[Limb], table_limbs: u128) -> 
     crate::alloc::ensure_available(&format!("{name}'s table"), bytes)
 }
 
-/// Build the reducer `name` for modulus `m` on the tier in use ([`cpu::tier`]).
-pub fn build(name: &str, m: &Natural) -> Result<Box<dyn Reducer>> {
-    build_with_tier(name, m, cpu::tier())
+/// Build the reducer `kind` for modulus `m` on the tier in use ([`cpu::tier`]).
+pub fn build(kind: ReducerKind, m: &Natural) -> Result<Box<dyn Reducer>> {
+    build_with_tier(kind, m, cpu::tier())
 }
 
-/// Build the reducer `name` for modulus `m` with the kernels of `tier`, capped by what this
+/// Build the reducer `kind` for modulus `m` with the kernels of `tier`, capped by what this
 /// CPU has ([`cpu::cap`]; not by `MODRED_CPU`): tests run every tier of [`cpu::available`].
-pub fn build_with_tier(name: &str, m: &Natural, tier: Tier) -> Result<Box<dyn Reducer>> {
-    let info = info(name)?;
+pub fn build_with_tier(kind: ReducerKind, m: &Natural, tier: Tier) -> Result<Box<dyn Reducer>> {
+    let info = kind.info();
     let m = check_modulus(info.name, info.needs_odd, m.limbs())?;
     (info.build)(m, tier)
 }
 
-/// A reducer plus owned scratch: convenient, checked one-off operations on [`Natural`]s.
-/// Holds `&mut` scratch, so one context per thread.
-pub struct ModContext {
-    reducer: Box<dyn Reducer>,
-    scratch: Vec<Limb>,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-impl ModContext {
-    /// Context for method `name` and modulus `m` (errors: unknown name, zero or unsuitable
-    /// modulus).
-    pub fn new(name: &str, m: &Natural) -> Result<Self> {
-        Ok(Self::from_reducer(build(name, m)?))
-    }
-
-    /// Wrap an existing reducer.
-    pub fn from_reducer(reducer: Box<dyn Reducer>) -> Self {
-        let scratch = vec![0; reducer.scratch_len()];
-        Self { reducer, scratch }
-    }
-
-    /// The underlying reducer.
-    pub fn reducer(&self) -> &dyn Reducer {
-        &*self.reducer
-    }
-
-    /// The modulus.
-    pub fn modulus(&self) -> Natural {
-        Natural::from_slice(self.reducer.modulus())
-    }
-
-    fn k(&self) -> usize {
-        self.reducer.len()
-    }
-
-    /// `x mod m` by this method. Errors if `x` is beyond the method's restriction
-    /// (Barrett: x < b^2k; Montgomery: x < m R).
-    pub fn reduce(&mut self, x: &Natural) -> Result<Natural> {
-        let k = self.k();
-        let r = &*self.reducer;
-        r.check_wide(x.limbs())
-            .map_err(|restriction| Error::ArgumentTooLarge {
-                reducer: r.name(),
-                restriction,
-            })?;
-        let mut wide = x.to_padded((2 * k).max(x.len()));
-        let mut out = vec![0; k];
-        r.reduce_wide(&mut out, &mut wide, &mut self.scratch);
-        if r.wide_result() == WideResult::MontgomeryReduced {
-            // x R^{-1} -> x: one more Montgomery product with R^2 (= to_repr).
-            let t = out.clone();
-            r.to_repr(&mut out, &t, &mut self.scratch);
+    /// Every listed method has its own kind, whose listing and name are its own, and the
+    /// names parse back.
+    #[test]
+    fn kinds_and_names_match_the_listing() {
+        for (i, r) in REDUCERS.iter().enumerate() {
+            assert_eq!(r.kind.info().name, r.name);
+            assert_eq!(r.kind.to_string(), r.name);
+            assert_eq!(r.name.parse::<ReducerKind>(), Ok(r.kind));
+            assert!(REDUCERS[..i]
+                .iter()
+                .all(|q| q.kind != r.kind && q.name != r.name));
         }
-        Ok(Natural::from_limbs(out))
-    }
-
-    /// `a mod m` for any `a`, by this method when its restriction allows, else classically.
-    fn reduce_any(&mut self, a: &Natural) -> Vec<Limb> {
-        let k = self.k();
-        if arith::cmp(a.limbs(), self.reducer.modulus()).is_lt() {
-            return a.to_padded(k);
-        }
-        let r = match self.reduce(a) {
-            Ok(r) => r,
-            Err(_) => Natural::from_limbs(arith::rem_vartime(a.limbs(), self.reducer.modulus())),
-        };
-        r.to_padded(k)
-    }
-
-    /// `a * b mod m` by this method (operands of any size are reduced first).
-    pub fn mulmod(&mut self, a: &Natural, b: &Natural) -> Natural {
-        let (a, b) = (self.reduce_any(a), self.reduce_any(b));
-        let k = self.k();
-        let r = &*self.reducer;
-        let mut ar = vec![0; k];
-        let mut out = vec![0; k];
-        // mul(repr(a), b) = a b for every representation (Montgomery: aR * b * R^-1).
-        r.to_repr(&mut ar, &a, &mut self.scratch);
-        r.mul(&mut out, &ar, &b, &mut self.scratch);
-        Natural::from_limbs(out)
-    }
-
-    /// `a^2 mod m` by this method's squaring.
-    pub fn sqrmod(&mut self, a: &Natural) -> Natural {
-        let a = self.reduce_any(a);
-        let k = self.k();
-        let r = &*self.reducer;
-        let mut ar = vec![0; k];
-        let mut sq = vec![0; k];
-        let mut out = vec![0; k];
-        r.to_repr(&mut ar, &a, &mut self.scratch);
-        r.sqr(&mut sq, &ar, &mut self.scratch);
-        r.from_repr(&mut out, &sq, &mut self.scratch);
-        Natural::from_limbs(out)
+        assert!("no-such".parse::<ReducerKind>().is_err());
+        assert_eq!(ReducerKind::default(), ReducerKind::Auto);
     }
 }

@@ -17,7 +17,7 @@
 //! shift is undone. t additions of k-limb rows per digit, no multiplications; the tables take
 //! `rows * k` limbs. Variable time (table indices are data-dependent: cache-timing leaks).
 
-use super::{check_modulus, check_table, Reducer, ReducerInfo};
+use super::{check_modulus, check_table, Reducer, ReducerInfo, ReducerKind};
 use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_mod, karatsuba_scratch_len, shl, shr_in_place, sub_mod_final};
 use crate::error::Result;
@@ -227,6 +227,7 @@ fn build_6x2048(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>>
 
 /// Listing of `table-add-16x16`.
 pub const INFO_16X16: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::TableAdd16x16,
     name: "table-add-16x16",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
@@ -236,6 +237,7 @@ pub const INFO_16X16: ReducerInfo = ReducerInfo {
 };
 /// Listing of `table-add-8x256`.
 pub const INFO_8X256: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::TableAdd8x256,
     name: "table-add-8x256",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
@@ -245,6 +247,7 @@ pub const INFO_8X256: ReducerInfo = ReducerInfo {
 };
 /// Listing of `table-add-6x2048`.
 pub const INFO_6X2048: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::TableAdd6x2048,
     name: "table-add-6x2048",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",

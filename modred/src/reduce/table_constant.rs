@@ -13,7 +13,7 @@
 //! one-off products. Its `reduce_wide` uses the table of c = b^k mod m: x = x_lo + c x_hi.
 
 use super::classical::Classical;
-use super::{check_modulus, check_table, Reducer, ReducerInfo};
+use super::{check_modulus, check_table, Reducer, ReducerInfo, ReducerKind};
 use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_1_in_place, addmul_1};
 use crate::error::Result;
@@ -177,6 +177,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `table-constant`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::TableConstant,
     name: "table-constant",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",

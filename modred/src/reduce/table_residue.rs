@@ -8,7 +8,7 @@
 
 use super::classical::Classical;
 use super::table_constant::build_rows;
-use super::{check_modulus, check_table, Reducer, ReducerInfo};
+use super::{check_modulus, check_table, Reducer, ReducerInfo, ReducerKind};
 use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_1_in_place, addmul_1, karatsuba_scratch_len};
 use crate::error::Result;
@@ -107,6 +107,7 @@ fn build(m: &[Limb], _tier: crate::cpu::Tier) -> Result<Box<dyn Reducer>> {
 
 /// Listing of `table-residue`.
 pub const INFO: ReducerInfo = ReducerInfo {
+    kind: ReducerKind::TableResidue,
     name: "table-residue",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",

@@ -10,9 +10,12 @@ use openssl::bn::{BigNum, BigNumContext};
 use rug::{Assign, Integer};
 use std::hint::black_box;
 
-/// Build reducer `name` for `m`, or the reason it cannot serve it.
+/// Build reducer `name` for `m`, or the reason it cannot serve it (or that there is no such
+/// reducer).
 pub fn build(name: &str, m: &Natural) -> Result<Box<dyn Reducer>, String> {
-    reduce::build(name, m).map_err(|e| short_reason(&e.to_string()))
+    name.parse()
+        .and_then(|kind| reduce::build(kind, m))
+        .map_err(|e| short_reason(&e.to_string()))
 }
 
 /// Error messages shortened for a table cell.

@@ -26,7 +26,7 @@ fn exp_competitor<'a>(
     use std::hint::black_box;
     let opts = modred::exp::PowOptions {
         method,
-        reducer: "auto".into(),
+        reducer: modred::ReducerKind::Auto,
         window: None,
         threads: None,
     };

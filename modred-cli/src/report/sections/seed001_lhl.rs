@@ -71,7 +71,7 @@ fn exp_with_setup<'a>(
     let base = (b % &m).to_padded(k);
     let mut out: Vec<Limb> = vec![0; k];
     Competitor::new(label, move |check| {
-        let r = modred::reduce::build(&name, &m).expect("built once before");
+        let r = build(&name, &m).expect("built once before");
         let mut buf = MaryBuffers::new(&*r);
         pow16(&*r, &mut out, &base, &e, &mut buf);
         black_box(&out);
@@ -86,12 +86,17 @@ fn window_competitor<'a>(
     e: &Natural,
     m: &Natural,
 ) -> Competitor<'a> {
-    let (name, b, e, m) = (name.to_string(), b.clone(), e.clone(), m.clone());
-    if let Err(err) = modred::exp::table_window::pow_window(&name, &b, &Natural::one(), &m, 4) {
-        return Competitor::na(label, super::common::short_reason(&err.to_string()));
-    }
+    use modred::exp::table_window::{pow_window, WindowMethod};
+    let (b, e, m) = (b.clone(), e.clone(), m.clone());
+    let checked = name
+        .parse::<WindowMethod>()
+        .and_then(|method| pow_window(method, &b, &Natural::one(), &m, 4).map(|_| method));
+    let method = match checked {
+        Ok(method) => method,
+        Err(err) => return Competitor::na(label, super::common::short_reason(&err.to_string())),
+    };
     Competitor::new(label, move |check| {
-        let r = modred::exp::table_window::pow_window(&name, &b, &e, &m, 4).expect("checked above");
+        let r = pow_window(method, &b, &e, &m, 4).expect("checked above");
         black_box(&r);
         check.then_some(r)
     })

@@ -22,7 +22,7 @@ fn pow_competitor<'a>(
 ) -> Competitor<'a> {
     let opts = PowOptions {
         method,
-        reducer: "auto".into(),
+        reducer: modred::ReducerKind::Auto,
         window: None,
         threads,
     };
@@ -40,7 +40,7 @@ fn pow_competitor<'a>(
 /// `Modulus::fixed_base` (a Lim-Lee comb table for the base, owning its modulus context) built
 /// once; only the per-exponent work is timed.
 fn comb_precomputed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural) -> Competitor<'a> {
-    let md = match Modulus::new(m, "auto") {
+    let md = match Modulus::new(m, modred::ReducerKind::Auto) {
         Ok(md) => md,
         Err(err) => return Competitor::na(label, short_reason(&err.to_string())),
     };

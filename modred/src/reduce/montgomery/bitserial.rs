@@ -69,6 +69,7 @@ pub struct BitSerial;
 
 impl MontKernel for BitSerial {
     const NAME: &'static str = "montgomery-bitserial";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryBitserial;
     const SUMMARY: &'static str =
         "radix-2 Montgomery reduction/multiplication, reference only; seed 004 Figs. 2, 4";
     fn scratch_len(k: usize) -> usize {

@@ -59,6 +59,7 @@ pub struct Cihs;
 
 impl MontKernel for Cihs {
     const NAME: &'static str = "montgomery-cihs";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryCihs;
     const SUMMARY: &'static str = "Coarsely Integrated Hybrid Scanning; seed 002 section 8";
     fn scratch_len(k: usize) -> usize {
         k + 2

@@ -44,6 +44,7 @@ pub struct Cios;
 
 impl MontKernel for Cios {
     const NAME: &'static str = "montgomery-cios";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryCios;
     const SUMMARY: &'static str = "Coarsely Integrated Operand Scanning; seed 002 section 5";
     fn scratch_len(k: usize) -> usize {
         k + 2

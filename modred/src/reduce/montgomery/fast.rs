@@ -526,6 +526,7 @@ pub struct Fast;
 
 impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFast;
     const SUMMARY: &'static str =
         "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (or AVX-512 IFMA) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the seeds)";
     fn scratch_len(k: usize) -> usize {

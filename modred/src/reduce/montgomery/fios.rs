@@ -50,6 +50,7 @@ pub struct Fios;
 
 impl MontKernel for Fios {
     const NAME: &'static str = "montgomery-fios";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFios;
     const SUMMARY: &'static str = "Finely Integrated Operand Scanning; seed 002 section 6";
     fn scratch_len(k: usize) -> usize {
         k + 2

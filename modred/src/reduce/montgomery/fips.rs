@@ -68,6 +68,7 @@ pub struct Fips;
 
 impl MontKernel for Fips {
     const NAME: &'static str = "montgomery-fips";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFips;
     const SUMMARY: &'static str = "Finely Integrated Product Scanning; seed 002 section 7";
     fn scratch_len(k: usize) -> usize {
         k

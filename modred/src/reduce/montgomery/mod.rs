@@ -26,7 +26,7 @@ pub mod redc;
 pub mod redc_n;
 pub mod sos;
 
-use super::{check_modulus, Reducer, ReducerInfo, WideResult};
+use super::{check_modulus, Reducer, ReducerInfo, ReducerKind, WideResult};
 use crate::arith;
 use crate::cpu::{self, Tier};
 use crate::error::Result;
@@ -115,6 +115,8 @@ impl MontParams {
 pub trait MontKernel: Send + Sync + 'static {
     /// Method name (`montgomery-...`).
     const NAME: &'static str;
+    /// The method.
+    const KIND: ReducerKind;
     /// One-line summary with the seed reference.
     const SUMMARY: &'static str;
     /// Scratch limbs for [`Self::mul`], [`Self::sqr`] and [`Self::redc`] with a k-limb modulus.
@@ -187,6 +189,7 @@ impl<K: MontKernel> Montgomery<K> {
 
     /// The [`ReducerInfo`] entry for this kernel.
     pub const INFO: ReducerInfo = ReducerInfo {
+        kind: K::KIND,
         name: K::NAME,
         needs_odd: true,
         restriction: "odd m; reduce needs x < m*R (R = 2^(64k))",

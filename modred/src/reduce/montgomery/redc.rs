@@ -45,6 +45,7 @@ pub struct Redc;
 
 impl MontKernel for Redc {
     const NAME: &'static str = "montgomery-redc";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryRedc;
     const SUMMARY: &'static str =
         "product (Karatsuba when large) then word-by-word REDC; seed 000 Alg. 3, seed 001 Fig. 3";
     fn scratch_len(k: usize) -> usize {

@@ -17,6 +17,7 @@ pub struct Sos;
 
 impl MontKernel for Sos {
     const NAME: &'static str = "montgomery-sos";
+    const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomerySos;
     const SUMMARY: &'static str =
         "Separated Operand Scanning (product, then reduction), SOS squaring; seed 002 section 4";
     fn scratch_len(k: usize) -> usize {
