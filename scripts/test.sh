@@ -29,8 +29,8 @@ MODRED_CPU=portable cargo test -p modred --lib --test exp
 step "MODRED_CPU=adx cargo test -p modred --lib --test exp (MULX/ADX kernels, no IFMA)"
 MODRED_CPU=adx cargo test -p modred --lib --test exp
 
-step "cargo test -p modred --features count --test opcount"
-cargo test -p modred --features count --test opcount
+step "cargo test -p modred --features count,internals --test opcount"
+cargo test -p modred --features count,internals --test opcount
 
 step "constant time on the machine code: scripts/ctgrind.sh (valgrind memcheck)"
 bash scripts/ctgrind.sh

@@ -2,11 +2,11 @@
 //!
 //! Layers, bottom up; each uses only the layers above it in this list (and the leaves
 //! [`error`] and [`tuning`], which hold the error type and every threshold):
-//! - [`limb`]: the digit type and single-precision primitives (the only place that multiplies
-//!   or divides digits, so [`count`] can count every operation);
+//! - `limb`: the digit type and single-precision primitives (the only place that multiplies
+//!   or divides digits, so `count` can count every operation);
 //! - [`cpu`]: the kernel tiers (portable, MULX/ADX, AVX-512 IFMA), detected once and capped
 //!   by `MODRED_CPU`;
-//! - [`arith`]: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
+//! - `arith`: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
 //! - [`natural::Natural`]: an owned natural number with parsing, printing and conversions;
 //! - [`scan`]: the exponentiation scans (sliding, binary, window, constant-time), generic over
 //!   the arithmetic they run on;
@@ -16,6 +16,13 @@
 //! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
 //! - [`opcount`]: the operations the count tables measure (feature `count`), over [`reduce`];
 //! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule) on top.
+//!
+//! `tests/layers.rs` checks this order on the source. `limb`, `count`, `arith` and the asm
+//! kernels (`adx4`, `adx_cios`, `adx_mont`, `ifma` under `reduce::montgomery`) are private to
+//! the crate; the hidden `internals` feature makes the first three public, without any
+//! stability promise, for the benches, the operation-count test and the CLI's report. The API
+//! is [`Modulus`] (with [`ReducerKind`] and [`exp::PowOptions`]), [`Natural`], [`Reducer`] for
+//! the methods themselves, [`word`] and [`evm`]; errors are [`Error`].
 
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
 #![allow(clippy::needless_range_loop)]
@@ -35,14 +42,32 @@ macro_rules! const_dispatch {
 }
 
 pub(crate) mod alloc;
-pub mod arith;
 pub mod cancel;
-pub mod count;
+/// Crate-private modules, public (and `#[doc(hidden)]`, without any stability promise) only with
+/// the `internals` feature, which the benches, the operation-count tests and the CLI's report use.
+macro_rules! internal_mod {
+    ($($(#[$attr:meta])* mod $name:ident;)+) => {$(
+        $(#[$attr])*
+        #[cfg(feature = "internals")]
+        #[doc(hidden)]
+        pub mod $name;
+        $(#[$attr])*
+        #[cfg(not(feature = "internals"))]
+        #[allow(dead_code, unused_imports)]
+        pub(crate) mod $name;
+    )+};
+}
+
+internal_mod! {
+    mod arith;
+    mod count;
+    mod limb;
+}
+
 pub mod cpu;
 pub mod error;
 pub mod evm;
 pub mod exp;
-pub mod limb;
 pub mod natural;
 pub mod opcount;
 pub mod reduce;

@@ -1,4 +1,4 @@
-//! `Natural`: an owned non-negative integer on u64 limbs, the typed wrapper over [`crate::arith`].
+//! `Natural`: an owned non-negative integer on u64 limbs, the typed wrapper over `crate::arith`.
 
 use crate::arith;
 use crate::error::{Error, Result};

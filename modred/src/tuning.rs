@@ -173,7 +173,7 @@ pub const SLIDING_SCHEDULE_MAX_ENTRIES: usize = 8192;
 /// wakes late or runs on a busy CPU takes fewer of them.
 pub const FIXED_BASE_CHUNKS_PER_THREAD: usize = 16;
 
-/// How long the threads of [`crate::exp::fixed_base`]'s parallel product poll before parking:
+/// How long the threads of `crate::exp::fixed_base`'s parallel product poll before parking:
 /// the caller for the helpers' results, a helper for its next job after one. They poll with
 /// `yield_now`, so a thread that shares the CPU runs in between. A 2048-bit exponentiation on 2
 /// threads measured 1t / 2t 1.70-1.79 when helpers parked at once (each call woke one) and
@@ -182,7 +182,7 @@ pub const FIXED_BASE_CHUNKS_PER_THREAD: usize = 16;
 /// one CPU (yielding: 1.0 there). A helper polls at most this long after each job.
 pub const HELPER_POLL_BEFORE_PARKING: std::time::Duration = std::time::Duration::from_micros(100);
 
-/// `ct`'s table lookup ([`crate::arith::ct_select`]) uses SSE2 compares for entries up to this
+/// `ct`'s table lookup (`crate::arith::ct_select`) uses SSE2 compares for entries up to this
 /// many limbs, the auto-vectorized integer loop above (measured at 4 and 32 limbs only).
 pub const CT_SELECT_SSE2_MAX_LIMBS: usize = 8;
 

@@ -1,7 +1,7 @@
 //! Differential tests of modular exponentiation: every method x every reducer that accepts the
 //! modulus, against num-bigint `modpow` and GMP (`rug`) `pow_mod`.
 
-use modred::exp::{self, ct::CtEvent, fixed_base::Powers, Method, Modulus, PowOptions, METHODS};
+use modred::exp::{self, ct::CtEvent, Method, Modulus, PowOptions, METHODS};
 use modred::{Error, Natural, ReducerKind, REDUCERS};
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::{One, Zero};
@@ -553,14 +553,6 @@ fn fixed_base_period_detection() {
             }
         }
     }
-    // Directly on a reducer: stored residues stop at the repetition.
-    let r =
-        modred::reduce::build(ReducerKind::MontgomeryCios, &Natural::from(1_000_005u64)).unwrap();
-    let p = Powers::new(&*r, &[2], 10_000);
-    let (u, t) = p.period().unwrap();
-    assert_eq!(p.stored(), u + t);
-    assert_eq!(p.get(u).unwrap(), p.get(u + t).unwrap());
-    assert_eq!(p.get(u + 1).unwrap(), p.get(u + 5 * t + 1).unwrap());
 }
 
 /// The ct schedule (operations and table indices) must not depend on the exponent or base.
@@ -590,7 +582,8 @@ fn ct_trace_independent_of_exponent() {
                     bits as usize,
                     w,
                     &mut trace,
-                );
+                )
+                .unwrap();
                 assert_eq!(Natural::from_limbs(got).to_biguint(), oracle(&b, e, &m));
                 traces.push(trace);
             }
@@ -607,6 +600,51 @@ fn ct_trace_independent_of_exponent() {
         for t in &traces[1..] {
             assert_eq!(t, &traces[0], "ct schedule depends on the exponent or base");
         }
+    }
+}
+
+/// Parameters a caller can get wrong are errors, not panics: the window of `ct::pow_traced`
+/// and `pow_with`, the padded exponent length, a base that is not a residue below m.
+#[test]
+fn out_of_range_parameters_are_errors() {
+    let m = Natural::from(1_000_003u64);
+    let r = modred::reduce::build(ReducerKind::MontgomeryCios, &m).unwrap();
+    let e = [0xffff_u64];
+    let mut trace: Vec<CtEvent> = Vec::new();
+    let mut traced = |base: &[u64], bits: usize, w: usize| {
+        exp::ct::pow_traced(&*r, base, &e, bits, w, &mut trace)
+    };
+    assert_eq!(
+        traced(&[5], 64, 4).unwrap(),
+        [oracle(&5u32.into(), &0xffffu32.into(), &1_000_003u32.into()).to_u64_digits()[0]]
+    );
+    for (base, bits, w) in [
+        (&[5u64][..], 64, 0),
+        (&[5], 64, 17),
+        (&[5], 8, 4),
+        (&[1_000_003], 64, 4),
+        (&[5, 0], 64, 4),
+    ] {
+        assert!(
+            matches!(
+                traced(base, bits, w),
+                Err(modred::Error::InvalidParameter(_))
+            ),
+            "base {base:?} bits {bits} w {w}"
+        );
+    }
+    for method in [Method::Sliding, Method::Window, Method::Ct, Method::Comb] {
+        for window in [Some(0), Some(17)] {
+            let opts = PowOptions {
+                method,
+                window,
+                ..PowOptions::default()
+            };
+            assert!(exp::pow_with(&*r, method, &[5], &e, &opts).is_err());
+        }
+        let opts = PowOptions::default();
+        assert!(exp::pow_with(&*r, method, &[1_000_004], &e, &opts).is_err());
+        assert!(exp::pow_with(&*r, method, &[5], &e, &opts).is_ok());
     }
 }
 

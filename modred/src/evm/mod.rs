@@ -17,7 +17,7 @@
 //! (a length of 2^255 costs nothing), and a modulus cut short by the end of the input is
 //! materialised only after the size checks. Exponentiation goes through modred's fastest
 //! paths: the one-word Montgomery / Barrett kernels for 64-bit moduli, the fused Montgomery
-//! kernels (MULX/ADX, AVX-512 IFMA) for odd moduli, the CRT split of [`crate::exp::even`]
+//! kernels (MULX/ADX, AVX-512 IFMA) for odd moduli, the CRT split of `crate::exp::even`
 //! for even ones. Variable time (MODEXP's operands are public).
 
 pub mod schedule;

@@ -4,18 +4,18 @@
 //! `exp_bits` is a public length (the caller pads: [`super::Modulus::pow_ct`] uses
 //! `max(bits(m), 64 * limbs(exp))`). Every digit costs a scan of the *whole* table of 2^w
 //! powers in which each entry is OR-ed in under a mask computed without branches
-//! ([`arith::ct_select`]), `w` squarings and one multiplication — also for zero digits — except
+//! (`arith::ct_select`), `w` squarings and one multiplication — also for zero digits — except
 //! the top digit, whose scanned entry is the start value. The table's even powers are squares
 //! of earlier entries, its odd ones products with g.
 //! (The masks come from SSE2 compares on x86-64, elsewhere through
-//! [`crate::limb::value_barrier`], so the compiler cannot turn the selection into a branch.)
+//! `crate::limb::value_barrier`, so the compiler cannot turn the selection into a branch.)
 //! So no branch and no memory address depends on the bits of the exponent or of the base; the
 //! sequence of operations is recorded by [`pow_traced`] so the tests can check exactly that
 //! (the fused kernels run the same scan; the unit tests record their schedules too).
 //!
 //! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
-//! integrated Montgomery products with the masked final subtraction [`arith::sub_mod_final`];
+//! integrated Montgomery products with the masked final subtraction `arith::sub_mod_final`;
 //! not FIOS or the Karatsuba-based REDC); [`super::pow`] refuses other reducers for `ct` and
 //! "auto" picks CIOS. (The fused fixed-size kernels of `montgomery-fast`, up to 8 limbs, keep
 //! residues below R = 2^(64k) instead of below m, subtracting m under a mask of the product's
@@ -24,11 +24,13 @@
 
 use super::Ops;
 use crate::arith;
+use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::reduce::Reducer;
 use crate::scan::ct::scan;
 pub use crate::scan::ct::{CtEvent, CtTrace, NoTrace};
 use crate::scan::FusedPow;
+use crate::tuning;
 
 /// Panics unless `exp_bits >= bit_len(exp)`; reads the exponent's bits only when its padded
 /// length `64 exp.len()` (public) exceeds `exp_bits`, so the usual call leaks nothing.
@@ -40,22 +42,58 @@ fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
 }
 
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
-/// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`.
-pub fn pow<R: Reducer + ?Sized>(
+/// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`. The
+/// callers ([`super::pow_with`], [`super::Modulus`]) check the parameters.
+pub(crate) fn pow<R: Reducer + ?Sized>(
     r: &R,
     base: &[Limb],
     exp: &[Limb],
     exp_bits: usize,
     w: usize,
 ) -> Vec<Limb> {
+    // Not the full `check`: comparing base with m would branch on the base's bits.
+    debug_assert!((1..=tuning::MAX_WINDOW_BITS).contains(&w));
     check_exp_bits(exp, exp_bits);
     if let Some(x) = r.pow_fused(base, exp, FusedPow::Ct { exp_bits, w }) {
         return x;
     }
-    pow_traced(r, base, exp, exp_bits, w, &mut NoTrace)
+    scan_traced(r, base, exp, exp_bits, w, &mut NoTrace)
 }
 
-/// [`pow`], reporting every step to `trace`.
+/// [`Error::InvalidParameter`] unless `1 <= w <= 16`, `exp_bits >= bit_len(exp)` and `base` is
+/// a k-limb residue below m.
+fn check<R: Reducer + ?Sized>(
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    exp_bits: usize,
+    w: usize,
+) -> Result<()> {
+    let bad = |what: String| Err(Error::InvalidParameter(what));
+    if !(1..=tuning::MAX_WINDOW_BITS).contains(&w) {
+        return bad(format!(
+            "window must be 1..={} bits (got {w})",
+            tuning::MAX_WINDOW_BITS
+        ));
+    }
+    if exp_bits < 64 * exp.len() && exp_bits < arith::bit_len(exp) {
+        return bad(format!(
+            "exp_bits {exp_bits} is below the exponent's {} bits",
+            arith::bit_len(exp)
+        ));
+    }
+    if base.len() != r.len() || arith::cmp(base, r.modulus()).is_ge() {
+        return bad(format!(
+            "base must be a residue below m in {} limbs",
+            r.len()
+        ));
+    }
+    Ok(())
+}
+
+/// The portable scan of `pow` (never the fused kernels), reporting every step to `trace`,
+/// so a caller can check that the sequence of operations does not depend on the exponent.
+/// Errors: the parameters of `pow` out of range ([`Error::InvalidParameter`]).
 pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
     r: &R,
     base: &[Limb],
@@ -63,9 +101,19 @@ pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
     exp_bits: usize,
     w: usize,
     trace: &mut T,
+) -> Result<Vec<Limb>> {
+    check(r, base, exp, exp_bits, w)?;
+    Ok(scan_traced(r, base, exp, exp_bits, w, trace))
+}
+
+fn scan_traced<R: Reducer + ?Sized, T: CtTrace>(
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    exp_bits: usize,
+    w: usize,
+    trace: &mut T,
 ) -> Vec<Limb> {
-    assert!((1..=16).contains(&w), "window size must be 1..=16");
-    check_exp_bits(exp, exp_bits);
     let mut ops = Ops::new(r);
     trace.event(CtEvent::ToRepr);
     let g = ops.enter(base);

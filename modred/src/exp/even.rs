@@ -134,11 +134,6 @@ impl EvenCtx {
         })
     }
 
-    /// The reducer of the odd part (None when m is a power of two).
-    pub fn odd_reducer(&self) -> Option<&dyn Reducer> {
-        self.odd.as_deref()
-    }
-
     /// Keep the low t bits of an n-limb value.
     fn mask(&self, x: &mut [Limb]) {
         let rem = self.t % 64;

@@ -75,6 +75,7 @@ impl Powers {
     }
 
     /// How many residues are stored.
+    #[cfg(test)]
     pub fn stored(&self) -> usize {
         self.residues.len()
     }
@@ -195,4 +196,24 @@ pub fn pow<R: Reducer + ?Sized>(
         _ => product(&mut ops, || Ops::new(r), &p.residues, &slots, threads).map(|x| ops.leave(&x)),
     };
     Some(acc.unwrap_or_else(|| ops.one_plain()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::natural::Natural;
+    use crate::reduce::{self, ReducerKind};
+
+    /// Stored residues stop at the repetition of 2^(2^i) mod 1000005 (the period itself is
+    /// checked against num-bigint in tests/exp.rs, through `Modulus::fixed_base_bits`).
+    #[test]
+    fn stored_residues_stop_at_the_period() {
+        let m = Natural::from(1_000_005u64);
+        let r = reduce::build(ReducerKind::MontgomeryCios, &m).unwrap();
+        let p = Powers::new(&*r, &[2], 10_000);
+        let (u, t) = p.period().unwrap();
+        assert_eq!(p.stored(), u + t);
+        assert_eq!(p.get(u).unwrap(), p.get(u + t).unwrap());
+        assert_eq!(p.get(u + 1).unwrap(), p.get(u + 5 * t + 1).unwrap());
+    }
 }

@@ -130,7 +130,7 @@ pub struct PowOptions {
     /// The method.
     pub method: Method,
     /// The reducer; [`ReducerKind::Auto`] picks by size and routes even moduli through
-    /// [`super::even`].
+    /// `super::even`.
     pub reducer: ReducerKind,
     /// Window bits (window, sliding, ct) or teeth (comb), 1..=16; `None` picks by size.
     pub window: Option<usize>,
@@ -206,7 +206,8 @@ pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
 }
 
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
-/// `exp` is little-endian limbs. Fails only for `ct` over a non-constant-time reducer.
+/// `exp` is little-endian limbs. Errors ([`Error::InvalidParameter`]): options out of range,
+/// a base that is not a k-limb residue below m, `ct` over a non-constant-time reducer.
 pub fn pow_with<R: Reducer + ?Sized>(
     r: &R,
     method: Method,
@@ -215,6 +216,12 @@ pub fn pow_with<R: Reducer + ?Sized>(
     opts: &PowOptions,
 ) -> Result<Vec<Limb>> {
     opts.validate()?;
+    if base.len() != r.len() || crate::arith::cmp(base, r.modulus()).is_ge() {
+        return Err(Error::InvalidParameter(format!(
+            "base must be a residue below m in {} limbs",
+            r.len()
+        )));
+    }
     let bits = crate::arith::bit_len(exp);
     ensure_available(
         &format!("the tables of method '{}'", method.name()),

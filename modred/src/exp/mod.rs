@@ -3,29 +3,29 @@
 //! Each method lives in its own file and is generic over `R: Reducer + ?Sized`, working in the
 //! reducer's representation (`to_repr`, `mul`, `sqr`, `from_repr`), so every reduction method —
 //! and any faster kernel implementing the trait — plugs in:
-//! [`binary`] (left-to-right, seed 002 ModExp), [`binary_rl`], [`window`] (m-ary, seed 000
-//! section 5), [`sliding`], [`ct`] (constant time), [`fixed_base`] (seed 004, multi-threaded),
-//! [`comb`] (Lim–Lee), [`even`] (even moduli by CRT), [`batch`] (rayon), [`inverse`](mod@inverse).
+//! `binary` (left-to-right, seed 002 ModExp), `binary_rl`, `window` (m-ary, seed 000
+//! section 5), `sliding`, [`ct`] (constant time), `fixed_base` (seed 004, multi-threaded),
+//! `comb` (Lim–Lee), `even` (even moduli by CRT), [`batch`] (rayon), [`inverse`](mod@inverse).
 //!
 //! The public entry points follow Python's `pow(b, e, m)` for naturals: m = 0 is an error,
 //! m = 1 gives 0, e = 0 gives 1 mod m, any base (0, >= m) works, and a negative exponent
 //! ([`pow_signed_exp`]) uses the modular inverse.
 
 pub mod batch;
-pub mod binary;
-pub mod binary_rl;
-pub mod comb;
+pub(crate) mod binary;
+pub(crate) mod binary_rl;
+pub(crate) mod comb;
 pub mod ct;
-pub mod even;
-pub mod fixed_base;
+pub(crate) mod even;
+pub(crate) mod fixed_base;
 mod helpers;
 pub mod inverse;
 mod method;
 mod modulus;
-pub mod sliding;
+pub(crate) mod sliding;
 mod small_exp;
 pub mod table_window;
-pub mod window;
+pub(crate) mod window;
 
 pub use batch::pow_batch;
 pub use inverse::{gcd, inverse};

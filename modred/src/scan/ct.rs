@@ -1,6 +1,6 @@
 //! The constant-time fixed-window scan, for secret exponents: exactly `ceil(exp_bits / w)`
 //! digits of `w` bits over a public length `exp_bits`; every digit costs a masked scan of the
-//! *whole* table of 2^w powers ([`arith::ct_select`]), `w` squarings and one multiplication,
+//! *whole* table of 2^w powers (`arith::ct_select`), `w` squarings and one multiplication,
 //! also for zero digits, except the top digit, whose scanned entry is the start value. No
 //! branch and no memory address depends on the exponent's bits, provided the arithmetic is
 //! constant time; [`CtTrace`] records the sequence of operations so tests can check that.

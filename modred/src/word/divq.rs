@@ -13,7 +13,7 @@
 
 use crate::limb::{div_wide, mul_wide, Limb};
 
-/// `a * b mod m` through the portable u128 remainder ([`div_wide`]). Output `< m`.
+/// `a * b mod m` through the portable u128 remainder (`div_wide`). Output `< m`.
 /// Panics if `m == 0`. Variable time.
 #[inline]
 pub fn mul_divq_u128(a: Limb, b: Limb, m: Limb) -> Limb {

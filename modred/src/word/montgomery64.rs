@@ -74,7 +74,7 @@ pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
 }
 
 /// A single-word Montgomery context for an odd modulus `1 <= m < 2^64`: R = 2^64, k = -m^{-1}
-/// mod R (Newton, [`neg_inv_newton`]), R mod m, R^2 mod m, R^{-1} mod m.
+/// mod R (Newton, `neg_inv_newton`), R mod m, R^2 mod m, R^{-1} mod m.
 ///
 /// All values "in Montgomery form" are fully reduced (`< m`). [`Self::redc`] is the textbook
 /// (t + u m) / R with one final conditional subtraction; [`Self::mul`] uses the equivalent,

@@ -60,6 +60,7 @@ pub fn modulus(p: &Block4) -> &[Limb; 4] {
 /// The CPU must support BMI2 and ADX.
 #[target_feature(enable = "bmi2,adx")]
 #[inline]
+#[cfg_attr(not(test), allow(dead_code))] // the reduced form the tests check; fast.rs uses the raw one
 pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     // SAFETY: the caller's guarantee.
     let (t, top) = unsafe { mont_mul_4_raw(a, p) };
@@ -72,6 +73,7 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
 /// The CPU must support BMI2 and ADX.
 #[target_feature(enable = "bmi2,adx")]
 #[inline]
+#[cfg_attr(not(test), allow(dead_code))] // the reduced form the tests check; fast.rs uses the raw one
 pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     // SAFETY: the caller's guarantee.
     let (t, top) = unsafe { mont_sqr_4_raw(a, p) };

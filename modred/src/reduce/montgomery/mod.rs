@@ -5,13 +5,13 @@
 //! generic [`Montgomery`] reducer; each file supplies a [`MontKernel`].
 //!
 //! Residues in Montgomery form are k-limb values < m. Every kernel ends with the constant-time
-//! final subtraction [`crate::arith::sub_mod_final`], so all of them run in time independent of
+//! final subtraction `crate::arith::sub_mod_final`, so all of them run in time independent of
 //! the operand values.
 
 #[cfg(target_arch = "x86_64")]
-pub mod adx4;
+pub(crate) mod adx4;
 #[cfg(target_arch = "x86_64")]
-pub mod adx_cios;
+pub(crate) mod adx_cios;
 #[cfg(modred_adx_mont)]
 pub(crate) mod adx_mont;
 pub mod bitserial;
@@ -21,7 +21,7 @@ pub mod fast;
 pub mod fios;
 pub mod fips;
 #[cfg(target_arch = "x86_64")]
-pub mod ifma;
+pub(crate) mod ifma;
 pub mod redc;
 pub mod redc_n;
 pub mod sos;
@@ -42,7 +42,7 @@ pub struct MontParams {
     /// The odd modulus, k limbs.
     pub m: Vec<Limb>,
     /// n'0 = -m^{-1} mod 2^64 (Newton iteration, seed 004 eq. 7; the bit loop of Fig. 1 is
-    /// [`crate::limb::neg_inv_bitloop`], tested equal).
+    /// `crate::limb::neg_inv_bitloop`, tested equal).
     pub n0: Limb,
     /// R mod m: the Montgomery form of 1.
     pub one: Vec<Limb>,

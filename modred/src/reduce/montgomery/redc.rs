@@ -3,7 +3,7 @@
 //! The reduction is seed 000 Algorithm 3 / seed 001 Fig. 3 (Dusse-Kaliski): for i = 0..k,
 //! t_i = x_i n'0 mod b and x += t_i m b^i, which zeroes digit i; then x / b^k < 2m and one
 //! conditional subtraction finishes. k(k+1) multiplications (seed 000 Table 1). The product
-//! uses the general multiplication ([`crate::arith::mul`], Karatsuba from its threshold) and
+//! uses the general multiplication (`crate::arith::mul`, Karatsuba from its threshold) and
 //! squaring, so at large sizes this beats the integrated products of seed 002.
 
 use super::{MontKernel, MontParams, Montgomery};
@@ -40,7 +40,7 @@ pub fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     sub_mod_final(out, &x[k..], top, m);
 }
 
-/// Kernel: full product by [`arith::mul_karatsuba`] / squaring, then [`redc`].
+/// Kernel: full product by `arith::mul_karatsuba` / squaring, then [`redc`].
 pub struct Redc;
 
 impl MontKernel for Redc {

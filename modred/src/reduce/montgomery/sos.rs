@@ -3,7 +3,7 @@
 //!
 //! First the whole product t = a b by operand scanning (2s words), then the reduction loop
 //! m = t_i n'0, t += m n b^i, and u = t / b^s with one final subtraction. Squaring replaces the
-//! product with the symmetric one of section 4 ([`crate::arith::sqr_basecase`]).
+//! product with the symmetric one of section 4 (`crate::arith::sqr_basecase`).
 //! 2s^2 + s multiplications; 2s + 2 words of temporary space.
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
