@@ -26,6 +26,8 @@
 
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
 #![allow(clippy::needless_range_loop)]
+// Every unsafe operation sits in its own block with the reason it is sound.
+#![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]
 
 /// `match n { K => body, ... }` over the listed sizes, with `K` a `const usize` in `body`:
 /// one monomorphised copy of a const-generic fixed-size kernel per size; `default` otherwise.

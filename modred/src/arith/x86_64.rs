@@ -372,12 +372,14 @@ mod tests {
                 let b = gen(&mut s);
                 let carry = gen(&mut s);
                 let (mut r1, mut r2) = (r0.clone(), r0.clone());
+                // SAFETY: the test returned early unless the CPU has BMI2 and ADX.
                 let c1 = unsafe { addmul_1_adx(&mut r1, &a, b, carry) };
                 // portable with carry-in: add carry at position 0 first
                 let mut c2 = addmul_1_portable(&mut r2, &a, b);
                 c2 += crate::arith::add_1_in_place(&mut r2, carry);
                 assert_eq!((c1, &r1), (c2, &r2), "addmul n={n} pattern={pattern}");
                 let (mut r1, mut r2) = (vec![0; n], vec![0; n]);
+                // SAFETY: as above.
                 let c1 = unsafe { mul_1_adx(&mut r1, &a, b, carry) };
                 let mut c2 = mul_1_portable(&mut r2, &a, b);
                 c2 += crate::arith::add_1_in_place(&mut r2, carry);

@@ -152,73 +152,78 @@ unsafe fn amm_inline<const V: usize>(
     n: usize,
 ) -> Digits<V> {
     debug_assert!(n <= LANES * V);
-    let zero = _mm512_setzero_si512();
-    let mut av = [zero; V];
-    let mut mv = [zero; V];
-    for v in 0..V {
-        // SAFETY: each row is 8 u64 = 64 bytes.
-        unsafe {
+    // SAFETY: the caller guarantees AVX-512F and AVX-512 IFMA (# Safety; the SSE4.1 lane
+    // extract is implied by AVX-512F), all these intrinsics need; the only memory accesses are
+    // the unaligned 64-byte loads of the V rows (8 u64 each) of `a` and `m`.
+    let (x, acc0) = unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut av = [zero; V];
+        let mut mv = [zero; V];
+        for v in 0..V {
             av[v] = _mm512_loadu_si512(a.0[v].as_ptr().cast());
             mv[v] = _mm512_loadu_si512(m.0[v].as_ptr().cast());
         }
-    }
-    let (a0, a1, m0, m1) = (a.0[0][0], a.0[0][1], m.0[0][0], m.0[0][1]);
-    let lo = |x: u128| x as u64 & MASK52;
-    let hi = |x: u128| (x >> DIGIT_BITS) as u64;
-    let lane1 = |x: __m512i| _mm_extract_epi64::<1>(_mm512_castsi512_si128(x)) as u64;
-    let mut x = [zero; V];
-    // acc0: digit 0 of the running value (vector lane 0 without the dropped digit's carry).
-    let mut acc0: u64 = 0;
-    for &bi in &b.as_ref()[..n] {
-        let bv = _mm512_set1_epi64(bi as i64);
-        let p0 = a0 as u128 * bi as u128;
-        let t = acc0 + lo(p0);
-        let y = t.wrapping_mul(k0) & MASK52;
-        let q0 = m0 as u128 * y as u128;
-        let t = t + lo(q0);
-        debug_assert_eq!(t & MASK52, 0);
-        // Digit 1's share from digit 0: both high halves and the carry of the zeroed digit.
-        let h = hi(p0) + hi(q0) + (t >> DIGIT_BITS);
-        let yv = _mm512_set1_epi64(y as i64);
-        if V <= IFMA_SPLIT_MAX_VECTORS {
-            // Latency-bound sizes. The next digit 0 comes from scalars and digit 1 as this
-            // iteration starts, so y never waits for this iteration's vector work; and each
-            // half is summed in a fresh register (the b_i a product does not wait for y) and
-            // joins x with one addition, so x's own chain is add, shift, add.
-            let digit1 = lane1(x[0]);
-            for v in 0..V {
-                let low = _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(zero, av[v], bv), mv[v], yv);
-                x[v] = _mm512_add_epi64(x[v], low);
+        let (a0, a1, m0, m1) = (a.0[0][0], a.0[0][1], m.0[0][0], m.0[0][1]);
+        let lo = |x: u128| x as u64 & MASK52;
+        let hi = |x: u128| (x >> DIGIT_BITS) as u64;
+        let lane1 = |x: __m512i| _mm_extract_epi64::<1>(_mm512_castsi512_si128(x)) as u64;
+        let mut x = [zero; V];
+        // acc0: digit 0 of the running value (vector lane 0 without the dropped digit's carry).
+        let mut acc0: u64 = 0;
+        for &bi in &b.as_ref()[..n] {
+            let bv = _mm512_set1_epi64(bi as i64);
+            let p0 = a0 as u128 * bi as u128;
+            let t = acc0 + lo(p0);
+            let y = t.wrapping_mul(k0) & MASK52;
+            let q0 = m0 as u128 * y as u128;
+            let t = t + lo(q0);
+            debug_assert_eq!(t & MASK52, 0);
+            // Digit 1's share from digit 0: both high halves and the carry of the zeroed digit.
+            let h = hi(p0) + hi(q0) + (t >> DIGIT_BITS);
+            let yv = _mm512_set1_epi64(y as i64);
+            if V <= IFMA_SPLIT_MAX_VECTORS {
+                // Latency-bound sizes. The next digit 0 comes from scalars and digit 1 as this
+                // iteration starts, so y never waits for this iteration's vector work; and each
+                // half is summed in a fresh register (the b_i a product does not wait for y) and
+                // joins x with one addition, so x's own chain is add, shift, add.
+                let digit1 = lane1(x[0]);
+                for v in 0..V {
+                    let low =
+                        _mm512_madd52lo_epu64(_mm512_madd52lo_epu64(zero, av[v], bv), mv[v], yv);
+                    x[v] = _mm512_add_epi64(x[v], low);
+                }
+                for v in 0..V {
+                    let high =
+                        _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, av[v], bv), mv[v], yv);
+                    let above = if v + 1 < V { x[v + 1] } else { zero };
+                    x[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(above, x[v]), high);
+                }
+                acc0 = digit1 + lo(a1 as u128 * bi as u128) + lo(m1 as u128 * y as u128) + h;
+            } else {
+                // Throughput-bound sizes: the fewest instructions, accumulating in place; digit 1
+                // is read once its low halves are in.
+                for v in 0..V {
+                    x[v] = _mm512_madd52lo_epu64(x[v], av[v], bv);
+                    x[v] = _mm512_madd52lo_epu64(x[v], mv[v], yv);
+                }
+                let digit1 = lane1(x[0]);
+                for v in 0..V {
+                    let above = if v + 1 < V { x[v + 1] } else { zero };
+                    x[v] = _mm512_alignr_epi64::<1>(above, x[v]);
+                }
+                for v in 0..V {
+                    x[v] = _mm512_madd52hi_epu64(x[v], av[v], bv);
+                    x[v] = _mm512_madd52hi_epu64(x[v], mv[v], yv);
+                }
+                acc0 = digit1 + h;
             }
-            for v in 0..V {
-                let high = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, av[v], bv), mv[v], yv);
-                let above = if v + 1 < V { x[v + 1] } else { zero };
-                x[v] = _mm512_add_epi64(_mm512_alignr_epi64::<1>(above, x[v]), high);
-            }
-            acc0 = digit1 + lo(a1 as u128 * bi as u128) + lo(m1 as u128 * y as u128) + h;
-        } else {
-            // Throughput-bound sizes: the fewest instructions, accumulating in place; digit 1
-            // is read once its low halves are in.
-            for v in 0..V {
-                x[v] = _mm512_madd52lo_epu64(x[v], av[v], bv);
-                x[v] = _mm512_madd52lo_epu64(x[v], mv[v], yv);
-            }
-            let digit1 = lane1(x[0]);
-            for v in 0..V {
-                let above = if v + 1 < V { x[v + 1] } else { zero };
-                x[v] = _mm512_alignr_epi64::<1>(above, x[v]);
-            }
-            for v in 0..V {
-                x[v] = _mm512_madd52hi_epu64(x[v], av[v], bv);
-                x[v] = _mm512_madd52hi_epu64(x[v], mv[v], yv);
-            }
-            acc0 = digit1 + h;
+            debug_assert!(acc0 < 1 << 62);
         }
-        debug_assert!(acc0 < 1 << 62);
-    }
+        (x, acc0)
+    };
     let mut out = Digits::<V>::small(0);
     for v in 0..V {
-        // SAFETY: as above.
+        // SAFETY: AVX-512F (the caller's guarantee); each row of `out` is 8 u64 = 64 bytes.
         unsafe { _mm512_storeu_si512(out.0[v].as_mut_ptr().cast(), x[v]) };
     }
     let d = out.as_mut();
@@ -284,11 +289,13 @@ unsafe fn pow_v<const V: usize>(
     };
     let rr = Digits::<V>::from_limbs(&super::pow2_mod(2 * DIGIT_BITS * n, &p.m)); // R^2 mod m
     let unit = Digits::<V>::small(1);
-    // SAFETY (all three): the caller guarantees the CPU features.
+    // SAFETY: the caller guarantees the CPU features amm needs.
     let g = unsafe { ar.amm(&Digits::from_limbs(base), &rr) };
+    // SAFETY: as above.
     let one = unsafe { ar.amm(&rr, &unit) };
     let acc = alg.run(&mut ar, g, one, exp);
     // (acc + Y m) / R <= m for acc < 2m: one masked subtraction finishes.
+    // SAFETY: as above.
     let left = unsafe { ar.amm(&acc, &unit) }.limbs(k);
     let mut out = vec![0; k];
     arith::sub_mod_final(&mut out, &left, 0, &p.m);
