@@ -385,6 +385,7 @@ mod tests {
                 c2 += crate::arith::add_1_in_place(&mut r2, carry);
                 assert_eq!((c1, &r1), (c2, &r2), "mul n={n} pattern={pattern}");
                 let (mut r1, mut r2) = (r0.clone(), r0.clone());
+                // SAFETY: as above.
                 let c1 = unsafe { submul_1_adx(&mut r1, &a, b, carry) };
                 let mut c2 = submul_1_portable(&mut r2, &a, b);
                 c2 += crate::arith::sub_1_in_place(&mut r2, carry);
@@ -397,6 +398,7 @@ mod tests {
             let r0: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();
             for b in [0, 1, u64::MAX, lcg(&mut s)] {
                 let (mut r1, mut r2) = (r0.clone(), r0.clone());
+                // SAFETY: BMI2 and ADX (the test returned early without them).
                 let c1 = unsafe { submul_row(&mut r1, &a, b) };
                 let c2 = submul_1_portable(&mut r2, &a, b);
                 assert_eq!((c1, &r1), (c2, &r2), "submul_row n={n} b={b}");
