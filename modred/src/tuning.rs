@@ -64,7 +64,7 @@ pub const NTT_TRANSFORMED_THRESHOLD_ADX: usize = 400;
 pub const NTT_THRESHOLD_PORTABLE: usize = 400;
 
 /// Divisor size (limbs) below which the reciprocal floor(B^2n / d) of
-/// [`crate::arith::div_newton`] is one schoolbook division instead of Newton's iteration.
+/// `crate::arith::div_newton` is one schoolbook division instead of Newton's iteration.
 /// Measured (same protocol as the products above, IFMA machine), Newton / schoolbook with the
 /// base case at 64: 1.07 at 32 limbs, 1.24 at 64, 1.11 at 96, 1.12 at 128, 0.99 at 192.
 pub const RECIPROCAL_BASECASE: usize = 192;

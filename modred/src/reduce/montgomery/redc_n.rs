@@ -5,7 +5,7 @@
 //! without trial division", Math. Comp. 1985, with the multi-word REDC of section 2).
 //!
 //! In the NTT range the transforms of m' and m are computed once per modulus
-//! ([`crate::arith::ntt::Transformed`]), and only the high half of q m is needed: with
+//! (`crate::arith::ntt::Transformed`), and only the high half of q m is needed: with
 //! L = 2^ceil(log2 k) >= k, y = q m mod (B^L - 1) comes from a cyclic product of half the full
 //! length, and since the low half of q m is known (q m = -x mod R), the high half H satisfies
 //! H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference rotated by L - k limbs (GMP
@@ -28,7 +28,7 @@ pub struct RedcN {
 
 impl RedcN {
     /// The constants for the odd modulus `m` (k limbs): -m^{-1} mod R by Newton–Hensel lifting
-    /// ([`arith::div_newton::inverse_mod_power`]) and, from the NTT threshold on, the transforms.
+    /// (`arith::div_newton::inverse_mod_power`) and, from the NTT threshold on, the transforms.
     pub fn new(m: &[Limb]) -> Self {
         let k = m.len();
         let inv = arith::div_newton::inverse_mod_power(m, k);
