@@ -23,6 +23,19 @@
 //! stability promise, for the benches, the operation-count test and the CLI's report. The API
 //! is [`Modulus`] (with [`ReducerKind`] and [`exp::PowOptions`]), [`Natural`], [`Reducer`] for
 //! the methods themselves, [`word`] and [`evm`]; errors are [`Error`].
+//!
+//! ## References
+//!
+//! The sources behind the kernels, by the name the comments and the report cite them with:
+//!
+//! | Cited as | Reference |
+//! | --- | --- |
+//! | seed 000 | A. Bosselaers, R. Govaerts, J. Vandewalle, "Comparison of three modular reduction functions", *Advances in Cryptology — CRYPTO '93*, LNCS 773, Springer, 1994, pp. 175–186 (classical, Barrett, Montgomery; operation counts) |
+//! | seed 001 | C. H. Lim, H. S. Hwang, P. J. Lee, "Fast Modular Reduction With Precomputation", *Proceedings of the Korea–Japan Joint Workshop on Information Security and Cryptology (JW-ISC '97)*, 1997 (table methods, L1/L2, diminished radix) |
+//! | seed 002 | Ç. K. Koç, T. Acar, B. S. Kaliski Jr., "Analyzing and Comparing Montgomery Multiplication Algorithms", *IEEE Micro* 16(3), 1996, pp. 26–33 (SOS, CIOS, FIOS, FIPS, CIHS) |
+//! | seed 003 | R. Bloemen, "Montgomery multiplication", web article, 2014 (single-word Montgomery against `divq`) |
+//! | seed 004 | I. Prots'ko, O. Gryshchuk, "The implementation of Montgomery modular reduction to speed up of modular exponentiation", *CMIS-2024: Seventh International Workshop on Computer Modeling and Intelligent Systems*, CEUR Workshop Proceedings, 2024 (radix-2 Montgomery, fixed-base exponentiation) |
+//! | HAC | A. J. Menezes, P. C. van Oorschot, S. A. Vanstone, *Handbook of Applied Cryptography*, CRC Press, 1996, chapter 14 (sliding windows, Algorithm 14.85) |
 
 // Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
 #![allow(clippy::needless_range_loop)]
