@@ -35,7 +35,7 @@ fn random_below(rng: &mut StdRng, m: &[u64]) -> Vec<u64> {
 }
 
 fn build(name: &str, m: &Natural) -> (Box<dyn Reducer>, Vec<u64>) {
-    let r = reduce::build(name, m).unwrap();
+    let r = reduce::build(name.parse().unwrap(), m).unwrap();
     let scratch = vec![0; r.scratch_len()];
     (r, scratch)
 }
