@@ -15,7 +15,7 @@
 
 use modred::exp::{self, Method, PowOptions, METHODS};
 use modred::reduce::auto;
-use modred::{Error, ModContext, Natural, REDUCERS};
+use modred::{Error, Modulus, Natural, ReducerKind, REDUCERS};
 use num_bigint::BigUint;
 use std::time::{Duration, Instant};
 
@@ -112,7 +112,7 @@ fn run_case(data: &[u8]) {
     };
     let m = b.natural(k);
     if m.is_zero() {
-        assert!(ModContext::new("classical", &m).is_err());
+        assert!(Modulus::new(&m, ReducerKind::Classical).is_err());
         return;
     }
     let text = spell(&m, &mut b);
@@ -127,10 +127,10 @@ fn run_case(data: &[u8]) {
     let a2 = b.natural(n);
 
     for info in REDUCERS {
-        if info.name == "montgomery-bitserial" && kk > 8 {
+        if info.kind == ReducerKind::MontgomeryBitserial && kk > 8 {
             continue; // the radix-2 reference: orders of magnitude slower
         }
-        let mut ctx = match ModContext::new(info.name, &m) {
+        let ctx = match Modulus::new(&m, info.kind) {
             Ok(c) => c,
             Err(e) => {
                 assert!(
@@ -141,13 +141,13 @@ fn run_case(data: &[u8]) {
                 continue;
             }
         };
-        match ctx.reduce(&x) {
+        match ctx.try_reduce(&x) {
             Ok(r) => assert_eq!(big(&r), big(&x) % &bm, "{} reduce {x} mod {m}", info.name),
             Err(e) => {
                 // Beyond the restriction: x >= b^2k (every method), or x >= m R (Montgomery,
                 // also when "auto" picks it: its restriction is the chosen method's).
-                let chosen = match info.name {
-                    "auto" => auto::choose(m.limbs(), auto::Workload::Repeated),
+                let chosen = match info.kind {
+                    ReducerKind::Auto => auto::choose(m.limbs(), auto::Workload::Repeated),
                     _ => info,
                 };
                 let beyond_2k = x.len() > 2 * kk;
@@ -161,7 +161,7 @@ fn run_case(data: &[u8]) {
         }
         let want = big(&a1) * big(&a2) % &bm;
         assert_eq!(
-            big(&ctx.mulmod(&a1, &a2)),
+            big(&ctx.mul(&a1, &a2)),
             want,
             "{} mulmod mod {m}",
             info.name
@@ -174,14 +174,19 @@ fn run_case(data: &[u8]) {
     let n = 1 + b.below(kk + 1);
     let base = b.natural(n);
     let want = big(&base).modpow(&big(&e), &bm);
-    let reducer = ["auto", "montgomery-cios", "barrett", "classical"][b.below(4)];
+    let reducer = [
+        ReducerKind::Auto,
+        ReducerKind::MontgomeryCios,
+        ReducerKind::Barrett,
+        ReducerKind::Classical,
+    ][b.below(4)];
     for mi in METHODS {
         if mi.method == Method::FixedBase && e.bits() > 4096 {
             continue;
         }
         let opts = PowOptions {
             method: mi.method,
-            reducer: reducer.to_string(),
+            reducer,
             window: [None, Some(1 + b.below(8))][b.below(2)],
             threads: [None, Some(1 + b.below(3))][b.below(2)],
         };
@@ -197,7 +202,7 @@ fn run_case(data: &[u8]) {
                     // ct: odd moduli and constant-time reducers only.
                     (Error::InvalidParameter(_), Method::Ct) => true,
                     (Error::EvenModulus { .. }, _) => {
-                        reducer.starts_with("montgomery") && !m.is_odd()
+                        reducer.name().starts_with("montgomery") && !m.is_odd()
                     }
                     _ => false,
                 };
@@ -206,7 +211,7 @@ fn run_case(data: &[u8]) {
         }
     }
     if m.is_odd() {
-        let md = exp::Modulus::new(&m, "auto").expect("odd modulus");
+        let md = Modulus::new(&m, ReducerKind::Auto).expect("odd modulus");
         let r = md.pow_ct(&base, &e).expect("auto serves ct for odd m");
         assert_eq!(big(&r), want, "pow_ct {base}^{e} mod {m}");
     }

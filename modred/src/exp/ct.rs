@@ -60,6 +60,21 @@ pub(crate) fn pow<R: Reducer + ?Sized>(
     scan_traced(r, base, exp, exp_bits, w, &mut NoTrace)
 }
 
+/// [`pow`] as it runs inside the library, without the parameter checks (which read the base):
+/// for examples/ctgrind.rs and examples/dudect.rs, which mark or time the base. Not an API
+/// (the `internals` feature); the caller keeps `pow`'s preconditions.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub fn pow_unchecked<R: Reducer + ?Sized>(
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    exp_bits: usize,
+    w: usize,
+) -> Vec<Limb> {
+    pow(r, base, exp, exp_bits, w)
+}
+
 /// [`Error::InvalidParameter`] unless `1 <= w <= 16`, `exp_bits >= bit_len(exp)` and `base` is
 /// a k-limb residue below m.
 fn check<R: Reducer + ?Sized>(
@@ -148,8 +163,12 @@ mod tests {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
                 m[0] |= 1;
                 m[k - 1] |= 1 << 63;
-                let r = reduce::build_with_tier("montgomery-fast", &Natural::from_slice(&m), tier)
-                    .expect("odd modulus");
+                let r = reduce::build_with_tier(
+                    reduce::ReducerKind::MontgomeryFast,
+                    &Natural::from_slice(&m),
+                    tier,
+                )
+                .expect("odd modulus");
                 let (exp_bits, w) = (64 * k, 3);
                 let mut random = |top: Limb| -> Vec<Limb> {
                     let mut x: Vec<Limb> = (0..k).map(|_| rnd()).collect();
@@ -164,7 +183,8 @@ mod tests {
                 }];
                 let bases = [vec![0; k], random(m[k - 1]), random(m[k - 1])];
                 let mut generic: Vec<CtEvent> = Vec::new();
-                pow_traced(&*r, &bases[1], &exps[2], exp_bits, w, &mut generic);
+                pow_traced(&*r, &bases[1], &exps[2], exp_bits, w, &mut generic)
+                    .expect("valid parameters");
                 let generic = &generic[1..generic.len() - 1]; // without ToRepr, FromRepr
                 for e in &exps {
                     for b in &bases {
