@@ -18,6 +18,16 @@ M4096 = (1 << 4095) + 0x1234567 * 2 + 1
 E4096 = (1 << 4095) + 987654321
 
 
+@pytest.fixture(autouse=True)
+def default_sigint():
+    """Python's own SIGINT handler for each test: a process started with SIGINT ignored (a
+    background job of a non-interactive shell, as CI may run it) inherits SIG_IGN, and Python
+    then installs no handler, so the SIGINT these tests send would be dropped."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 def interrupt_after(seconds):
     """SIGINT to this process from a timer thread after `seconds`; returns the time sent."""
     sent = []
