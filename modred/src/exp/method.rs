@@ -216,13 +216,28 @@ pub fn pow_with<R: Reducer + ?Sized>(
     opts: &PowOptions,
 ) -> Result<Vec<Limb>> {
     opts.validate()?;
-    if base.len() != r.len() || crate::arith::cmp(base, r.modulus()).is_ge() {
+    // base < m by the borrow of base - m over every limb (no early exit: `ct`'s base may be
+    // secret; only the answer, an error or not, is revealed).
+    let below_m = base.len() == r.len() && {
+        let mut borrow = 0;
+        for (&b, &m) in base.iter().zip(r.modulus()) {
+            borrow = crate::limb::sbb(b, m, borrow).1;
+        }
+        borrow == 1
+    };
+    if !below_m {
         return Err(Error::InvalidParameter(format!(
             "base must be a residue below m in {} limbs",
             r.len()
         )));
     }
-    let bits = crate::arith::bit_len(exp);
+    // `ct` never looks at the exponent's length in bits (the scan from its top limb would leak
+    // its leading zero limbs): its padded length serves every size decision.
+    let bits = if method == Method::Ct {
+        64 * exp.len()
+    } else {
+        crate::arith::bit_len(exp)
+    };
     ensure_available(
         &format!("the tables of method '{}'", method.name()),
         table_bytes(method, r.len(), bits.max(64 * exp.len()), opts.window),
