@@ -124,6 +124,24 @@ pub const IFMA_MAX_VECTORS: usize = 10;
 /// loop is bound by multiply-add throughput).
 pub const IFMA_SPLIT_MAX_VECTORS: usize = 5;
 
+/// Smallest modulus (limbs) whose fused exponentiation runs on the portable product-scanning
+/// engine (`reduce::montgomery::portable`) on the portable kernel tier;
+/// below it the unrolled const-generic CIOS serves.
+pub const PORTABLE_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
+
+/// Largest modulus (limbs) served by the portable engine (4096 bits); larger moduli take
+/// product + REDC through the reducer, with Karatsuba from its thresholds.
+pub const PORTABLE_MAX_LIMBS: usize = 64;
+
+/// Rows per band of the portable engine's products (the last rows in bands of 4, 2, 1).
+/// Measured (ns per raw Montgomery square / product, portable code on
+/// Zen 4, throwaway harness, interleaved, best of 60; bands of 4 / 6 / 8): square 16 limbs
+/// 358 / 343 / 352, 32 limbs 1298 / 1225 / 1174, 64 limbs 4975 / 4572 / 4243; product 16
+/// limbs 407 / 388 / 392, 32 limbs 1581 / 1482 / 1408, 64 limbs 6264 / 5749 / 5358. The
+/// column-wise product scanning of whole operands measured 503, 1484, 4842 (square) and 443,
+/// 1649, 6362 (product, two accumulators); the CIOS row loop 553, 2133, 8400.
+pub const PORTABLE_BAND_LIMBS: usize = 8;
+
 /// δ of the Lim–Hwang–Lee L1/L2 reducers (seed 001 section 3.1): n' = b^(k+δ) mod m. The paper
 /// uses δ = 2 ("in most cases it suffices to choose δ = 2 ~ 4"); with 64-bit limbs a final
 /// carry then has probability about 2^-64 per digit.

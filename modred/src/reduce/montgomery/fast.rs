@@ -4,16 +4,19 @@
 //! - k <= [`FIXED_CIOS_MAX_LIMBS`]: CIOS (seed 002 section 5) specialised at compile time for
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
 //! - larger k: on the [`Tier::Adx`] tier and above, the generated MULX/ADX kernels of
-//!   `super::adx_mont` (9-64 limbs); else separated product and REDC (seed 000 Alg. 3) on the
-//!   row kernels, with Karatsuba, Toom-3 and NTT multiplication and squaring from their
-//!   thresholds, and from [`crate::tuning::REDC_N_THRESHOLD`] limbs the REDC over two full
-//!   products (`super::redc_n`). The products from [`crate::tuning::TOOM3_THRESHOLD`] limbs
-//!   (Toom-3, the NTT) and the transforms of `redc_n` follow the tier in use
-//!   ([`crate::cpu::tier`], capped by `MODRED_CPU`), not the context's tier;
+//!   `super::adx_mont` (9-64 limbs); on the [`Tier::Portable`] tier, the portable engine of
+//!   `super::portable` (banded product scanning in safe Rust, 9-64 limbs); else separated
+//!   product and REDC (seed 000 Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
+//!   multiplication and squaring from their thresholds, and from
+//!   [`crate::tuning::REDC_N_THRESHOLD`] limbs the REDC over two full products
+//!   (`super::redc_n`). The products from [`crate::tuning::TOOM3_THRESHOLD`] limbs (Toom-3,
+//!   the NTT) and the transforms of `redc_n` follow the tier in use ([`crate::cpu::tier`],
+//!   capped by `MODRED_CPU`), not the context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
 //!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
 //!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
-//!   entry and exit; on the [`Tier::Adx`] tier, the `super::adx_mont` kernels;
+//!   entry and exit; on the [`Tier::Adx`] tier, the `super::adx_mont` kernels; on the
+//!   [`Tier::Portable`] tier, the `super::portable` engine;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
 //!   `super::adx4` (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones.
 //!   The variable-time scans keep their residues below R rather than below m (the final
@@ -29,7 +32,10 @@ use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on
 use crate::cpu::Tier;
 use crate::limb::{adc, mac, mask_if, mul_lo, mul_wide, sbb, Limb};
 use crate::scan::{ExpArith, FusedArith, FusedPow};
-use crate::tuning::{FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
+use crate::tuning::{
+    FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, PORTABLE_MAX_LIMBS,
+    PORTABLE_MIN_LIMBS,
+};
 
 /// An unreduced fixed-size product: t and the bit above it (t + top b^N).
 pub type Wide<const N: usize> = ([Limb; N], Limb);
@@ -521,6 +527,14 @@ fn adx_product(
     false
 }
 
+/// Whether k limbs run on the portable engine ([`super::portable`]): the context is on the
+/// [`Tier::Portable`] tier (every target; the only tier off x86-64) and
+/// [`PORTABLE_MIN_LIMBS`] <= k <= [`PORTABLE_MAX_LIMBS`]. The higher tiers keep their kernels.
+#[inline]
+fn portable_engine(p: &MontParams) -> bool {
+    p.tier() == Tier::Portable && (PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS).contains(&p.k())
+}
+
 /// Kernel of `montgomery-fast`.
 pub struct Fast;
 
@@ -528,9 +542,9 @@ impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFast;
     const SUMMARY: &'static str =
-        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (or AVX-512 IFMA) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the seeds)";
+        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the seeds)";
     fn scratch_len(k: usize) -> usize {
-        2 * k + karatsuba_scratch_len(k)
+        (2 * k + karatsuba_scratch_len(k)).max(super::portable::wide_len(k))
     }
     fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
         // Each returns None below its tier or outside its sizes.
@@ -541,6 +555,9 @@ impl MontKernel for Fast {
         #[cfg(modred_adx_mont)]
         if let Some(x) = super::adx_mont::pow(p, base, exp, alg) {
             return Some(x);
+        }
+        if portable_engine(p) {
+            return super::portable::pow(p, base, exp, alg);
         }
         pow_dispatch(p, base, exp, alg)
     }
@@ -567,6 +584,9 @@ impl MontKernel for Fast {
         if k <= FIXED_CIOS_MAX_LIMBS && mul_fixed(p, out, a, b) {
             return;
         }
+        if portable_engine(p) {
+            return super::portable::mul(p, out, a, b, scratch);
+        }
         let (t, rest) = scratch.split_at_mut(2 * k);
         if adx_product(p, out, a, Some(b), t) {
             return;
@@ -583,6 +603,9 @@ impl MontKernel for Fast {
         let k = p.k();
         if k <= FIXED_CIOS_MAX_LIMBS && mul_fixed(p, out, a, a) {
             return;
+        }
+        if portable_engine(p) {
+            return super::portable::sqr(p, out, a, scratch);
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
         if adx_product(p, out, a, None, t) {

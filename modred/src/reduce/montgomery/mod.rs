@@ -20,6 +20,7 @@ pub mod cios;
 pub mod fast;
 pub mod fios;
 pub mod fips;
+pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 pub mod redc;
