@@ -25,8 +25,8 @@
 
 use super::MontParams;
 use crate::arith::sub_mod_final;
-use crate::exp::{ExpArith, FusedPow};
 use crate::limb::{adc, mask_if, mul_lo, mul_wide, sbb, Limb};
+use crate::scan::{ExpArith, FusedPow};
 use crate::tuning::{PORTABLE_BAND_LIMBS, PORTABLE_MAX_LIMBS, PORTABLE_MIN_LIMBS};
 
 /// A three-word accumulator: `lo + hi 2^64`.
@@ -546,7 +546,7 @@ mod tests {
                     checked += 2;
                 }
                 // The single product below m.
-                let p = MontParams::new(&m);
+                let p = MontParams::with_tier(&m, crate::cpu::Tier::Portable);
                 let a = limbs(&(big(&operands[0]) % &mb), k);
                 let b = limbs(&(big(&operands[1]) % &mb), k);
                 let r_inv = (BigUint::from(1u8) << (64 * k)).modinv(&mb).expect("odd");
@@ -573,7 +573,7 @@ mod tests {
         let mut checked = 0;
         for k in PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS {
             for (case, m) in moduli(k, &mut rnd).into_iter().enumerate() {
-                let p = MontParams::new(&m);
+                let p = MontParams::with_tier(&m, crate::cpu::Tier::Portable);
                 let mb = big(&m);
                 let b = match case {
                     0 => limbs(&(big(&(0..k).map(|_| rnd()).collect::<Vec<_>>()) % &mb), k),
