@@ -20,9 +20,9 @@ pub mod cios;
 pub mod fast;
 pub mod fios;
 pub mod fips;
-pub(crate) mod portable;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
+pub(crate) mod portable;
 pub mod redc;
 pub mod redc_n;
 pub mod sos;
