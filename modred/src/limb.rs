@@ -74,22 +74,32 @@ pub fn div_wide(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
 pub fn div_wide_hw(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
     #[cfg(target_arch = "x86_64")]
     if hi < d {
-        crate::count::div();
-        let (q, r);
-        // SAFETY: `div` divides rdx:rax by `d`; hi < d, so d != 0 and the quotient fits in
-        // 64 bits: no #DE. It touches only the named registers and flags.
-        unsafe {
-            core::arch::asm!(
-                "div {d}",
-                d = in(reg) d,
-                inout("rax") lo => q,
-                inout("rdx") hi => r,
-                options(pure, nomem, nostack),
-            );
-        }
-        return (q, r);
+        return div_wide_asm(hi, lo, d);
     }
     div_wide(hi, lo, d)
+}
+
+/// One `div r64`: quotient and remainder of `(hi, lo)` by `d`. The caller guarantees
+/// `hi < d` (so `d != 0` and the quotient fits in 64 bits: the instruction cannot fault).
+/// Counted as one single-precision division. Variable time.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+pub fn div_wide_asm(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
+    debug_assert!(hi < d, "div_wide_asm: quotient overflows a digit");
+    crate::count::div();
+    let (q, r);
+    // SAFETY: `div` faults only on a zero divisor or a quotient overflow, both excluded by
+    // the caller's hi < d. It touches only the named registers and flags.
+    unsafe {
+        core::arch::asm!(
+            "div {d}",
+            d = in(reg) d,
+            inout("rax") lo => q,
+            inout("rdx") hi => r,
+            options(pure, nomem, nostack),
+        );
+    }
+    (q, r)
 }
 
 /// All-ones if `c != 0`, else zero, without a branch.

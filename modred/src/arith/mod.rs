@@ -71,6 +71,18 @@ pub fn cmp(a: &[Limb], b: &[Limb]) -> Ordering {
         .then_with(|| a.iter().rev().cmp(b.iter().rev()))
 }
 
+/// `a < b` for equal-length naturals by the borrow of `a - b` over every limb: constant time
+/// (no early exit; only the answer depends on the values), for checks on secret operands.
+#[inline]
+pub fn lt_n_ct(a: &[Limb], b: &[Limb]) -> bool {
+    debug_assert_eq!(a.len(), b.len());
+    let mut borrow = 0;
+    for (&x, &y) in a.iter().zip(b) {
+        borrow = sbb(x, y, borrow).1;
+    }
+    borrow == 1
+}
+
 /// Compare two equal-length naturals. Variable time (stops at the first differing limb).
 #[inline]
 pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {

@@ -590,3 +590,21 @@ fn transformed_products_match_gmp() {
         }
     }
 }
+
+#[test]
+fn constant_time_less_than_matches_num_bigint() {
+    let mut rng = StdRng::seed_from_u64(0x17);
+    for n in 1..=9 {
+        for pattern in 0..25 {
+            let a = operand(&mut rng, n, pattern);
+            let mut b = operand(&mut rng, n, pattern / 5);
+            let want = big(&a) < big(&b);
+            assert_eq!(lt_n_ct(&a, &b), want, "n={n} pattern={pattern}");
+            // Equal, and differing only in the lowest limb.
+            assert!(!lt_n_ct(&a, &a));
+            b.copy_from_slice(&a);
+            b[0] = b[0].wrapping_add(1);
+            assert_eq!(lt_n_ct(&a, &b), big(&a) < big(&b), "n={n} low limb");
+        }
+    }
+}

@@ -216,16 +216,8 @@ pub fn pow_with<R: Reducer + ?Sized>(
     opts: &PowOptions,
 ) -> Result<Vec<Limb>> {
     opts.validate()?;
-    // base < m by the borrow of base - m over every limb (no early exit: `ct`'s base may be
-    // secret; only the answer, an error or not, is revealed).
-    let below_m = base.len() == r.len() && {
-        let mut borrow = 0;
-        for (&b, &m) in base.iter().zip(r.modulus()) {
-            borrow = crate::limb::sbb(b, m, borrow).1;
-        }
-        borrow == 1
-    };
-    if !below_m {
+    // Constant time: `ct`'s base may be secret; only the answer, an error or not, shows.
+    if base.len() != r.len() || !crate::arith::lt_n_ct(base, r.modulus()) {
         return Err(Error::InvalidParameter(format!(
             "base must be a residue below m in {} limbs",
             r.len()

@@ -11,6 +11,8 @@
 //! Timing: variable time (hardware division latency depends on the operands on most CPUs, and
 //! the high-word reduction is a data-dependent branch).
 
+#[cfg(target_arch = "x86_64")]
+use crate::limb::div_wide_asm;
 use crate::limb::{div_wide, mul_wide, Limb};
 
 /// `a * b mod m` through the portable u128 remainder (`div_wide`). Output `< m`.
@@ -23,28 +25,6 @@ pub fn mul_divq_u128(a: Limb, b: Limb, m: Limb) -> Limb {
     div_wide(hi, lo, m).1
 }
 
-/// One `div r64`: remainder of `(hi, lo)` by `m`. Safety contract (checked by the callers):
-/// `m != 0` and `hi < m`, so the quotient fits 64 bits and the instruction cannot fault.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn div_asm(hi: Limb, lo: Limb, m: Limb) -> Limb {
-    debug_assert!(m != 0 && hi < m);
-    crate::count::div();
-    let rem: Limb;
-    // SAFETY: `div` only faults on a zero divisor or a quotient overflow (hi >= m); the caller
-    // guarantees m != 0 and hi < m. The instruction touches no memory and no stack.
-    unsafe {
-        core::arch::asm!(
-            "div {m}",
-            m = in(reg) m,
-            inout("rax") lo => _,
-            inout("rdx") hi => rem,
-            options(pure, nomem, nostack),
-        );
-    }
-    rem
-}
-
 /// `a * b mod m` with the x86_64 `div` instruction in inline assembly, as seed 003's
 /// `mul_asm`. Output `< m`. Panics if `m == 0`. Variable time.
 #[cfg(target_arch = "x86_64")]
@@ -53,8 +33,12 @@ pub fn mul_divq_asm(a: Limb, b: Limb, m: Limb) -> Limb {
     assert!(m != 0, "mul_divq_asm: zero modulus");
     let (lo, hi) = mul_wide(a, b);
     // hi < m now guaranteed: reduce the high word with a first division (0:hi) if needed.
-    let hi = if hi >= m { div_asm(0, hi, m) } else { hi };
-    div_asm(hi, lo, m)
+    let hi = if hi >= m {
+        div_wide_asm(0, hi, m).1
+    } else {
+        hi
+    };
+    div_wide_asm(hi, lo, m).1
 }
 
 /// `a * b mod m` by hardware division: [`mul_divq_asm`] on x86_64, [`mul_divq_u128`]

@@ -245,18 +245,9 @@ impl FusedArith for Session {
 mod tests {
     use super::*;
     use crate::limb::xorshift64 as rng;
+    use crate::reduce::montgomery::test_util::{big, limbs};
     use crate::tuning;
     use num_bigint::BigUint;
-
-    fn big(x: &[Limb]) -> BigUint {
-        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
-    }
-
-    fn limbs(x: &BigUint, k: usize) -> Vec<Limb> {
-        let mut d = x.to_u64_digits();
-        d.resize(k, 0);
-        d
-    }
 
     /// Moduli of every shape the kernels must handle, for k limbs.
     fn moduli(k: usize, s: &mut u64) -> Vec<Vec<Limb>> {

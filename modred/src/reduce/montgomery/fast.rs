@@ -637,11 +637,8 @@ pub const INFO: crate::reduce::ReducerInfo = MontgomeryFast::INFO;
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::reduce::montgomery::test_util::big;
     use num_bigint::BigUint;
-
-    fn big(x: &[Limb]) -> BigUint {
-        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
-    }
 
     /// The portable fused kernels (what CPUs without BMI2/ADX run, and what `MODRED_NO_ASM=1`
     /// selects) for every size 1..=8 and every scan, against num-bigint's `modpow`.

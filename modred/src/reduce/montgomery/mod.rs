@@ -26,6 +26,8 @@ pub(crate) mod portable;
 pub mod redc;
 pub mod redc_n;
 pub mod sos;
+#[cfg(test)]
+pub(crate) mod test_util;
 
 use super::{check_modulus, Reducer, ReducerInfo, ReducerKind, WideResult};
 use crate::arith;

@@ -460,17 +460,8 @@ pub(crate) fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], wide: &mut [Limb
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::reduce::montgomery::test_util::{big, every_scan, limbs};
     use num_bigint::BigUint;
-
-    fn big(x: &[Limb]) -> BigUint {
-        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
-    }
-
-    fn limbs(x: &BigUint, k: usize) -> Vec<Limb> {
-        let mut d = x.to_u64_digits();
-        d.resize(k, 0);
-        d
-    }
 
     /// The moduli of the edge-case tests for k limbs: random with the top bit set, top limb 1,
     /// all ones (b^k - 1), and b^k - 3.
@@ -584,16 +575,7 @@ mod tests {
                 // Exponents short enough to keep the test quick; one full-length.
                 let e: Vec<Limb> = (0..if case == 0 { k } else { 2 }).map(|_| rnd()).collect();
                 let want = big(&b).modpow(&big(&e), &mb);
-                for alg in [
-                    FusedPow::Sliding { w: 5 },
-                    FusedPow::RightToLeft,
-                    FusedPow::Binary,
-                    FusedPow::Window { w: 4 },
-                    FusedPow::Ct {
-                        exp_bits: 64 * e.len(),
-                        w: 4,
-                    },
-                ] {
+                for alg in every_scan(e.len()) {
                     let got = pow(&p, &b, &e, alg).expect("served size");
                     assert_eq!(big(&got), want, "k={k} case={case} {alg:?}");
                     let zero = pow(&p, &b, &[0], alg).expect("served size");

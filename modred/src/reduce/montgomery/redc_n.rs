@@ -123,11 +123,7 @@ fn high_half_cyclic(h: &mut [Limb], q: &[Limb], x_lo: &[Limb], m_t: &Transformed
 mod tests {
     use super::*;
     use crate::limb::xorshift64;
-    use num_bigint::BigUint;
-
-    fn big(x: &[Limb]) -> BigUint {
-        crate::natural::Natural::from_limbs(x.to_vec()).to_biguint()
-    }
+    use crate::reduce::montgomery::test_util::big;
 
     /// Against num-bigint, below and above the NTT threshold (the cyclic high half), with
     /// random, all-ones and short moduli, and x = 0, x < R, x = (m - 1) r.
