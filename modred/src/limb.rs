@@ -102,15 +102,102 @@ pub fn div_wide_asm(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
     (q, r)
 }
 
-/// All-ones if `c != 0`, else zero, without a branch.
+/// A secret boolean held as a mask: all ones for true, zero for false. The constant-time
+/// vocabulary of the kernels (like crypto-bigint's `ConstChoice` and Go bigmod's `choice`):
+/// conditions on secret values are computed as a `Choice` from carries and borrows, combined
+/// with `&`, `|` and `!`, and applied by [`Choice::select`] or [`Choice::mask`] (`x & mask`),
+/// never by an `if`. [`Choice::to_bool_vartime`] is the one way back to a `bool`, for results
+/// that are public.
 ///
-/// The mask goes through [`value_barrier`]: if the optimizer could see it is 0 or all-ones, it
-/// may turn a masked select into a conditional branch (it did: the final subtraction of the
-/// fixed-size Montgomery kernels became a jump on the compare's result, a timing leak).
-#[inline(always)]
-pub fn mask_if(c: Limb) -> Limb {
-    debug_assert!(c <= 1);
-    value_barrier(c).wrapping_neg()
+/// Every constructor goes through [`value_barrier`]: if the optimizer could see that a mask is
+/// 0 or all-ones, it may turn a masked select back into a conditional branch (it did: the final
+/// subtraction of the fixed-size Montgomery kernels became a jump on the compare's result, a
+/// timing leak).
+///
+/// Leaks: nothing (every operation is branch-free).
+#[derive(Clone, Copy, Debug)]
+pub struct Choice(Limb);
+
+impl Choice {
+    /// False (mask zero).
+    pub const FALSE: Choice = Choice(0);
+    /// True (mask all ones).
+    pub const TRUE: Choice = Choice(Limb::MAX);
+
+    /// True iff `bit` is 1; `bit` must be 0 or 1 (a carry, a borrow, a masked bit).
+    #[inline(always)]
+    pub fn from_bit(bit: Limb) -> Choice {
+        debug_assert!(bit <= 1);
+        Choice(value_barrier(bit).wrapping_neg())
+    }
+
+    /// `a < b`, from the borrow of `a - b`.
+    #[inline(always)]
+    pub fn lt(a: Limb, b: Limb) -> Choice {
+        Choice::from_bit(sbb(a, b, 0).1)
+    }
+
+    /// `a >= b`.
+    #[inline(always)]
+    pub fn ge(a: Limb, b: Limb) -> Choice {
+        !Choice::lt(a, b)
+    }
+
+    /// `a > b`.
+    #[inline(always)]
+    pub fn gt(a: Limb, b: Limb) -> Choice {
+        Choice::lt(b, a)
+    }
+
+    /// `a == b`: `x | -x` has its top bit set iff `x = a ^ b` is nonzero.
+    #[inline(always)]
+    pub fn eq(a: Limb, b: Limb) -> Choice {
+        let x = a ^ b;
+        Choice::from_bit(1 ^ ((x | x.wrapping_neg()) >> (LIMB_BITS - 1)))
+    }
+
+    /// The mask: all ones if true, zero if false.
+    #[inline(always)]
+    pub fn mask(self) -> Limb {
+        self.0
+    }
+
+    /// `a` if true, else `b`.
+    #[inline(always)]
+    pub fn select(self, a: Limb, b: Limb) -> Limb {
+        (a & self.0) | (b & !self.0)
+    }
+
+    /// The value as a `bool`, for a result that may be known (e.g. "the base is not below m"
+    /// before returning an error): branching on it leaks the value. Variable time by name.
+    #[inline(always)]
+    pub fn to_bool_vartime(self) -> bool {
+        self.0 != 0
+    }
+}
+
+impl core::ops::Not for Choice {
+    type Output = Choice;
+    #[inline(always)]
+    fn not(self) -> Choice {
+        Choice(!self.0)
+    }
+}
+
+impl core::ops::BitAnd for Choice {
+    type Output = Choice;
+    #[inline(always)]
+    fn bitand(self, rhs: Choice) -> Choice {
+        Choice(self.0 & rhs.0)
+    }
+}
+
+impl core::ops::BitOr for Choice {
+    type Output = Choice;
+    #[inline(always)]
+    fn bitor(self, rhs: Choice) -> Choice {
+        Choice(self.0 | rhs.0)
+    }
 }
 
 /// `x`, unchanged, through an empty `asm!` block the optimizer cannot see into, so it cannot
@@ -233,5 +320,39 @@ mod tests {
             (u64::MAX, u64::MAX)
         );
         assert_eq!(div_wide(1, 0, 2), (1 << 63, 0));
+    }
+
+    /// The Choice comparisons against Rust's own operators, on edge values and a xorshift walk.
+    #[test]
+    fn choice_matches_the_operators() {
+        let edges = [0u64, 1, 2, 1 << 63, (1 << 63) - 1, u64::MAX - 1, u64::MAX];
+        let mut pairs: Vec<(u64, u64)> = edges
+            .iter()
+            .flat_map(|&a| edges.iter().map(move |&b| (a, b)))
+            .collect();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            // Close pairs too: the top bits equal, the low ones differing.
+            pairs.push((x, x.rotate_left(17)));
+            pairs.push((x, x ^ (x & 7)));
+        }
+        let mask = |b: bool| if b { u64::MAX } else { 0 };
+        for (a, b) in pairs {
+            assert_eq!(Choice::lt(a, b).mask(), mask(a < b), "{a} < {b}");
+            assert_eq!(Choice::ge(a, b).mask(), mask(a >= b), "{a} >= {b}");
+            assert_eq!(Choice::gt(a, b).mask(), mask(a > b), "{a} > {b}");
+            assert_eq!(Choice::eq(a, b).to_bool_vartime(), a == b, "{a} == {b}");
+            let c = Choice::lt(a, b);
+            assert_eq!(c.select(a, b), a.min(b));
+            assert_eq!((!c).select(a, b), a.max(b));
+            assert_eq!((c & Choice::eq(a, a)).mask(), c.mask());
+            assert_eq!((c | Choice::TRUE).mask(), u64::MAX);
+            assert_eq!((c & Choice::FALSE).mask(), 0);
+        }
+        assert_eq!(Choice::from_bit(1).mask(), u64::MAX);
+        assert_eq!(Choice::from_bit(0).mask(), 0);
     }
 }

@@ -25,7 +25,7 @@ pub use sqr::{sqr, sqr_basecase, sqr_karatsuba};
 pub(crate) use sqr::{sqr_basecase_on, sqr_karatsuba_on};
 
 use crate::cpu::{self, Tier};
-use crate::limb::{adc, mac, mask_if, sbb, Limb, LIMB_BITS};
+use crate::limb::{adc, mac, sbb, Choice, Limb, LIMB_BITS};
 use core::cmp::Ordering;
 
 /// Length of `a` without its most significant zero limbs.
@@ -74,13 +74,13 @@ pub fn cmp(a: &[Limb], b: &[Limb]) -> Ordering {
 /// `a < b` for equal-length naturals by the borrow of `a - b` over every limb: constant time
 /// (no early exit; only the answer depends on the values), for checks on secret operands.
 #[inline]
-pub fn lt_n_ct(a: &[Limb], b: &[Limb]) -> bool {
+pub fn lt_n_ct(a: &[Limb], b: &[Limb]) -> Choice {
     debug_assert_eq!(a.len(), b.len());
     let mut borrow = 0;
     for (&x, &y) in a.iter().zip(b) {
         borrow = sbb(x, y, borrow).1;
     }
-    borrow == 1
+    Choice::from_bit(borrow)
 }
 
 /// Compare two equal-length naturals. Variable time (stops at the first differing limb).
@@ -323,13 +323,12 @@ pub fn shr_in_place(a: &mut [Limb], s: u32) -> Limb {
     out
 }
 
-/// Constant-time select: `r = if flag { a } else { r }` with `flag` in {0, 1}.
+/// Constant-time select: `r = if c { a } else { r }`.
 #[inline]
-pub fn cond_copy(r: &mut [Limb], a: &[Limb], flag: Limb) {
+pub fn cond_copy(r: &mut [Limb], a: &[Limb], c: Choice) {
     debug_assert_eq!(r.len(), a.len());
-    let m = mask_if(flag);
-    for i in 0..r.len() {
-        r[i] = (a[i] & m) | (r[i] & !m);
+    for (x, &y) in r.iter_mut().zip(a) {
+        *x = c.select(y, *x);
     }
 }
 
@@ -361,10 +360,7 @@ pub fn ct_select<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
 #[inline(always)]
 pub fn ct_select_portable<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
     // 1 iff i == d, as a mask, without a branch.
-    let mask = |i: usize| {
-        let x = (i ^ d) as Limb;
-        mask_if(1 ^ ((x | x.wrapping_neg()) >> (LIMB_BITS - 1)))
-    };
+    let mask = |i: usize| Choice::eq(i as Limb, d as Limb).mask();
     let full = sel.len() - sel.len() % CT_SELECT_BLOCK;
     let (head, tail) = sel.split_at_mut(full);
     for (b, block) in head.chunks_exact_mut(CT_SELECT_BLOCK).enumerate() {
@@ -403,7 +399,7 @@ pub fn sub_mod_final(r: &mut [Limb], t: &[Limb], hi: Limb, m: &[Limb]) {
     let borrow = sub_n(r, t, m);
     // u >= m iff the subtraction did not borrow out of the hi word: hi - borrow >= 0.
     let (_, keep_t) = sbb(hi, borrow, 0);
-    cond_copy(r, t, keep_t);
+    cond_copy(r, t, Choice::from_bit(keep_t));
 }
 
 /// `a mod m` for `a < 2m` in place, constant time (`a.len() == m.len()`, `hi` the bit above).
@@ -422,7 +418,7 @@ pub fn add_mod(r: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], tmp: &mut [Li
 /// `r = (a - b) mod m` for `a, b < m`, constant time.
 pub fn sub_mod(r: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb]) {
     let borrow = sub_n(r, a, b);
-    let mask = mask_if(borrow);
+    let mask = Choice::from_bit(borrow).mask();
     let mut c = 0;
     for i in 0..r.len() {
         (r[i], c) = adc(r[i], m[i] & mask, c);

@@ -83,7 +83,7 @@ fn prime_set() -> &'static PrimeSet {
     &PORTABLE
 }
 
-/// Operand size (limbs) from which [`super::mul_n`] (`squaring` false) or [`super::sqr`] uses
+/// Operand size (limbs) from which [`super::mul_n`] (`squaring` false) or [`super::sqr()`] uses
 /// the NTT on the tier in use ([`cpu::tier`], so `MODRED_CPU` caps it; see [`crate::tuning`]).
 pub fn threshold(squaring: bool) -> usize {
     use crate::tuning::*;

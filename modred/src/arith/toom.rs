@@ -122,7 +122,7 @@ pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     interpolate(r, s, &mut v, neg_a != neg_b);
 }
 
-/// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`sqr_n`]); `r.len() ==
+/// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`super::sqr()`]); `r.len() ==
 /// 2n`, n >= [`TOOM3_MIN_LEN`]. Allocates its scratch. Variable time.
 pub fn sqr_toom3(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();

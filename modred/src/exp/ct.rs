@@ -97,7 +97,7 @@ fn check<R: Reducer + ?Sized>(
             arith::bit_len(exp)
         ));
     }
-    if base.len() != r.len() || !arith::lt_n_ct(base, r.modulus()) {
+    if base.len() != r.len() || !arith::lt_n_ct(base, r.modulus()).to_bool_vartime() {
         return bad(format!(
             "base must be a residue below m in {} limbs",
             r.len()

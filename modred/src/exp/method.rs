@@ -217,7 +217,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
 ) -> Result<Vec<Limb>> {
     opts.validate()?;
     // Constant time: `ct`'s base may be secret; only the answer, an error or not, shows.
-    if base.len() != r.len() || !crate::arith::lt_n_ct(base, r.modulus()) {
+    if base.len() != r.len() || !crate::arith::lt_n_ct(base, r.modulus()).to_bool_vartime() {
         return Err(Error::InvalidParameter(format!(
             "base must be a residue below m in {} limbs",
             r.len()

@@ -25,7 +25,7 @@ use crate::arith::{
     normalized_len, shl, shr_in_place, sub_mod_final,
 };
 use crate::error::{Error, Result};
-use crate::limb::{adc, mac, mask_if, mul_wide, Limb};
+use crate::limb::{adc, mac, mul_wide, Choice, Limb};
 
 /// How the folding is organized (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -350,7 +350,7 @@ fn fold_fixed<const K: usize>(x: &[Limb], m: &[Limb], cn: Limb, c: Limb, sh: u32
     // Only with sh = 0 can the sum pass b^K; the wrapped z is then below 2^128, and adding c'
     // for the dropped b^K (masked, no branch) cannot wrap again.
     debug_assert!(cy == 0 || sh == 0);
-    let (z0, mut cy2) = adc(z[0], cn & mask_if(cy), 0);
+    let (z0, mut cy2) = adc(z[0], cn & Choice::from_bit(cy).mask(), 0);
     z[0] = z0;
     for zj in z.iter_mut().skip(1) {
         (*zj, cy2) = adc(*zj, 0, cy2);

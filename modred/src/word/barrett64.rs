@@ -11,7 +11,7 @@
 //! length of the exponent.
 
 use crate::error::{Error, Result};
-use crate::limb::{adc, div_wide, mask_if, mul_lo, mul_wide, Limb};
+use crate::limb::{adc, div_wide, mul_lo, mul_wide, Choice, Limb};
 
 /// A precomputed-reciprocal context for one modulus `1 <= m < 2^64`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,9 +66,9 @@ impl Barrett64 {
         // Candidate remainder, mod 2^64 (the true one lies in (-d, 2d) before corrections).
         let r = u0.wrapping_sub(mul_lo(q1, d));
         // First correction: r > q0 means the quotient was one too large.
-        let r = r.wrapping_add(d & mask_if((r > q0) as Limb));
+        let r = r.wrapping_add(d & Choice::gt(r, q0).mask());
         // Second correction (rare): r still >= d means the quotient was one too small.
-        let r = r.wrapping_sub(d & mask_if((r >= d) as Limb));
+        let r = r.wrapping_sub(d & Choice::ge(r, d).mask());
         debug_assert!(r < d);
         r
     }

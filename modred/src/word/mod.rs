@@ -62,8 +62,7 @@ pub(crate) fn pow_binary_masked(
     let (mut acc, mut sq) = (one, base);
     for i in 0..bits {
         let prod = mul(acc, sq);
-        let take = crate::limb::mask_if((e >> i) & 1);
-        acc = (prod & take) | (acc & !take);
+        acc = crate::limb::Choice::from_bit((e >> i) & 1).select(prod, acc);
         sq = mul(sq, sq);
     }
     acc

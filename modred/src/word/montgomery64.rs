@@ -13,7 +13,7 @@
 
 use super::divq::mul_divq;
 use crate::error::{Error, Result};
-use crate::limb::{adc, mask_if, mul_lo, mul_wide, neg_inv_newton, sbb, Limb};
+use crate::limb::{adc, mul_lo, mul_wide, neg_inv_newton, sbb, Choice, Limb};
 
 /// Seed 003's `mul_monty`, line for line: with `th 2^64 + tl = a b`, returns `th` if `tl == 0`,
 /// else `p = vh + th + 1` (vh = high word of `u m`, u = tl k mod 2^64), plus `r` when that sum
@@ -163,8 +163,7 @@ impl Monty64 {
         let (d, borrow) = sbb(s, self.m, 0);
         // Keep s iff the 65-bit value s + c1 2^64 is below m, i.e. c1 = 0 and the subtraction
         // borrowed (c1 = 1 forces borrow = 1 since the value is < 2m).
-        let keep = mask_if(borrow & (c1 ^ 1));
-        let out = (s & keep) | (d & !keep);
+        let out = Choice::from_bit(borrow & (c1 ^ 1)).select(s, d);
         debug_assert!(out < self.m);
         out
     }
@@ -180,7 +179,7 @@ impl Monty64 {
         let u = mul_lo(lo, self.m_inv);
         let (_, vh) = mul_wide(u, self.m);
         let (d, borrow) = sbb(hi, vh, 0);
-        let out = d.wrapping_add(self.m & mask_if(borrow));
+        let out = d.wrapping_add(self.m & Choice::from_bit(borrow).mask());
         debug_assert!(out < self.m);
         out
     }

@@ -8,7 +8,7 @@
 //! moduli are rejected with an error. Every multiplication is branch-free (constant-time).
 
 use crate::error::{Error, Result};
-use crate::limb::{div_wide, mask_if, mul_lo, mul_wide, Limb};
+use crate::limb::{div_wide, mul_lo, mul_wide, Choice, Limb};
 
 /// The largest modulus [`Shoup64`] accepts: 2^63.
 pub const SHOUP64_MAX_MODULUS: Limb = 1 << 63;
@@ -38,7 +38,7 @@ pub fn mul_shoup_lazy(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
 #[inline(always)]
 pub fn mul_shoup(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
     let r = mul_shoup_lazy(a, w, wp, m);
-    r.wrapping_sub(m & mask_if((r >= m) as Limb))
+    r.wrapping_sub(m & Choice::ge(r, m).mask())
 }
 
 /// A fixed multiplier `w` modulo `m` with its precomputed quotient.

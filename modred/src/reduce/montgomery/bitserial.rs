@@ -6,13 +6,13 @@
 
 use super::{MontKernel, MontParams, Montgomery};
 use crate::arith::{add_n_in_place, shr_in_place, sub_mod_final};
-use crate::limb::{mask_if, Limb, LIMB_BITS};
+use crate::limb::{Choice, Limb, LIMB_BITS};
 
 /// `x += m & mask` over the k limbs of m, carrying into x[k..]. Constant time.
-fn add_masked(x: &mut [Limb], m: &[Limb], mask: Limb, tmp: &mut [Limb]) {
+fn add_masked(x: &mut [Limb], m: &[Limb], add: Choice, tmp: &mut [Limb]) {
     let k = m.len();
     for (t, &mi) in tmp.iter_mut().zip(m) {
-        *t = mi & mask;
+        *t = mi & add.mask();
     }
     let c = add_n_in_place(&mut x[..k], &tmp[..k]);
     // x[k..] has room: callers keep x < 2m * 2^j, so the carry is absorbed in the next limb(s).
@@ -33,7 +33,7 @@ pub fn reduce_bitserial(out: &mut [Limb], x: &mut [Limb], m: &[Limb], tmp: &mut 
     let k = m.len();
     debug_assert!(x.len() == 2 * k + 1 && x[2 * k] == 0);
     for _ in 0..k * LIMB_BITS as usize {
-        add_masked(x, m, mask_if(x[0] & 1), tmp);
+        add_masked(x, m, Choice::from_bit(x[0] & 1), tmp);
         shr_in_place(x, 1);
     }
     // Now x < (mR + mR)/R = 2m.
@@ -56,8 +56,8 @@ pub fn mul_bitserial(
     s.fill(0);
     for i in 0..k * LIMB_BITS as usize {
         let bit = (xa[i / LIMB_BITS as usize] >> (i % LIMB_BITS as usize)) & 1;
-        add_masked(s, y, mask_if(bit), tmp);
-        add_masked(s, m, mask_if(s[0] & 1), tmp);
+        add_masked(s, y, Choice::from_bit(bit), tmp);
+        add_masked(s, m, Choice::from_bit(s[0] & 1), tmp);
         shr_in_place(s, 1);
         debug_assert!(s[k] <= 1);
     }

@@ -30,7 +30,7 @@
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on};
 use crate::cpu::Tier;
-use crate::limb::{adc, mac, mask_if, mul_lo, mul_wide, sbb, Limb};
+use crate::limb::{adc, mac, mul_lo, mul_wide, sbb, Choice, Limb};
 use crate::scan::{ExpArith, FusedArith, FusedPow};
 use crate::tuning::{
     FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, PORTABLE_MAX_LIMBS,
@@ -180,7 +180,7 @@ pub fn lazy_final_vartime<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [
 #[inline(always)]
 pub(crate) fn below_r_masked<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
     debug_assert!(top <= 1);
-    let mask = mask_if(top);
+    let mask = Choice::from_bit(top).mask();
     let mut d = [0 as Limb; N];
     let mut borrow = 0;
     for j in 0..N {
@@ -204,9 +204,9 @@ pub(crate) fn sub_final_fixed<const N: usize>(
         (d[j], borrow) = sbb(x[j], m[j], borrow);
     }
     let (_, keep_x) = sbb(top, borrow, 0);
-    let mask = mask_if(keep_x);
+    let keep_x = Choice::from_bit(keep_x);
     for j in 0..N {
-        d[j] = (x[j] & mask) | (d[j] & !mask);
+        d[j] = keep_x.select(x[j], d[j]);
     }
     d
 }

@@ -25,7 +25,7 @@
 
 use super::MontParams;
 use crate::arith::sub_mod_final;
-use crate::limb::{adc, mask_if, mul_lo, mul_wide, sbb, Limb};
+use crate::limb::{adc, mul_lo, mul_wide, sbb, Choice, Limb};
 use crate::scan::{ExpArith, FusedPow};
 use crate::tuning::{PORTABLE_BAND_LIMBS, PORTABLE_MAX_LIMBS, PORTABLE_MIN_LIMBS};
 
@@ -307,7 +307,7 @@ fn below_r<const LAZY: bool>(t: &mut [Limb], top: Limb, m: &[Limb]) {
     if LAZY && top == 0 {
         return;
     }
-    let mask = mask_if(top);
+    let mask = Choice::from_bit(top).mask();
     let mut borrow = 0;
     for (x, &mj) in t.iter_mut().zip(m) {
         (*x, borrow) = sbb(*x, mj & mask, borrow);
