@@ -11,7 +11,8 @@ use crate::tuning::{DR_AUTO_MAX_C_LIMBS, FIXED_CIOS_MAX_LIMBS};
 /// How a context will be used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Workload {
-    /// One reduction or multiplication: no precomputation pays off (seed 000 section 3: "for a
+    /// One reduction or multiplication: no precomputation pays off (Bosselaers, Govaerts,
+    /// Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93, §3: "for a
     /// single modular reduction the classical algorithm is the obvious choice").
     Single,
     /// Many operations with the same modulus (exponentiation, batches).

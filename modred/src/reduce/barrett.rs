@@ -1,4 +1,6 @@
-//! `barrett`: Barrett's reduction (seed 000 Algorithm 2, seed 001 Fig. 2).
+//! `barrett`: Barrett's reduction (Bosselaers, Govaerts, Vandewalle, *Comparison of three
+//! modular reduction functions*, CRYPTO '93, Algorithm 2; Lim, Hwang, Lee, *Fast Modular
+//! Reduction With Precomputation*, JW-ISC '97, §2.2, Fig. 2).
 //!
 //! Precalculation mu = floor(b^2k / m). For x < b^2k: q1 = floor(x / b^(k-1)),
 //! q3 = floor(q1 mu / b^(k+1)) computed from the partial product (only the digits i + j >= k-1),
@@ -15,6 +17,8 @@ use crate::limb::Limb;
 /// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs); from
 /// [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton reciprocal of the normalized m
 /// instead, whose block division runs on the fast products.
+/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct Barrett {
     m: Vec<Limb>,
@@ -57,8 +61,11 @@ impl Barrett {
     }
 
     /// `out = x mod m` for `x < b^2k` (2k limbs). `u` has 2k + 2 limbs, `v` k + 1 limbs.
-    /// Variable time (the number of correcting subtractions depends on the data; at most two
-    /// for the estimate of seed 001 eq. (1) plus one for the partial product, each rare).
+    /// Leaks: variable time: the number of correcting subtractions (at most two for the
+    /// estimate of Lim–Hwang–Lee 1997 eq. (1) plus one for the partial product, each rare), each
+    /// after an early-exit comparison; zero quotient digits are skipped; carries stop when they
+    /// die. From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton block division
+    /// instead, also variable time.
     pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb], v: &mut [Limb]) {
         let k = self.m.len();
         debug_assert_eq!(x.len(), 2 * k);
@@ -84,8 +91,8 @@ impl Barrett {
         for (i, &qi) in q3.iter().enumerate() {
             let len = k.min(k + 1 - i);
             if qi == 0 {
-                // Usually only the top digit q3[k]: the estimate has k digits, as seed 001
-                // counts it ("q and n are k-digit numbers").
+                // Usually only the top digit q3[k]: the estimate has k digits, as Lim–Hwang–Lee
+                // 1997 §2.2 counts it ("q and n are k-digit numbers").
                 continue;
             }
             let c = addmul_1(&mut v[i..i + len], &self.m[..len], qi);
@@ -138,7 +145,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "barrett",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "Barrett with partial products, mu = floor(b^2k/m); seed 000 Alg. 2, seed 001 Fig. 2",
+    summary: "Barrett with partial products, mu = floor(b^2k/m); Bosselaers et al. 1993 Alg. 2, Lim–Hwang–Lee 1997 Fig. 2",
     memory: "O(k): mu (k + 1 limbs)",
     build,
 };

@@ -1,8 +1,10 @@
-//! `classical`: Knuth's Algorithm D used as a reduction (seed 000 Algorithm 1, seed 001 Fig. 1).
+//! `classical`: Knuth's Algorithm D used as a reduction (Bosselaers, Govaerts, Vandewalle,
+//! *Comparison of three modular reduction functions*, CRYPTO '93, Algorithm 1; Lim, Hwang, Lee,
+//! *Fast Modular Reduction With Precomputation*, JW-ISC '97, §2.1, Fig. 1).
 //!
 //! Precalculation: only the normalization shift (the modulus is shifted left until its top bit
 //! is set). No restriction on the argument's size. For a 2k-digit argument: k divisions and
-//! about k(k+2) multiplications (k(k+2.5) in seed 000 Table 1, which also counts the
+//! about k(k+2) multiplications (k(k+2.5) in Bosselaers et al. 1993, Table 1, which also counts the
 //! normalization of the argument).
 
 use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
@@ -11,6 +13,8 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// Classical reduction context: the modulus and its normalized copy.
+/// Leaks: variable time: [`Self::rem_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct Classical {
     m: Vec<Limb>,
@@ -48,7 +52,11 @@ impl Classical {
     }
 
     /// `out = x mod m` for `x` of any length; `u` is scratch of `x.len() + 1` limbs.
-    /// Variable time (the quotient-digit corrections depend on the data).
+    /// Leaks: variable time: one hardware division per quotient digit (x86 `div`, whose latency
+    /// depends on the operands), except where the window's top digit is zero (an early-exit
+    /// comparison instead); the estimate's refinement loop and the rare add-back branch on the
+    /// data. From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton block division
+    /// instead, also variable time.
     pub fn rem_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb]) {
         let k = self.m.len();
         if x.len() < k {
@@ -114,7 +122,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "classical",
     needs_odd: false,
     restriction: "none (any modulus, any argument size)",
-    summary: "Knuth's Algorithm D with 3-by-2 quotient estimate; seed 000 Alg. 1, seed 001 Fig. 1",
+    summary: "Knuth's Algorithm D with 3-by-2 quotient estimate; Bosselaers et al. 1993 Alg. 1, Lim–Hwang–Lee 1997 Fig. 1",
     memory: "O(k): the normalized modulus",
     build,
 };

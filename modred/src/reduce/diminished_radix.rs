@@ -1,5 +1,6 @@
-//! `diminished-radix`: reduction modulo n = b^k - n' with small n' (seed 001 section 3.1,
-//! last paragraphs), generalized to pseudo-Mersenne moduli 2^e - c.
+//! `diminished-radix`: reduction modulo n = b^k - n' with small n' (Lim, Hwang, Lee, *Fast
+//! Modular Reduction With Precomputation*, JW-ISC '97, §3.1, last paragraphs), generalized to
+//! pseudo-Mersenne moduli 2^e - c.
 //!
 //! The modulus is normalized to m_n = m 2^sh = b^k - c' with its top bit set (so 2^e - c with
 //! e not a multiple of 64 — 2^255-19, 2^521-1, 2^607-1, 2^1279-1 — folds at the limb boundary
@@ -16,7 +17,8 @@
 //!   b c' < b^k.
 //!
 //! Then z < b^k < 2 m_n: one constant-time conditional subtraction, and the shift is undone.
-//! Variable time in the number of block passes and the rare fix-up.
+//! Variable time (number of passes, skipped digits, the fix-up) except the const-size fold
+//! `fold_fixed`; see [`DiminishedRadix`].
 
 use super::montgomery::fast::sub_final_fixed;
 use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
@@ -97,6 +99,10 @@ pub fn detect(m: &[Limb]) -> Option<DrForm> {
 }
 
 /// Diminished-radix context.
+/// Leaks: for 2k-limb arguments and the moduli `fold_fixed` serves (3..=8 limbs, c' of one
+/// limb with c 2^(2 sh) < 2^64: 2^255-19, secp256k1, ...) nothing but the lengths (constant
+/// time); otherwise variable time (see [`Self::reduce_into`]). Its `mul`/`sqr` are the
+/// [`Reducer`] defaults: schoolbook (constant time) below the Karatsuba threshold.
 #[derive(Debug, Clone)]
 pub struct DiminishedRadix {
     m: Vec<Limb>,
@@ -138,6 +144,8 @@ impl DiminishedRadix {
     }
 
     /// Block folding of `z` (2k + 1 limbs) until z < b^k; `p` is scratch of k + 1 + d limbs.
+    /// Leaks: variable time: the number of passes and each product's length follow the top
+    /// non-zero limb of z (an early-exit scan); carries stop when they die.
     fn fold_block(&self, z: &mut [Limb], p: &mut [Limb]) {
         let k = self.m.len();
         let c = &self.form.c_norm;
@@ -164,7 +172,9 @@ impl DiminishedRadix {
         }
     }
 
-    /// Fig. 4 with δ = 0 on `z` (any length) down to k limbs.
+    /// Lim–Hwang–Lee 1997 Fig. 4 with δ = 0 on `z` (any length) down to k limbs.
+    /// Leaks: variable time: zero digits are skipped, the carry propagation stops when the carry
+    /// dies, and the rare fix-up is a branch.
     fn fold_digits(&self, z: &mut [Limb]) {
         let k = self.m.len();
         let c = &self.form.c_norm;
@@ -197,6 +207,9 @@ impl DiminishedRadix {
     ///
     /// 2k + O(1) multiplications instead of Montgomery's k^2 + k. Sizes and forms that
     /// [`fold_fixed`] serves (2^255-19, secp256k1, ...) take that const-size fold instead.
+    ///
+    /// Leaks: nothing but the lengths through [`fold_fixed`]; otherwise variable time: step 2
+    /// loops until nothing is left above bit e, and its carry propagation stops early.
     fn reduce_one_limb(&self, out: &mut [Limb], x: &mut [Limb]) {
         if self.reduce_fixed(out, x) {
             return;
@@ -271,6 +284,9 @@ impl DiminishedRadix {
     }
 
     /// `out = x mod m` for `x` of at most 2k limbs; `s` is scratch of 3k + 2 + d limbs.
+    /// Leaks: for a 2k-limb `x` and a one-limb c', as `reduce_one_limb` (nothing through
+    /// `fold_fixed`); otherwise variable time, `fold_block`'s or `fold_digits`'s (the shifts
+    /// and the final masked subtraction leak nothing).
     pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], s: &mut [Limb]) {
         let k = self.m.len();
         if self.one_limb_fast() && x.len() == 2 * k {
@@ -322,7 +338,8 @@ impl Reducer for DiminishedRadix {
 ///    and the dropped b^K folds once more as c' (the wrapped z is below 2^128);
 /// 3. one masked subtraction of m: the result is `< m`.
 ///
-/// K + 1 multiplications against Montgomery's K^2 + K. Constant time.
+/// K + 1 multiplications against Montgomery's K^2 + K.
+/// Leaks: nothing but the lengths (constant time; the branch on sh is on the modulus).
 #[inline(always)]
 fn fold_fixed<const K: usize>(x: &[Limb], m: &[Limb], cn: Limb, c: Limb, sh: u32) -> [Limb; K] {
     const { assert!(K >= 3 && K <= 8) };
@@ -370,7 +387,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "diminished-radix",
     needs_odd: false,
     restriction: "modulus 2^e - c with c < 2^(e-64) (top 64 bits ones; one limb: c < 2^(e-32)); x < b^(2k)",
-    summary: "diminished-radix / pseudo-Mersenne folding b^k ≡ c' (2^255-19, secp256k1, Mersenne, MODP), k(k-δ) mults; seed 001 sec. 3.1",
+    summary: "diminished-radix / pseudo-Mersenne folding b^k ≡ c' (2^255-19, secp256k1, Mersenne, MODP), k(k-δ) mults; Lim–Hwang–Lee 1997 §3.1",
     memory: "O(k): c' (at most k limbs)",
     build,
 };

@@ -1,5 +1,5 @@
-//! `lhl-l1`: Lim–Hwang–Lee reduction with a single precomputed value (seed 001 section 3.1,
-//! Fig. 4).
+//! `lhl-l1`: Lim–Hwang–Lee reduction with a single precomputed value (Lim, Hwang, Lee, *Fast
+//! Modular Reduction With Precomputation*, JW-ISC '97, §3.1, Fig. 4).
 //!
 //! Precalculation: n' = b^(k+δ) mod m (k limbs), δ >= 1 (default 2, the paper's choice).
 //! For i = L-1 down to k+δ the top digit z_i is folded into the window z[i-k-δ .. i]
@@ -21,7 +21,9 @@ use crate::tuning::LHL_DELTA;
 /// Fold `z` (any length L) from the top down to its low `k + delta` limbs with
 /// `np = b^(k+delta) mod m` (k limbs): afterwards `z[k+delta..]` is zero and
 /// `z[..k+delta]` ≡ z (mod m). Returns how many final-carry fix-ups happened (for tests).
-/// `delta >= 1`. Variable time only in the rare fix-up branch and the carry propagation.
+/// `delta >= 1`.
+/// Leaks: variable time: zero digits are skipped, the carry propagation stops when the carry
+/// dies, and the rare fix-up is a branch.
 pub fn fold_top(z: &mut [Limb], np: &[Limb], delta: usize) -> usize {
     let k = np.len();
     let w = k + delta;
@@ -49,6 +51,8 @@ pub fn fold_top(z: &mut [Limb], np: &[Limb], delta: usize) -> usize {
 }
 
 /// L1 context: the modulus, n' = b^(k+δ) mod m, δ, and the classical tail.
+/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct LhlL1 {
     m: Vec<Limb>,
@@ -96,7 +100,9 @@ impl LhlL1 {
     }
 
     /// `out = z mod m` for `z` of any length (destroyed); `u` is scratch of `k + δ + 1` limbs.
-    /// Returns the number of final-carry fix-ups. Variable time.
+    /// Returns the number of final-carry fix-ups.
+    /// Leaks: variable time: [`fold_top`]'s, then the classical tail's
+    /// ([`Classical::rem_into`]).
     pub fn reduce_into(&self, out: &mut [Limb], z: &mut [Limb], u: &mut [Limb]) -> usize {
         let fixups = fold_top(z, &self.np, self.delta);
         let w = (self.m.len() + self.delta).min(z.len());
@@ -134,7 +140,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "lhl-l1",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "Lim-Hwang-Lee L1: one value n' = b^(k+2) mod m, digit folding with final-carry fix-up, classical tail; seed 001 sec. 3.1 Fig. 4",
+    summary: "Lim-Hwang-Lee L1: one value n' = b^(k+2) mod m, digit folding with final-carry fix-up, classical tail; Lim–Hwang–Lee 1997 §3.1, Fig. 4",
     memory: "O(k): n' (k limbs)",
     build,
 };

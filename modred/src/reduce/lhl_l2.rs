@@ -1,5 +1,5 @@
-//! `lhl-l2`: Lim–Hwang–Lee reduction with two precomputed values (seed 001 section 3.1, the
-//! n* variant).
+//! `lhl-l2`: Lim–Hwang–Lee reduction with two precomputed values (Lim, Hwang, Lee, *Fast
+//! Modular Reduction With Precomputation*, JW-ISC '97, §3.1, the n* variant).
 //!
 //! Precalculation: n* = b^(k+h) mod m with h = ceil(k/2), and L1's n' = b^(k+δ) mod m.
 //! A 2k-limb z is first folded as z' = z[0..k+h] + z[k+h..2k] n*: the product of the
@@ -22,6 +22,8 @@ use crate::limb::Limb;
 use crate::tuning::{KARATSUBA_THRESHOLD, LHL_DELTA};
 
 /// L2 context.
+/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct LhlL2 {
     m: Vec<Limb>,
@@ -74,6 +76,8 @@ impl LhlL2 {
 
     /// `p = top * n*` (top: k - h limbs, p: 2k - h limbs) by Karatsuba on (k - h)-limb chunks
     /// of n* (schoolbook when k - h is below the Karatsuba threshold). `s` is scratch of `2 (k - h) + karatsuba_scratch_len(k - h)` limbs.
+    /// Leaks: nothing but the lengths (constant time) in the schoolbook case; else variable
+    /// time (Karatsuba's sign branches, and the chunks' carries stop when they die).
     fn mul_top(&self, p: &mut [Limb], top: &[Limb], s: &mut [Limb]) {
         let t = top.len();
         let k = self.m.len();
@@ -100,7 +104,9 @@ impl LhlL2 {
     }
 
     /// `out = z mod m` for a 2k-limb z (destroyed). `s` needs [`Reducer::scratch_len`] minus
-    /// the product's 2k limbs. Variable time.
+    /// the product's 2k limbs.
+    /// Leaks: variable time: `mul_top`'s, the carry of the first fold stops when it dies,
+    /// then [`fold_top`]'s and the classical tail's ([`Classical::rem_into`]).
     pub fn reduce_into(&self, out: &mut [Limb], z: &mut [Limb], s: &mut [Limb]) {
         let k = self.m.len();
         debug_assert_eq!(z.len(), 2 * k);
@@ -159,7 +165,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "lhl-l2",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "Lim-Hwang-Lee L2: fold the top k/2 limbs with n* = b^(3k/2) mod m by Karatsuba, then L1; seed 001 sec. 3.1",
+    summary: "Lim-Hwang-Lee L2: fold the top k/2 limbs with n* = b^(3k/2) mod m by Karatsuba, then L1; Lim–Hwang–Lee 1997 §3.1",
     memory: "O(k): n* and n' (2k limbs)",
     build,
 };

@@ -43,6 +43,7 @@ pub enum WideResult {
 }
 
 /// A modulus context for one reduction method. See the module docs for the conventions.
+/// Each implementing type's doc has a `Leaks:` line for its `reduce_wide`, `mul` and `sqr`.
 /// (`len` is the modulus size in limbs, never zero, so there is no `is_empty`; `from_repr` is
 /// the inverse of `to_repr`, hence its name.)
 #[allow(clippy::len_without_is_empty, clippy::wrong_self_convention)]
@@ -80,6 +81,10 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// its threshold), then [`Self::reduce_wide`] with the rest of the scratch, so
     /// `scratch_len()` must cover 2k limbs plus the larger of the Karatsuba scratch and what
     /// `reduce_wide` needs.
+    /// Leaks (this default): what [`Self::reduce_wide`] leaks; the product is constant time
+    /// below [`crate::tuning::KARATSUBA_THRESHOLD`] limbs, variable time from it (Karatsuba
+    /// branches on the signs of the half differences, found by an early-exit comparison, and its
+    /// carries stop when they die; so does Toom-3 above it).
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let (t, rest) = scratch.split_at_mut(2 * self.len());
         arith::mul_karatsuba(t, a, b, rest);
@@ -88,15 +93,17 @@ pub trait Reducer: Send + Sync + fmt::Debug {
 
     /// `out = a^2` in representation. Default: the symmetric square, then
     /// [`Self::reduce_wide`] (as [`Self::mul`]).
+    /// Leaks (this default): as [`Self::mul`]'s, with
+    /// [`crate::tuning::KARATSUBA_SQR_THRESHOLD`].
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         let (t, rest) = scratch.split_at_mut(2 * self.len());
         arith::sqr_karatsuba(t, a, rest);
         self.reduce_wide(out, t, rest);
     }
 
-    /// Reduce the 2k-limb argument `x` (destroyed), the operation the seeds' reduction tables
-    /// time. Writes k limbs < m: `x mod m`, or `x R^{-1} mod m` for the Montgomery family (see
-    /// [`Self::wide_result`]). `x` must pass [`Self::check_wide`].
+    /// Reduce the 2k-limb argument `x` (destroyed), the operation the source papers' reduction
+    /// tables time. Writes k limbs < m: `x mod m`, or `x R^{-1} mod m` for the Montgomery family
+    /// (see [`Self::wide_result`]). `x` must pass [`Self::check_wide`].
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]);
 
     /// Whether `mul`, `sqr`, `to_repr` and `from_repr` run in time independent of the operand
@@ -133,6 +140,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
 
     /// Whether `x` (any length, trimmed or not) is within what [`Self::reduce_wide`] accepts
     /// after zero-padding to 2k limbs. `Err` carries the human-readable restriction.
+    /// Leaks (this default): variable time: the scan for the top non-zero limb stops at it.
     fn check_wide(&self, x: &[Limb]) -> core::result::Result<(), &'static str> {
         if arith::normalized_len(x) <= 2 * self.len() {
             Ok(())

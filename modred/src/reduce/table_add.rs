@@ -1,5 +1,5 @@
-//! `table-add-*`: addition-only lookup-table reduction (seed 001 section 3.2, Fig. 5), adapted
-//! to 64-bit limbs.
+//! `table-add-*`: addition-only lookup-table reduction (Lim, Hwang, Lee, *Fast Modular Reduction
+//! With Precomputation*, JW-ISC '97, §3.2, Fig. 5), adapted to 64-bit limbs.
 //!
 //! The modulus is first normalized: m_n = m 2^sh with its top bit set (z 2^sh mod m_n =
 //! (z mod m) 2^sh), so that a k-limb value below b^k is below 2 m_n. A shape splits a digit
@@ -59,6 +59,8 @@ pub const SHAPE_6X2048: Shape = Shape {
 };
 
 /// Addition-only table reduction context.
+/// Leaks: variable time: [`Self::reduce_into`]'s table indices, and its `mul`/`sqr` are the
+/// [`Reducer`] defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct TableAdd {
     name: &'static str,
@@ -145,7 +147,9 @@ impl TableAdd {
     }
 
     /// `out = x mod m` for any `x` with at most 2k limbs; `z` is scratch of 2k + 1 limbs.
-    /// Additions, shifts and table look-ups only. Variable time.
+    /// Additions, shifts and table look-ups only.
+    /// Leaks: variable time: every digit's fields index the tables (cache timing), and the final
+    /// carry fold loops until no carry is left (up to three times).
     pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], z: &mut [Limb]) {
         let k = self.m.len();
         let len = x.len() + 1;
@@ -231,7 +235,7 @@ pub const INFO_16X16: ReducerInfo = ReducerInfo {
     name: "table-add-16x16",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "addition-only lookup table, 16 fields x 16 rows (529 rows = 4232k bytes), 16 adds/limb; seed 001 sec. 3.2 Fig. 5",
+    summary: "addition-only lookup table, 16 fields x 16 rows (529 rows = 4232k bytes), 16 adds/limb; Lim–Hwang–Lee 1997 §3.2, Fig. 5",
     memory: "529k limbs: 4.1 MiB at 65,536 bits, its largest modulus",
     build: build_16x16,
 };
@@ -241,7 +245,7 @@ pub const INFO_8X256: ReducerInfo = ReducerInfo {
     name: "table-add-8x256",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "addition-only lookup table, 8 fields x 256 rows (4105 rows = 32840k bytes), 8 adds/limb; seed 001 sec. 3.2 Fig. 5",
+    summary: "addition-only lookup table, 8 fields x 256 rows (4105 rows = 32840k bytes), 8 adds/limb; Lim–Hwang–Lee 1997 §3.2, Fig. 5",
     memory: "4105k limbs: 32 MiB at 65,536 bits, its largest modulus",
     build: build_8x256,
 };
@@ -251,7 +255,7 @@ pub const INFO_6X2048: ReducerInfo = ReducerInfo {
     name: "table-add-6x2048",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "addition-only lookup table, 6 fields x 2048 rows (13831 rows = 110648k bytes), 6 adds/limb; seed 001 sec. 3.2 Fig. 5",
+    summary: "addition-only lookup table, 6 fields x 2048 rows (13831 rows = 110648k bytes), 6 adds/limb; Lim–Hwang–Lee 1997 §3.2, Fig. 5",
     memory: "13831k limbs: 108 MiB at 65,536 bits, its largest modulus",
     build: build_6x2048,
 };

@@ -1,5 +1,5 @@
-//! `table-constant`: Kawamura's constant-multiplication table (seed 001 section 2.4, after
-//! Kawamura–Takabayashi–Shimbo).
+//! `table-constant`: Kawamura's constant-multiplication table (Lim, Hwang, Lee, *Fast Modular
+//! Reduction With Precomputation*, JW-ISC '97, §2.4, after Kawamura–Takabayashi–Shimbo).
 //!
 //! For a fixed c < m, precompute `c[j]` = c b^j mod m for 0 <= j < k. Then for any k-limb x,
 //! c x = sum_j x_j `c[j]` (mod m): the sum is below k b^(k+1) (k + 2 limbs, the paper's "k + 1
@@ -20,6 +20,8 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// `acc = sum_j x_j table[j]` (rows of k limbs, `x.len() <= rows`), `acc` k + 2 limbs.
+/// Leaks: variable time only in each row's carry into the top two limbs, which stops when it
+/// dies; the rows are read in a fixed order.
 fn accumulate(acc: &mut [Limb], table: &[Limb], x: &[Limb], k: usize) {
     debug_assert!(acc.len() == k + 2 && table.len() >= x.len() * k);
     acc.fill(0);
@@ -33,6 +35,7 @@ fn accumulate(acc: &mut [Limb], table: &[Limb], x: &[Limb], k: usize) {
 
 /// Fill `table` (rows of k = `c.len()` limbs) with c b^j mod m, j = 0, 1, ..., from `c < m`;
 /// `u` has 2k + 3 limbs. One quotient digit per row: O(k) each.
+/// Leaks: variable time: each row is [`Classical::rem_into`].
 pub(crate) fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, u: &mut [Limb]) {
     let k = c.len();
     let rows = table.len() / k;
@@ -48,6 +51,7 @@ pub(crate) fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, 
 }
 
 /// Fixed multiplier c mod m: `c[j] = c b^j mod m`, k rows of k limbs (k^2 limbs).
+/// Leaks: variable time: the classical tail of [`Self::mul_into`].
 #[derive(Debug, Clone)]
 pub struct FixedMultiplier {
     m: Vec<Limb>,
@@ -87,7 +91,8 @@ impl FixedMultiplier {
     }
 
     /// `out = c x mod m` for any `x` of at most k limbs (not necessarily < m). Output < m.
-    /// Variable time (the classical tail).
+    /// Leaks: variable time: the accumulation's carries, then the classical tail
+    /// ([`Classical::rem_into`]).
     pub fn mul_into(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
         let (acc, u) = scratch.split_at_mut(k + 2);
@@ -96,6 +101,7 @@ impl FixedMultiplier {
     }
 
     /// `c x mod m` on [`crate::Natural`]-free limbs, allocating (convenience).
+    /// Leaks: as [`Self::mul_into`].
     pub fn mul(&self, x: &[Limb]) -> Vec<Limb> {
         let mut out = vec![0; self.m.len()];
         let mut s = vec![0; self.scratch_len()];
@@ -110,6 +116,9 @@ impl FixedMultiplier {
 }
 
 /// The `table-constant` reducer (see the module docs).
+/// Leaks: variable time: `mul` and `sqr` build the table of `a` row by row with
+/// [`Classical::rem_into`], and every operation ends with the accumulation's carries and the
+/// classical tail.
 #[derive(Debug, Clone)]
 pub struct TableConstant {
     /// Multiplier by b^k mod m, for `reduce_wide`.
@@ -155,11 +164,12 @@ impl Reducer for TableConstant {
         accumulate(acc, table, b, k);
         self.bk.classical.rem_into(out, acc, u);
     }
-    /// x = x_lo + (b^k mod m) x_hi by the table of b^k mod m, then the classical tail on
-    /// k + 2 limbs (x_lo folded into the accumulator).
+    /// [`Self::mul`] with b = a: the table of `a`, multiplied by `a`.
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         self.mul(out, a, a, scratch) // the table of a, multiplied by a
     }
+    /// x = x_lo + (b^k mod m) x_hi by the table of b^k mod m, then the classical tail on
+    /// k + 2 limbs (x_lo folded into the accumulator).
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         let k = self.bk.m.len();
         let (acc, u) = scratch.split_at_mut(k + 2);
@@ -181,7 +191,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "table-constant",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "Kawamura constant-multiplication table c[j] = c b^j mod m, k^2 limbs per constant; mul builds the table per call (slow one-off); seed 001 sec. 2.4",
+    summary: "Kawamura constant-multiplication table c[j] = c b^j mod m, k^2 limbs per constant; mul builds the table per call (slow one-off); Lim–Hwang–Lee 1997 §2.4",
     memory: "2k^2 limbs (table and mul's scratch): 16 MiB at 65,536 bits, its largest modulus",
     build,
 };

@@ -1,4 +1,5 @@
-//! `table-residue`: Tanaka–Okamoto's residue table (seed 001 section 2.4).
+//! `table-residue`: Tanaka–Okamoto's residue table (Lim, Hwang, Lee, *Fast Modular Reduction
+//! With Precomputation*, JW-ISC '97, §2.4).
 //!
 //! Precalculation: `n[j]` = b^(k+j) mod m for 0 < j < k (k - 1 values of k limbs). A 2k-limb
 //! z is reduced as z' = z[0..=k] + sum_{j=1}^{k-1} z_{k+j} `n[j]`, which is below
@@ -15,6 +16,8 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// Residue-table context: the modulus, n[1..k] and a classical context for the last digits.
+/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct TableResidue {
     m: Vec<Limb>,
@@ -57,7 +60,9 @@ impl TableResidue {
     }
 
     /// `acc = z[0..=k] + sum_{j=1}^{k-1} z[k+j] n[j]` for a 2k-limb `z`; `acc` has k + 2 limbs
-    /// and the sum fits (it is < k b^(k+1)). k(k - 1) multiplications, constant time.
+    /// and the sum fits (it is < k b^(k+1)). k(k - 1) multiplications.
+    /// Leaks: variable time only in each row's carry into the top two limbs, which stops when it
+    /// dies; the rows are read in a fixed order.
     pub fn fold_into(&self, acc: &mut [Limb], z: &[Limb]) {
         let k = self.m.len();
         debug_assert!(z.len() == 2 * k && acc.len() == k + 2);
@@ -71,8 +76,9 @@ impl TableResidue {
         }
     }
 
-    /// `out = z mod m` for a 2k-limb `z`. `scratch` needs `2k + 3` limbs. Variable time (the
-    /// classical tail).
+    /// `out = z mod m` for a 2k-limb `z`. `scratch` needs `2k + 3` limbs.
+    /// Leaks: variable time: [`Self::fold_into`]'s carries, then the classical tail's
+    /// ([`Classical::rem_into`]).
     pub fn reduce_into(&self, out: &mut [Limb], z: &[Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
         let (acc, u) = scratch.split_at_mut(k + 2);
@@ -111,7 +117,7 @@ pub const INFO: ReducerInfo = ReducerInfo {
     name: "table-residue",
     needs_odd: false,
     restriction: "x < b^(2k) (b = 2^64, k = limbs of m)",
-    summary: "Tanaka-Okamoto residue table n[j] = b^(k+j) mod m, (k-1)k limbs, classical tail; seed 001 sec. 2.4",
+    summary: "Tanaka-Okamoto residue table n[j] = b^(k+j) mod m, (k-1)k limbs, classical tail; Lim–Hwang–Lee 1997 §2.4",
     memory: "(k-1)k limbs: 8 MiB at 65,536 bits, its largest modulus",
     build,
 };

@@ -9,13 +9,18 @@ use crate::limb::Limb;
 use crate::natural::Natural;
 
 /// `x mod m` for a natural `x` of any length and a one-limb modulus `m > 0`: one division per
-/// limb of `x`, so multi-limb operands can enter the single-word path. Variable time.
+/// limb of `x`, so multi-limb operands can enter the single-word path.
+/// Leaks: variable time: one hardware division per limb (x86 `div`, whose latency depends on
+/// the operands).
 pub fn residue(x: &Natural, m: Limb) -> Limb {
     crate::arith::div_rem_1(None, x.limbs(), m)
 }
 
-/// `b^e mod m`, output `< m` (0 for m = 1; `0^0 = 1`). Odd m: [`Monty64`] (seed 003's winner);
-/// even m: [`Barrett64`]. Variable time only in the bit length of `e`.
+/// `b^e mod m`, output `< m` (0 for m = 1; `0^0 = 1`). Odd m: [`Monty64`] (the winner of
+/// Bloemen, *Montgomery multiplication*, 2014); even m: [`Barrett64`].
+/// Leaks: the bit length of `e` (the loop length), and the modulus (its parity picks the
+/// method; the context is built with divisions, whose latency depends on m); nothing about `b`
+/// or the bits of `e`.
 pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);
@@ -31,7 +36,9 @@ pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
 }
 
 /// `a b mod m` for any `a, b < 2^64`, output `< m`: one 128/64 hardware division (for a single
-/// product nothing beats it; precomputing a context costs a division already). Variable time.
+/// product nothing beats it; precomputing a context costs a division already).
+/// Leaks: variable time: the hardware division's latency depends on the operands (x86 `div`),
+/// and a branch on whether the product's high word is below m.
 pub fn mul_mod(a: Limb, b: Limb, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);
@@ -41,7 +48,7 @@ pub fn mul_mod(a: Limb, b: Limb, m: Limb) -> Result<Limb> {
 
 /// `a^{-1} mod m` by the extended Euclidean algorithm, output `< m` (0 for m = 1, where every
 /// residue is the inverse of every other). `Err(NotInvertible)` when gcd(a, m) != 1.
-/// Variable time.
+/// Leaks: variable time: the number of Euclid steps and their divisions depend on `a` and m.
 pub fn inv_mod(a: Limb, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);

@@ -14,6 +14,8 @@ use crate::error::{Error, Result};
 use crate::limb::{adc, div_wide, mul_lo, mul_wide, Choice, Limb};
 
 /// A precomputed-reciprocal context for one modulus `1 <= m < 2^64`.
+/// Leaks: nothing in its products and reductions (constant time, the corrections are masks);
+/// the exponent's bit length in [`Self::pow`]; the constructor divides (variable time in m).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Barrett64 {
     m: Limb,
@@ -53,7 +55,8 @@ impl Barrett64 {
     }
 
     /// Remainder of the two-word `u1 2^64 + u0` by the normalized d (MG Algorithm 4, quotient
-    /// discarded). Precondition `u1 < d`. Output `< d`. Constant-time.
+    /// discarded). Precondition `u1 < d`. Output `< d`.
+    /// Leaks: nothing (constant time: both corrections are masks).
     #[inline(always)]
     fn rem_norm(&self, u1: Limb, u0: Limb) -> Limb {
         debug_assert!(u1 < self.d);
@@ -74,7 +77,8 @@ impl Barrett64 {
     }
 
     /// `x mod m` of the two-word `x = hi 2^64 + lo`, any `hi, lo`. Two 2/1 steps on the shifted
-    /// three-word x 2^s. Output `< m`. Constant-time.
+    /// three-word x 2^s. Output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline]
     pub fn reduce_wide(&self, hi: Limb, lo: Limb) -> Limb {
         let x = ((hi as u128) << 64) | lo as u128;
@@ -85,7 +89,8 @@ impl Barrett64 {
         self.rem_norm(r1, w as Limb) >> self.s
     }
 
-    /// `x mod m` for any `x < 2^64`. Output `< m`. Constant-time.
+    /// `x mod m` for any `x < 2^64`. Output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline]
     pub fn reduce(&self, x: Limb) -> Limb {
         // The high word of x 2^s is x >> (64 - s) < 2^s <= 2^63 <= d.
@@ -94,7 +99,8 @@ impl Barrett64 {
     }
 
     /// `a b mod m`, output `< m`. Precondition: `a < m` or `b < m` (then a b 2^s < d 2^64, one
-    /// 2/1 step). Constant-time.
+    /// 2/1 step).
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn mul(&self, a: Limb, b: Limb) -> Limb {
         debug_assert!(a < self.m || b < self.m);
@@ -102,13 +108,15 @@ impl Barrett64 {
         self.rem_norm((w >> 64) as Limb, w as Limb) >> self.s
     }
 
-    /// `a^2 mod m` for `a < m`, output `< m`. Constant-time.
+    /// `a^2 mod m` for `a < m`, output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn sqr(&self, a: Limb) -> Limb {
         self.mul(a, a)
     }
 
-    /// `a b mod m` for any `a, b < 2^64`. Output `< m`. Constant-time.
+    /// `a b mod m` for any `a, b < 2^64`. Output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline]
     pub fn mul_mod(&self, a: Limb, b: Limb) -> Limb {
         let (lo, hi) = mul_wide(a, b);
@@ -117,7 +125,8 @@ impl Barrett64 {
 
     /// Product in the shifted representation x' = x 2^s (< d): `(x y mod m) 2^s` from `x'`,
     /// `y'`, as the remainder of `x' (y' >> s) = x y 2^s < m^2 2^s < d 2^64` by d. Saves the
-    /// 128-bit shift of [`Self::mul`]. Constant-time.
+    /// 128-bit shift of [`Self::mul`].
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     fn mul_shifted(&self, xs: Limb, ys: Limb) -> Limb {
         let (lo, hi) = mul_wide(xs, ys >> self.s);
@@ -125,8 +134,8 @@ impl Barrett64 {
     }
 
     /// `b^e mod m` for any `b < 2^64` by right-to-left binary exponentiation with masked
-    /// products, in the shifted representation. Output `< m` (0 for m = 1). Variable time only
-    /// in the bit length of `e`.
+    /// products, in the shifted representation. Output `< m` (0 for m = 1).
+    /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
     pub fn pow(&self, b: Limb, e: u64) -> Limb {
         let base = self.reduce(b) << self.s;

@@ -1,9 +1,10 @@
-//! Seed 003's benchmark: "a lot of modular exponents" with an empty loop, `divq` and Montgomery
-//! multiplication, where "all three loops compute the Montgomery conversion too" so that only
-//! the multiplication method differs. Shared by `benches/word.rs` and the comparison report.
+//! The benchmark of Bloemen, *Montgomery multiplication*, 2014: "a lot of modular exponents"
+//! with an empty loop, `divq` and Montgomery multiplication, where "all three loops compute the
+//! Montgomery conversion too" so that only the multiplication method differs. Shared by
+//! `benches/word.rs` and the comparison report.
 //!
 //! Every loop draws the same `n` cases from a fixed-seed generator (SplitMix64): an odd modulus
-//! m in (2^63, 2^64) (the seed's `mul_monty` setting), a base and a full 64-bit exponent. Every
+//! m in (2^63, 2^64) (Bloemen's `mul_monty` setting), a base and a full 64-bit exponent. Every
 //! loop builds the [`Monty64`] context (k by Newton, R mod m, R^2 mod m, R^{-1} mod m) and folds
 //! R^2 ^ R^{-1} into its checksum; all but [`empty_loop`] add `b^e mod m`. Hence the
 //! checksums of every non-empty loop are equal, which `tests/word.rs` checks.
@@ -40,7 +41,7 @@ pub fn cases(n: usize, seed: u64) -> impl Iterator<Item = Case> {
     })
 }
 
-/// The per-case work common to all loops (the seed's "Montgomery conversion"): build the
+/// The per-case work common to all loops (Bloemen's "Montgomery conversion"): build the
 /// context and fold its constants so the optimizer keeps it.
 #[inline(always)]
 fn common(m: Limb) -> (Monty64, u64) {
@@ -58,12 +59,12 @@ fn run(n: usize, seed: u64, pow: impl Fn(&Monty64, Case) -> Limb) -> u64 {
     })
 }
 
-/// The seed's "empty loop": only the common work, no exponentiation.
+/// Bloemen's "empty loop": only the common work, no exponentiation.
 pub fn empty_loop(n: usize, seed: u64) -> u64 {
     run(n, seed, |_, _| 0)
 }
 
-/// Exponentiation with the `div` instruction (inline asm on x86_64), the seed's `divq` row.
+/// Exponentiation with the `div` instruction (inline asm on x86_64), Bloemen's `divq` row.
 pub fn divq_loop(n: usize, seed: u64) -> u64 {
     run(n, seed, |_, c| pow_divq(c.b, c.e, c.m))
 }
@@ -73,12 +74,12 @@ pub fn divq_u128_loop(n: usize, seed: u64) -> u64 {
     run(n, seed, |_, c| pow_divq_u128(c.b, c.e, c.m))
 }
 
-/// Exponentiation with seed 003's own `mul_monty` and divq-based conversions.
+/// Exponentiation with Bloemen's own `mul_monty` and divq-based conversions.
 pub fn montgomery_seed_loop(n: usize, seed: u64) -> u64 {
     run(n, seed, |ctx, c| ctx.pow_seed(c.b, c.e))
 }
 
-/// Exponentiation with [`Monty64`] (REDC with final conditional subtraction), the seed's
+/// Exponentiation with [`Monty64`] (REDC with final conditional subtraction), Bloemen's
 /// Montgomery row as modred implements it.
 pub fn montgomery_loop(n: usize, seed: u64) -> u64 {
     run(n, seed, |ctx, c| ctx.pow_mod(c.b, c.e))

@@ -1,16 +1,16 @@
 //! Single-word (u64) modular arithmetic: every modulus 1 <= m < 2^64 fits one [`Limb`].
 //!
-//! Seed 003 (`003_79d93daf821879d9.txt`) observes that for a 64-bit modulus Montgomery
+//! Bloemen, *Montgomery multiplication*, 2014, observes that for a 64-bit modulus Montgomery
 //! multiplication beats the hardware 128/64 `div` instruction in a modular-exponentiation loop.
 //! This module holds that comparison and the toolkit built on the winner:
-//! - [`divq`]: `a*b mod m` by one 128/64 division (u128 and x86_64 `div`), the seed's baseline;
-//! - [`montgomery64`]: the seed's `mul_monty` (m > 2^63) and the general [`Monty64`] context for
+//! - [`divq`]: `a*b mod m` by one 128/64 division (u128 and x86_64 `div`), Bloemen's baseline;
+//! - [`montgomery64`]: Bloemen's `mul_monty` (m > 2^63) and the general [`Monty64`] context for
 //!   every odd modulus;
 //! - [`barrett64`]: Möller–Granlund reciprocal of the normalized modulus, every modulus >= 1;
 //! - [`shoup64`]: multiplication by a fixed multiplier with a precomputed quotient (m <= 2^63);
 //! - [`arith`]: the user-facing [`pow_mod`], [`mul_mod`], [`inv_mod`];
 //! - [`prime`]: deterministic Miller–Rabin [`is_prime`] for all u64;
-//! - [`loops`]: the seed's benchmark loops (shared by the criterion bench and the report).
+//! - [`loops`]: Bloemen's benchmark loops (shared by the criterion bench and the report).
 //!
 //! [`Limb`]: crate::limb::Limb
 
@@ -31,8 +31,9 @@ pub use shoup64::Shoup64;
 /// Right-to-left binary exponentiation `base^e` in whatever representation `mul` works in,
 /// `one` being the representation of 1: the squarings of `base` and the products into the
 /// accumulator form two independent dependency chains, so their latencies overlap (a
-/// left-to-right ladder chains every operation). Multiplies only for the 1 bits of `e`
-/// (a data-dependent branch): variable time in `e`, constant-time in `base` if `mul` is.
+/// left-to-right ladder chains every operation). Multiplies only for the 1 bits of `e`.
+/// Leaks: variable time in `e`: a branch on each of its bits, the loop length on its bit length;
+/// nothing about `base` if `mul` leaks nothing.
 #[inline(always)]
 pub(crate) fn pow_binary(mul: impl Fn(u64, u64) -> u64, one: u64, base: u64, e: u64) -> u64 {
     let (mut acc, mut sq, mut e) = (one, base, e);
@@ -50,7 +51,8 @@ pub(crate) fn pow_binary(mul: impl Fn(u64, u64) -> u64, one: u64, base: u64, e: 
 
 /// Like [`pow_binary`] but always multiplies and keeps the product by mask, so the only
 /// data-dependent control flow is the loop length (the bit length of `e`; pass `bits = 64` to
-/// make it fixed). Constant-time in `base` and in the bits of `e` if `mul` is.
+/// make it fixed).
+/// Leaks: `bits` (the loop length); nothing else if `mul` leaks nothing.
 #[inline(always)]
 pub(crate) fn pow_binary_masked(
     mul: impl Fn(u64, u64) -> u64,

@@ -1,12 +1,12 @@
-//! Single-word Montgomery multiplication, after seed 003 (`003_79d93daf821879d9.txt`).
+//! Single-word Montgomery multiplication, after Bloemen, *Montgomery multiplication*, 2014.
 //!
 //! With R = 2^64 and an odd modulus m, the Montgomery form of x is x' = x R mod m and the
 //! product of two forms is REDC(a' b') = a' b' R^{-1} mod m, computed with multiplications and
 //! a shift instead of a division: for t = a' b', u = t k mod R with k = -m^{-1} mod R makes
-//! t + u m divisible by R (seed 003, "The great Montgomery trick").
+//! t + u m divisible by R (Bloemen 2014, "The great Montgomery trick").
 //!
 //! Two versions live here:
-//! - the seed's own routines, kept faithful for the benchmark: [`mul_monty_seed`],
+//! - Bloemen's own routines, kept faithful for the benchmark: [`mul_monty_seed`],
 //!   [`mod_to_monty_seed`], [`monty_to_mod_seed`], [`Monty64::pow_seed`];
 //! - [`Monty64`], the general REDC with one final conditional subtraction for every odd modulus
 //!   1 <= m < 2^64, whose values are always fully reduced (< m).
@@ -15,16 +15,16 @@ use super::divq::mul_divq;
 use crate::error::{Error, Result};
 use crate::limb::{adc, mul_lo, mul_wide, neg_inv_newton, sbb, Choice, Limb};
 
-/// Seed 003's `mul_monty`, line for line: with `th 2^64 + tl = a b`, returns `th` if `tl == 0`,
+/// Bloemen's `mul_monty`, line for line: with `th 2^64 + tl = a b`, returns `th` if `tl == 0`,
 /// else `p = vh + th + 1` (vh = high word of `u m`, u = tl k mod 2^64), plus `r` when that sum
 /// wrapped (`p < th`).
 ///
-/// Parameters: `r` = 2^64 mod m (the seed's `R`), `k` = -m^{-1} mod 2^64, `m` odd.
+/// Parameters: `r` = 2^64 mod m (Bloemen's `R`), `k` = -m^{-1} mod 2^64, `m` odd.
 ///
 /// What it returns (proved in the comments below and tested in `tests/word.rs`):
 /// - for any odd m and any `a, b < 2^64`: a value `< 2^64` congruent to `a b 2^{-64}` mod m
-///   (the seed's doc comment says "mod 2^64", a typo for "mod m");
-/// - the output is NOT fully reduced: it can lie in `[m, 2^64)`. For m > 2^63 (the seed's
+///   (Bloemen's doc comment says "mod 2^64", a typo for "mod m");
+/// - the output is NOT fully reduced: it can lie in `[m, 2^64)`. For m > 2^63 (Bloemen's
 ///   setting) that means `< 2m`, so one conditional subtraction ([`monty_to_mod_seed`]'s
 ///   `if a >= m { a -= m }`) reduces it; for `a, b < m` the output is `< 2m` for every odd m.
 ///
@@ -37,7 +37,7 @@ use crate::limb::{adc, mul_lo, mul_wide, neg_inv_newton, sbb, Choice, Limb};
 /// `[2^64, 2^64 + m)`, and `p + r = T - 2^64 + (2^64 mod m)` is congruent to T and `< 2^64`
 /// (for m > 2^63, r = 2^64 - m and p + r = T - m; for m < 2^63, p + r < 2m < 2^64).
 ///
-/// Timing: the two branches depend on data (tl == 0 and the wrap), so variable time.
+/// Leaks: variable time: two branches on the data (tl == 0 and the wrap).
 #[inline]
 pub fn mul_monty_seed(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Limb {
     debug_assert!(m & 1 == 1);
@@ -55,18 +55,20 @@ pub fn mul_monty_seed(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Limb {
     }
 }
 
-/// Seed 003's `mod_to_monty`: `a 2^64 mod m` as the divq product `a r mod m`, `r` = 2^64 mod m.
-/// Output `< m`, any `a`. Variable time (hardware division).
+/// Bloemen's `mod_to_monty`: `a 2^64 mod m` as the divq product `a r mod m`, `r` = 2^64 mod m.
+/// Output `< m`, any `a`.
+/// Leaks: variable time (hardware division, see [`mul_divq`]).
 #[inline]
 pub fn mod_to_monty_seed(a: Limb, r: Limb, m: Limb) -> Limb {
     mul_divq(a, r, m)
 }
 
-/// Seed 003's `monty_to_mod`: `a 2^{-64} mod m` as `if a >= m { a -= m }` then the divq product
-/// with `r_inv` = 2^{-64} mod m. Output `< m` for every odd m and every `a < 2^64`: the seed
+/// Bloemen's `monty_to_mod`: `a 2^{-64} mod m` as `if a >= m { a -= m }` then the divq product
+/// with `r_inv` = 2^{-64} mod m. Output `< m` for every odd m and every `a < 2^64`: Bloemen
 /// requires m > 2^63 so that one subtraction brings [`mul_monty_seed`]'s output below m, but the
 /// divq product reduces fully anyway (its high word is `< r_inv < m`), so the subtraction is
-/// not needed for correctness. Variable time.
+/// not needed for correctness.
+/// Leaks: variable time: the branch on `a >= m` and the hardware division.
 #[inline]
 pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
     let a = if a >= m { a - m } else { a };
@@ -78,11 +80,12 @@ pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
 ///
 /// All values "in Montgomery form" are fully reduced (`< m`). [`Self::redc`] is the textbook
 /// (t + u m) / R with one final conditional subtraction; [`Self::mul`] uses the equivalent,
-/// shorter [`Self::redc_sub`] (measured faster in `benches/word.rs`). [`Self::redc`], [`Self::mul`],
-/// [`Self::sqr`], [`Self::to_monty`], [`Self::from_monty`] and [`Self::pow_ct`] are
-/// constant-time (branch-free; the final subtraction is a mask select). [`Self::pow`] is
-/// variable time only in the exponent's bit length. The constructor uses hardware division (variable time in
-/// m, which is public).
+/// shorter [`Self::redc_sub`] (measured faster in `benches/word.rs`).
+/// Leaks: nothing in [`Self::redc`], [`Self::mul`], [`Self::sqr`], [`Self::to_monty`],
+/// [`Self::from_monty`] and [`Self::pow_ct`] (constant time: branch-free, the final subtraction
+/// a mask select); the exponent's bit length in [`Self::pow`]; variable time in
+/// [`Self::pow_seed`]; the constructor divides (hardware division: variable time in m, which is
+/// public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Monty64 {
     m: Limb,
@@ -130,7 +133,7 @@ impl Monty64 {
     pub fn k(&self) -> Limb {
         self.k
     }
-    /// R mod m = 2^64 mod m, the Montgomery form of 1 (the seed's `R`).
+    /// R mod m = 2^64 mod m, the Montgomery form of 1 (Bloemen's `R`).
     pub fn r(&self) -> Limb {
         self.r
     }
@@ -138,7 +141,7 @@ impl Monty64 {
     pub fn r2(&self) -> Limb {
         self.r2
     }
-    /// R^{-1} mod m = 2^{-64} mod m (the seed's `r`).
+    /// R^{-1} mod m = 2^{-64} mod m (Bloemen's `r`).
     pub fn r_inv(&self) -> Limb {
         self.r_inv
     }
@@ -149,7 +152,7 @@ impl Monty64 {
 
     /// REDC of the two-word `t = hi 2^64 + lo`: `t R^{-1} mod m`, output `< m`.
     /// Precondition `hi < m` (so t < m R; true for any product `a b` with `a < m` or `b < m`).
-    /// Constant-time.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn redc(&self, hi: Limb, lo: Limb) -> Limb {
         debug_assert!(hi < self.m);
@@ -172,7 +175,8 @@ impl Monty64 {
     /// t - u m is divisible by R exactly (no carry out of the low word), and
     /// (t - u m) / R = hi - high(u m) lies in (-m, m) since both terms are < m; add m back
     /// if the subtraction borrowed. One addition shorter than the t + u m form.
-    /// Precondition `hi < m`. Output `< m`. Constant-time.
+    /// Precondition `hi < m`. Output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn redc_sub(&self, hi: Limb, lo: Limb) -> Limb {
         debug_assert!(hi < self.m);
@@ -185,28 +189,31 @@ impl Monty64 {
     }
 
     /// `a b R^{-1} mod m` (the Montgomery product), output `< m`. Precondition `a < m` or
-    /// `b < m` (then the product's high word is below m). Constant-time.
+    /// `b < m` (then the product's high word is below m).
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn mul(&self, a: Limb, b: Limb) -> Limb {
         let (lo, hi) = mul_wide(a, b);
         self.redc_sub(hi, lo)
     }
 
-    /// `a^2 R^{-1} mod m`, output `< m`. Precondition `a < m`. Constant-time.
+    /// `a^2 R^{-1} mod m`, output `< m`. Precondition `a < m`.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn sqr(&self, a: Limb) -> Limb {
         self.mul(a, a)
     }
 
     /// Montgomery form `a R mod m` of any `a < 2^64`, as REDC(a R^2). Output `< m`.
-    /// Constant-time.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn to_monty(&self, a: Limb) -> Limb {
         self.mul(a, self.r2)
     }
 
     /// `x R^{-1} mod m` for any `x < 2^64`: back from Montgomery form when `x` is one.
-    /// Output `< m`. Constant-time.
+    /// Output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn from_monty(&self, x: Limb) -> Limb {
         self.redc(0, x)
@@ -214,8 +221,8 @@ impl Monty64 {
 
     /// `x^e` in Montgomery form (`x < m` in Montgomery form, result `< m` in Montgomery form)
     /// by right-to-left binary exponentiation with masked products (no branch on the bits of
-    /// `e`, so no mispredictions; the squaring and product chains overlap). Variable time only
-    /// in the bit length of `e`.
+    /// `e`, so no mispredictions; the squaring and product chains overlap).
+    /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
     pub fn pow(&self, x: Limb, e: u64) -> Limb {
         debug_assert!(x < self.m);
@@ -225,13 +232,14 @@ impl Monty64 {
 
     /// Like [`Self::pow`] but constant-time in `e` too: 64 squarings and 64 multiplications
     /// whatever `e` is, each product kept or dropped by mask.
+    /// Leaks: nothing (constant time).
     pub fn pow_ct(&self, x: Limb, e: u64) -> Limb {
         debug_assert!(x < self.m);
         super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, 64)
     }
 
     /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow`], convert out. Output `< m`.
-    /// Variable time only in the bit length of `e`.
+    /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
     pub fn pow_mod(&self, b: Limb, e: u64) -> Limb {
         self.from_monty(self.pow(self.to_monty(b), e))
@@ -239,16 +247,18 @@ impl Monty64 {
 
     /// `a b mod m` for any `a, b < 2^64`, as REDC(REDC(a R^2) b) = REDC(a R mod m, b): the
     /// first product's high word is below R^2 mod m < m, the second's below a R mod m < m.
-    /// Output `< m`. Constant-time.
+    /// Output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline]
     pub fn mul_mod(&self, a: Limb, b: Limb) -> Limb {
         self.mul(self.to_monty(a), b)
     }
 
-    /// `b^e mod m` the way seed 003 does it: [`mod_to_monty_seed`], binary exponentiation over
-    /// [`mul_monty_seed`] (whose intermediate values may exceed m), [`monty_to_mod_seed`].
-    /// Output `< m`. Correct for every odd m (tested), although the seed states m > 2^63.
-    /// Variable time.
+    /// `b^e mod m` the way Bloemen 2014 does it: [`mod_to_monty_seed`], binary exponentiation
+    /// over [`mul_monty_seed`] (whose intermediate values may exceed m), [`monty_to_mod_seed`].
+    /// Output `< m`. Correct for every odd m (tested), although Bloemen states m > 2^63.
+    /// Leaks: variable time: the hardware divisions, [`mul_monty_seed`]'s branches and a branch
+    /// on each bit of `e`.
     pub fn pow_seed(&self, b: Limb, e: u64) -> Limb {
         let (r, k, m) = (self.r, self.k, self.m);
         let x = mod_to_monty_seed(b, r, m);

@@ -19,7 +19,8 @@ pub const FIRST_12_PRIMES: [Limb; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31,
 
 /// Whether odd `n > 2` is a strong probable prime to every base in `bases` (bases are reduced
 /// mod n; a base that is 0 mod n is skipped). Returns `false` for even or `n < 3`.
-/// Variable time.
+/// Leaks: variable time: it stops at the first base that decides, the squaring loop exits
+/// early, and the bases are reduced by hardware division.
 pub fn miller_rabin(n: Limb, bases: &[Limb]) -> bool {
     if n < 3 || n & 1 == 0 {
         return false;
@@ -56,7 +57,9 @@ pub fn miller_rabin(n: Limb, bases: &[Limb]) -> bool {
 }
 
 /// Whether `n` is prime, deterministically for every u64: trial division by the primes up to
-/// 37, then [`miller_rabin`] with [`SINCLAIR_BASES`]. Variable time.
+/// 37, then [`miller_rabin`] with [`SINCLAIR_BASES`].
+/// Leaks: variable time: the trial divisions stop at the first factor, then
+/// [`miller_rabin`]'s.
 pub fn is_prime(n: Limb) -> bool {
     if n < 2 {
         return false;

@@ -14,6 +14,7 @@ use crate::limb::{div_wide, mul_lo, mul_wide, Choice, Limb};
 pub const SHOUP64_MAX_MODULUS: Limb = 1 << 63;
 
 /// `w' = floor(w 2^64 / m)` for `w < m` (one 128/64 division).
+/// Leaks: variable time (the division, `__udivti3`, depends on `w` and m).
 #[inline]
 pub fn shoup_precompute(w: Limb, m: Limb) -> Limb {
     debug_assert!(w < m);
@@ -21,7 +22,8 @@ pub fn shoup_precompute(w: Limb, m: Limb) -> Limb {
 }
 
 /// `a w mod m` up to one multiple of m: output `< 2m`, congruent to `a w`. Preconditions:
-/// `m <= 2^63`, `w < m`, `wp = shoup_precompute(w, m)`; any `a < 2^64`. Constant-time.
+/// `m <= 2^63`, `w < m`, `wp = shoup_precompute(w, m)`; any `a < 2^64`.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn mul_shoup_lazy(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
     debug_assert!(m <= SHOUP64_MAX_MODULUS && w < m);
@@ -34,7 +36,8 @@ pub fn mul_shoup_lazy(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
 }
 
 /// `a w mod m`, output `< m`: [`mul_shoup_lazy`] plus one masked subtraction. Same
-/// preconditions. Constant-time.
+/// preconditions.
+/// Leaks: nothing (constant time: the subtraction is masked).
 #[inline(always)]
 pub fn mul_shoup(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
     let r = mul_shoup_lazy(a, w, wp, m);
@@ -42,6 +45,8 @@ pub fn mul_shoup(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
 }
 
 /// A fixed multiplier `w` modulo `m` with its precomputed quotient.
+/// Leaks: nothing in its products (constant time); the constructor divides (variable time in
+/// `w` and m).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Shoup64 {
     m: Limb,
@@ -83,13 +88,15 @@ impl Shoup64 {
         self.wp
     }
 
-    /// `a w mod m` for any `a < 2^64`, output `< m`. Constant-time.
+    /// `a w mod m` for any `a < 2^64`, output `< m`.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn mul(&self, a: Limb) -> Limb {
         mul_shoup(a, self.w, self.wp, self.m)
     }
 
-    /// `a w mod m` up to one m: output `< 2m`, for any `a < 2^64`. Constant-time.
+    /// `a w mod m` up to one m: output `< 2m`, for any `a < 2^64`.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn mul_lazy(&self, a: Limb) -> Limb {
         mul_shoup_lazy(a, self.w, self.wp, self.m)

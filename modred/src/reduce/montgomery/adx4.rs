@@ -1,14 +1,15 @@
 //! 4-limb (256-bit) Montgomery product and square on MULX/ADX, each fully unrolled in one asm
-//! block, beyond the seeds. Both run two carry chains at once: ADCX adds the low words and
+//! block, beyond the source papers. Both run two carry chains at once: ADCX adds the low words and
 //! ADOX the high words of the MULX products, so neither waits for the other.
 //!
-//! - [`mont_mul_4`]: CIOS (seed 002 section 5). Per word b_i, `t += a b_i`, then
+//! - [`mont_mul_4`]: CIOS (Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery
+//!   Multiplication Algorithms*, IEEE Micro 1996, §5). Per word b_i, `t += a b_i`, then
 //!   `t = (t + q m) / b` with q = t_0 n'0 mod b. The register roles rotate instead of shifting
 //!   t: the zeroed t_0 becomes the next extra word. Invariant after each i: t < R + m for
 //!   a, b < R (t < 2m for a, b < m), so the top word is 0 or 1. `a` comes in registers (the
 //!   previous product of an exponentiation); all 14 general registers but rsp and rbp are
 //!   needed, so they are named, and rbx (reserved by LLVM) is parked in xmm15.
-//! - [`mont_sqr_4`]: SOS (seed 002 section 3): the symmetric square (10 MULX) and four REDC
+//! - [`mont_sqr_4`]: SOS (Koç–Acar–Kaliski 1996 §4): the symmetric square (10 MULX) and four REDC
 //!   rows (16 MULX), 26 MULX against CIOS's 32; measured 7% faster than CIOS squaring.
 //!
 //! Each comes in two forms: the `_raw` kernel returns the unreduced t + top b^4 (< R + m, for
@@ -53,8 +54,8 @@ pub fn modulus(p: &Block4) -> &[Limb; 4] {
     p[4..8].try_into().expect("4 limbs")
 }
 
-/// `a b R^{-1} mod m` (R = 2^256) for `a, b < m`, b = p[0..4], result `< m`. Constant time
-/// (fixed instruction sequence, masked final subtraction).
+/// `a b R^{-1} mod m` (R = 2^256) for `a, b < m`, b = p[0..4], result `< m`.
+/// Leaks: nothing (constant time: fixed instruction sequence, masked final subtraction).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
@@ -67,7 +68,8 @@ pub unsafe fn mont_mul_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
     sub_final_fixed(&t, top, modulus(p))
 }
 
-/// `a^2 R^{-1} mod m` for `a < m`, result `< m`; constant time. See [`mont_sqr_4_raw`].
+/// `a^2 R^{-1} mod m` for `a < m`, result `< m`. See [`mont_sqr_4_raw`].
+/// Leaks: nothing (constant time).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
@@ -81,7 +83,8 @@ pub unsafe fn mont_sqr_4(a: &[Limb; 4], p: &Block4) -> [Limb; 4] {
 }
 
 /// CIOS `a b R^{-1}` for `a, b < R`, b = p[0..4], unreduced: t + top b^4 < R + m (< 2m when
-/// a, b < m), congruent to a b R^{-1} mod m. Constant time.
+/// a, b < m), congruent to a b R^{-1} mod m.
+/// Leaks: nothing (constant time: a fixed instruction sequence).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
@@ -258,14 +261,15 @@ pub unsafe fn mont_mul_4_raw(a: &[Limb; 4], p: &Block4) -> Wide4 {
     ([r4, r3, r0, r1], r2)
 }
 
-/// `a^2 R^{-1}` for `a < R` by the separated method (SOS, seed 002 section 3): the symmetric
+/// `a^2 R^{-1}` for `a < R` by the separated method (SOS, Koç–Acar–Kaliski 1996 §4): the symmetric
 /// square (6 cross products doubled plus 4 squares: 10 MULX instead of 16) into s_0..s_7, then four
 /// REDC rows, each leaving its carry word in the zeroed s_i for the next row; 26 MULX against
 /// CIOS's 32. The rows' multipliers are computed two at a time, q_j + q_{j+1} b = (s_j + s_{j+1}
 /// b)(-m^{-1}) mod b^2, so row j+1 does not wait for row j's sums. `a` is read from memory (a
 /// store, load and add chain measured about one cycle here: the store-to-load step is not on
 /// the critical path). Unreduced: t + top b^4 < R + m (< 2m when a < m), congruent to
-/// a^2 R^{-1} mod m; constant time.
+/// a^2 R^{-1} mod m.
+/// Leaks: nothing (constant time: a fixed instruction sequence).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.

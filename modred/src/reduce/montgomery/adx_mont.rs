@@ -1,6 +1,6 @@
-//! MULX/ADX Montgomery kernels for 9 to 64 limbs (beyond the seeds): the exponentiation engine
-//! of `montgomery-fast` on x86-64 CPUs with BMI2 and ADX but without AVX-512 IFMA, and its
-//! single products.
+//! MULX/ADX Montgomery kernels for 9 to 64 limbs (beyond the source papers): the exponentiation
+//! engine of `montgomery-fast` on x86-64 CPUs with BMI2 and ADX but without AVX-512 IFMA, and
+//! its single products.
 //!
 //! The kernels are x86-64 assembly generated at build time for each modulus size k
 //! (`build/adx_mont.rs`): an integrated product (CIOS, the a b_i row and the q_i m row
@@ -12,7 +12,7 @@
 //! a, b < R = 2^(64k), out = a b R^{-1} mod m up to one m, with out < R: m is subtracted
 //! under the mask of the product's carry out of R. Residues therefore stay below R, not
 //! below m, through an exponentiation, which brings its result below m once at the end.
-//! Constant time: no branch or memory index depends on operand values.
+//! Constant time with [`Finish::Masked`]: no branch or memory index depends on operand values.
 
 use super::MontParams;
 use crate::arith;
@@ -68,8 +68,9 @@ impl<'a> Kernels<'a> {
     }
 
     /// `out = a b R^{-1} mod m` up to one m, `out < R`, for `a, b < R` (k limbs each). `out`
-    /// may be `a` or `b` (see [`Self::mul_in_place`]). Constant time with [`Finish::Masked`];
-    /// with [`Finish::LazyVartime`] the only data-dependent branch is the final subtraction's.
+    /// may be `a` or `b` (see [`Self::mul_in_place`]).
+    /// Leaks: nothing but the lengths (constant time) with [`Finish::Masked`]; with
+    /// [`Finish::LazyVartime`] the final subtraction's branch on the carry out of R.
     #[inline]
     pub(crate) fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
         let k = self.m.len();
@@ -89,6 +90,7 @@ impl<'a> Kernels<'a> {
     }
 
     /// `a = a b R^{-1}` (as [`Self::mul`]).
+    /// Leaks: as [`Self::mul`].
     #[inline]
     pub(crate) fn mul_in_place(&self, a: &mut [Limb], b: &[Limb]) {
         let k = self.m.len();
@@ -99,7 +101,8 @@ impl<'a> Kernels<'a> {
         unsafe { (self.mul)(p, p, b.as_ptr(), self.m.as_ptr(), self.n0, self.lazy) }
     }
 
-    /// `a = a^2 R^{-1} mod m` up to one m, `< R`, for `a < R`; timing as [`Self::mul`].
+    /// `a = a^2 R^{-1} mod m` up to one m, `< R`, for `a < R`.
+    /// Leaks: as [`Self::mul`].
     #[inline]
     pub(crate) fn sqr_in_place(&self, a: &mut [Limb]) {
         assert_eq!(a.len(), self.m.len());
@@ -109,6 +112,7 @@ impl<'a> Kernels<'a> {
     }
 
     /// `out = a^2 R^{-1}` (as [`Self::sqr_in_place`]) into a separate buffer.
+    /// Leaks: as [`Self::mul`].
     #[inline]
     pub(crate) fn sqr(&self, out: &mut [Limb], a: &[Limb]) {
         let k = self.m.len();
@@ -127,6 +131,7 @@ impl<'a> Kernels<'a> {
 }
 
 /// [`ExpArith`] on almost-Montgomery residues (k limbs, `< R`) with the generated kernels.
+/// Leaks: as [`Kernels::mul`] with its finish.
 struct AdxArith<'a>(Kernels<'a>);
 
 impl ExpArith for AdxArith<'_> {
@@ -142,9 +147,10 @@ impl ExpArith for AdxArith<'_> {
 }
 
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on the generated kernels, or
-/// `None` below the [`Tier::Adx`] tier or when none exist for this size. Variable time except
-/// `FusedPow::Ct`, which scans its table with masks and so runs in time independent of base
-/// and exponent.
+/// `None` below the [`Tier::Adx`] tier or when none exist for this size.
+/// Leaks: variable time (the scan's branches, the lazy finish) except `FusedPow::Ct`, which
+/// scans its table with masks on masked kernels: then nothing but the lengths (of m and of the
+/// exponent).
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     let kernels = Kernels::new(
         p,
@@ -197,6 +203,7 @@ fn pow_with(
 
 /// The plain residue `< m` of the almost-Montgomery value `acc < R`: acc R^{-1} by a product
 /// with 1, which is at most m (equal only when acc = 0 mod m), then one masked subtraction.
+/// Leaks: as the kernels' finish.
 fn leave(kernels: &Kernels<'_>, acc: &mut [Limb], m: &[Limb]) -> Vec<Limb> {
     let mut one = vec![0; m.len()];
     one[0] = 1;
@@ -207,7 +214,8 @@ fn leave(kernels: &Kernels<'_>, acc: &mut [Limb], m: &[Limb]) -> Vec<Limb> {
 }
 
 /// The generated kernels as [`FusedArith`] for the table-based methods (comb, fixed-base):
-/// elements are almost-Montgomery residues (k limbs, `< R`). Variable time.
+/// elements are almost-Montgomery residues (k limbs, `< R`).
+/// Leaks: variable time (the kernels' lazy finish branches on the carry out of R).
 pub(crate) struct Session {
     p: MontParams,
 }

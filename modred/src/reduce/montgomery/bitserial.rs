@@ -1,5 +1,7 @@
-//! `montgomery-bitserial`: radix-2 Montgomery reduction and multiplication (seed 004 Figs. 2
-//! and 4), a readable reference: one bit per step, no n'0 needed.
+//! `montgomery-bitserial`: radix-2 Montgomery reduction and multiplication (Prots'ko,
+//! Gryshchuk, *The implementation of Montgomery modular reduction to speed up of modular
+//! exponentiation*, CMIS-2024, Figs. 2 and 4), a readable reference: one bit per step, no n'0
+//! needed.
 //!
 //! With R = 2^n, n = 64k (the same R as the word-level methods, so representations agree).
 //! About 64 times slower than the word-level products; meant for checking and teaching.
@@ -8,7 +10,8 @@ use super::{MontKernel, MontParams, Montgomery};
 use crate::arith::{add_n_in_place, shr_in_place, sub_mod_final};
 use crate::limb::{Choice, Limb, LIMB_BITS};
 
-/// `x += m & mask` over the k limbs of m, carrying into x[k..]. Constant time.
+/// `x += m` if `add`, else `x += 0`, over the k limbs of m, carrying into x[k..].
+/// Leaks: nothing but the lengths (constant time: the carry runs through all of x[k..]).
 fn add_masked(x: &mut [Limb], m: &[Limb], add: Choice, tmp: &mut [Limb]) {
     let k = m.len();
     for (t, &mi) in tmp.iter_mut().zip(m) {
@@ -25,10 +28,10 @@ fn add_masked(x: &mut [Limb], m: &[Limb], add: Choice, tmp: &mut [Limb]) {
     debug_assert_eq!(c, 0);
 }
 
-/// Radix-2 Montgomery reduction (seed 004 Fig. 2): n = 64k times, if x is odd add m, then halve.
-/// `x` (2k + 1 limbs, top limb 0, value < m R) is destroyed; `out = x 2^{-n} mod m`.
-/// The parity test is applied as a mask, so the step sequence is data-independent.
-/// The seed's figure returns x < 2m; the final subtraction here makes it `< m`.
+/// Radix-2 Montgomery reduction (Prots'ko–Gryshchuk 2024 Fig. 2): n = 64k times, if x is odd
+/// add m, then halve. `x` (2k + 1 limbs, top limb 0, value < m R) is destroyed;
+/// `out = x 2^{-n} mod m`. The figure returns x < 2m; the final subtraction here makes it `< m`.
+/// Leaks: nothing but the lengths (constant time: the parity test is applied as a mask).
 pub fn reduce_bitserial(out: &mut [Limb], x: &mut [Limb], m: &[Limb], tmp: &mut [Limb]) {
     let k = m.len();
     debug_assert!(x.len() == 2 * k + 1 && x[2 * k] == 0);
@@ -40,9 +43,10 @@ pub fn reduce_bitserial(out: &mut [Limb], x: &mut [Limb], m: &[Limb], tmp: &mut 
     sub_mod_final(out, &x[..k], x[k], m);
 }
 
-/// Radix-2 Montgomery multiplication (seed 004 Fig. 4): S = 0; for each bit x_i of X (from the
-/// least significant): S += x_i Y; S += S_0 m; S /= 2. Invariant S < 2m; final subtraction gives
-/// `out = X Y 2^{-n} mod m < m`. `s` has k + 1 limbs, `tmp` k limbs. Constant time.
+/// Radix-2 Montgomery multiplication (Prots'ko–Gryshchuk 2024 Fig. 4): S = 0; for each bit x_i
+/// of X (from the least significant): S += x_i Y; S += S_0 m; S /= 2. Invariant S < 2m; final
+/// subtraction gives `out = X Y 2^{-n} mod m < m`. `s` has k + 1 limbs, `tmp` k limbs.
+/// Leaks: nothing but the lengths (constant time: the bits of X and S_0 are applied as masks).
 pub fn mul_bitserial(
     out: &mut [Limb],
     xa: &[Limb],
@@ -65,13 +69,14 @@ pub fn mul_bitserial(
 }
 
 /// Kernel: [`mul_bitserial`] and [`reduce_bitserial`].
+/// Leaks: nothing but the lengths (constant time).
 pub struct BitSerial;
 
 impl MontKernel for BitSerial {
     const NAME: &'static str = "montgomery-bitserial";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryBitserial;
     const SUMMARY: &'static str =
-        "radix-2 Montgomery reduction/multiplication, reference only; seed 004 Figs. 2, 4";
+        "radix-2 Montgomery reduction/multiplication, reference only; Prots'ko–Gryshchuk 2024 Figs. 2, 4";
     fn scratch_len(k: usize) -> usize {
         // s (k+1) + tmp (k) for mul; x copy (2k+1) + tmp (k) for redc.
         3 * k + 1

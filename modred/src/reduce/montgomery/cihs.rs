@@ -1,4 +1,5 @@
-//! `montgomery-cihs`: Coarsely Integrated Hybrid Scanning (seed 002 section 8).
+//! `montgomery-cihs`: Coarsely Integrated Hybrid Scanning (Koç, Acar, Kaliski, *Analyzing and
+//! Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §8).
 //!
 //! A modification of SOS that needs only s + 2 words for t: the first i-loop accumulates the
 //! lower half of a b (products a_j b_i with i + j < s, operand scanning); the second i-loop
@@ -12,9 +13,10 @@ use crate::limb::{adc, mac, mul_lo, mul_wide, Limb};
 
 /// CIHS Montgomery product `out = a b R^{-1} mod m` for `a, b < m`; `t` has s + 2 limbs.
 ///
-/// The seed writes `t[s+1] := C` in the column loop; a column can carry more than once into
+/// The paper writes `t[s+1] := C` in the column loop; a column can carry more than once into
 /// t[s+1] (up to s - 1 products are added there), so this accumulates `t[s+1] += C` instead.
-/// Output `< m`. Constant time. Reference: seed 002 section 8, Fig. 3.
+/// Output `< m`.
+/// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §8, Fig. 3.
 pub fn cihs(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, t: &mut [Limb]) {
     let s = n.len();
     debug_assert!(a.len() == s && b.len() == s && t.len() >= s + 2);
@@ -55,12 +57,13 @@ pub fn cihs(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, t: &
 }
 
 /// Kernel: [`cihs`].
+/// Leaks: nothing but the lengths (constant time).
 pub struct Cihs;
 
 impl MontKernel for Cihs {
     const NAME: &'static str = "montgomery-cihs";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryCihs;
-    const SUMMARY: &'static str = "Coarsely Integrated Hybrid Scanning; seed 002 section 8";
+    const SUMMARY: &'static str = "Coarsely Integrated Hybrid Scanning; Koç–Acar–Kaliski 1996 §8";
     fn scratch_len(k: usize) -> usize {
         k + 2
     }

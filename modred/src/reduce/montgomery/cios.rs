@@ -1,4 +1,5 @@
-//! `montgomery-cios`: Coarsely Integrated Operand Scanning (seed 002 section 5).
+//! `montgomery-cios`: Coarsely Integrated Operand Scanning (Koç, Acar, Kaliski, *Analyzing and
+//! Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §5).
 //!
 //! For each word b_i: t += a * b_i (one j-loop), then m = t_0 n'0 mod b and t = (t + m n) / b
 //! (a second j-loop with the shift folded in, the "slight improvement" of section 5).
@@ -10,7 +11,7 @@ use crate::limb::{adc, mac, mul_lo, Limb};
 
 /// CIOS Montgomery product `out = a b R^{-1} mod m` for `a, b < m`; `t` has s + 2 limbs.
 /// Invariant at the top of iteration i: t < 2m (so `t[s+1] = 0` and `t[s] <= 1`). Output `< m`.
-/// Constant time. Reference: seed 002 section 5.
+/// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §5.
 pub fn cios(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb, t: &mut [Limb]) {
     let s = m.len();
     debug_assert!(a.len() == s && b.len() == s && t.len() >= s + 2);
@@ -40,12 +41,13 @@ pub fn cios(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb, t: &
 }
 
 /// Kernel: [`cios`].
+/// Leaks: nothing but the lengths (constant time).
 pub struct Cios;
 
 impl MontKernel for Cios {
     const NAME: &'static str = "montgomery-cios";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryCios;
-    const SUMMARY: &'static str = "Coarsely Integrated Operand Scanning; seed 002 section 5";
+    const SUMMARY: &'static str = "Coarsely Integrated Operand Scanning; Koç–Acar–Kaliski 1996 §5";
     fn scratch_len(k: usize) -> usize {
         k + 2
     }

@@ -1,12 +1,14 @@
-//! `montgomery-fast`: modred's default Montgomery arithmetic (beyond the seeds), choosing the
-//! kernel by size with thresholds from [`crate::tuning`] and by the context's kernel tier
-//! ([`MontParams::tier`], chosen once when it is built):
-//! - k <= [`FIXED_CIOS_MAX_LIMBS`]: CIOS (seed 002 section 5) specialised at compile time for
+//! `montgomery-fast`: modred's default Montgomery arithmetic (beyond the source papers),
+//! choosing the kernel by size with thresholds from [`crate::tuning`] and by the context's kernel
+//! tier ([`MontParams::tier`], chosen once when it is built):
+//! - k <= [`FIXED_CIOS_MAX_LIMBS`]: CIOS (Koç, Acar, Kaliski, *Analyzing and Comparing
+//!   Montgomery Multiplication Algorithms*, IEEE Micro 1996, §5) specialised at compile time for
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
 //! - larger k: on the [`Tier::Adx`] tier and above, the generated MULX/ADX kernels of
 //!   `super::adx_mont` (9-64 limbs); on the [`Tier::Portable`] tier, the portable engine of
 //!   `super::portable` (banded product scanning in safe Rust, 9-64 limbs); else separated
-//!   product and REDC (seed 000 Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
+//!   product and REDC (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
+//!   functions*, CRYPTO '93, Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
 //!   multiplication and squaring from their thresholds, and from
 //!   [`crate::tuning::REDC_N_THRESHOLD`] limbs the REDC over two full products
 //!   (`super::redc_n`). The products from [`crate::tuning::TOOM3_THRESHOLD`] limbs (Toom-3,
@@ -23,9 +25,13 @@
 //!   subtraction only when the product carries out, [`lazy_final_vartime`]); so does `ct`,
 //!   subtracting m under a mask of the carry-out instead (`below_r_masked`).
 //!
-//! Constant time in both regimes (the final subtraction is masked; Karatsuba's sign branches only
-//! occur above [`crate::tuning::KARATSUBA_THRESHOLD`] limbs and depend on operand values, so
-//! for secrets above that size use `montgomery-cios` — see `is_constant_time`).
+//! Leaks: nothing but the lengths (constant time) below [`KARATSUBA_THRESHOLD`] limbs: every
+//! product and square there ends with a masked subtraction, and no branch or index depends on
+//! the operands. From that size variable time: Karatsuba (then Toom-3) branches on the signs
+//! of operand differences and stops carries early, and so does the REDC over full
+//! products from [`crate::tuning::REDC_N_THRESHOLD`] limbs; for secrets there use
+//! `montgomery-cios` (see `is_constant_time`). The fused exponentiations are variable time
+//! (the lazy final subtractions branch) except `ct`.
 
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on};
@@ -42,7 +48,8 @@ pub type Wide<const N: usize> = ([Limb; N], Limb);
 
 /// CIOS Montgomery product for a compile-time size N: `a b R^{-1} mod m` for `a, b < m`,
 /// result `< m`. Same arithmetic as [`super::cios::cios`]; t[0..N] plus two top words kept in
-/// locals. Constant time. Reference: seed 002 section 5.
+/// locals.
+/// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §5.
 #[inline(always)]
 pub fn cios_fixed<const N: usize>(
     a: &[Limb; N],
@@ -56,7 +63,8 @@ pub fn cios_fixed<const N: usize>(
 
 /// [`cios_fixed`] before its final subtraction, for `a, b < R` (R = b^N; not only below m):
 /// t + top b^N < R + m (< 2m when a, b < m), congruent to a b R^{-1} mod m. Invariant at the top
-/// of iteration i: t < R + m, so the second top word is 0. Constant time.
+/// of iteration i: t < R + m, so the second top word is 0.
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 pub fn cios_fixed_raw<const N: usize>(
     a: &[Limb; N],
@@ -88,9 +96,11 @@ pub fn cios_fixed_raw<const N: usize>(
 
 /// Montgomery square for a compile-time size N <= 8: `a^2 R^{-1} mod m` for `a < m`, result
 /// `< m`. The 2N-limb square by the symmetric method (N(N-1)/2 off-diagonal products, doubled,
-/// plus N squares: N(N+1)/2 multiplications instead of N^2), then N REDC rows (seed 000
-/// Alg. 3 / seed 002 SOS, section 3) and the masked final subtraction: N^2 + N(N+1)/2 + N
-/// multiplications against CIOS's 2N^2 + N. Constant time. Reference: seed 002 sections 3-4.
+/// plus N squares: N(N+1)/2 multiplications instead of N^2), then N REDC rows (Bosselaers et
+/// al. 1993 Alg. 3 / Koç–Acar–Kaliski 1996 §4, SOS) and the masked final subtraction: N^2 +
+/// N(N+1)/2 + N multiplications against CIOS's 2N^2 + N.
+/// Leaks: nothing but the lengths (constant time).
+/// Reference: Koç–Acar–Kaliski 1996 §4 (SOS and its squaring).
 #[inline(always)]
 pub fn sqr_fixed<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> [Limb; N] {
     let (t, top) = sqr_fixed_raw(a, m, n0);
@@ -98,7 +108,8 @@ pub fn sqr_fixed<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> [Lim
 }
 
 /// [`sqr_fixed`] before its final subtraction, for `a < R`: t + top b^N < R + m (< 2m when
-/// a < m), congruent to a^2 R^{-1} mod m. Constant time.
+/// a < m), congruent to a^2 R^{-1} mod m.
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 pub fn sqr_fixed_raw<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> Wide<N> {
     const { assert!(N >= 1 && N <= 8) };
@@ -131,7 +142,8 @@ pub fn sqr_fixed_raw<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> 
 /// REDC of the 2N-limb `t < R^2` held in `t[..2N]` (N <= 8), unreduced: t R^{-1} + top b^N
 /// < R + m (< 2m when t < m R), congruent to t R^{-1} mod m.
 /// Row i adds m_i m (m_i = t_i n'0 mod b) at limb i, zeroing t_i; the row's carry joins
-/// t[i + N] with the previous row's carry-out (at most one bit, `top`). Constant time.
+/// t[i + N] with the previous row's carry-out (at most one bit, `top`).
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 fn redc_fixed<const N: usize>(t: &[Limb; 16], m: &[Limb; N], n0: Limb) -> Wide<N> {
     let mut t = *t;
@@ -153,9 +165,10 @@ fn redc_fixed<const N: usize>(t: &[Limb; 16], m: &[Limb; N], n0: Limb) -> Wide<N
 
 /// `x + top b^N < R + m` brought below R (not necessarily below m) by subtracting m when top is
 /// set: the final step of the lazily reduced arithmetic of the variable-time scans, where
-/// residues stay below R and the raw kernels accept them. Variable time: a branch on top, set
-/// in 10-35% of products depending on m / R, in exchange for nothing on the dependency chain
-/// when it is predicted right (measured 7% faster at 256 bits than the masked subtraction).
+/// residues stay below R and the raw kernels accept them.
+/// Leaks: variable time: a branch on top, set in 10-35% of products depending on m / R, in
+/// exchange for nothing on the dependency chain when it is predicted right (measured 7% faster
+/// at 256 bits than the masked subtraction).
 #[inline(always)]
 pub fn lazy_final_vartime<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
     debug_assert!(top <= 1);
@@ -173,10 +186,11 @@ pub fn lazy_final_vartime<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [
 }
 
 /// x = t + top b^N < R + m brought below R (not necessarily below m), as
-/// [`lazy_final_vartime`], but without a branch: m & -top is subtracted (constant time). The
+/// [`lazy_final_vartime`], but without a branch: m & -top is subtracted. The
 /// "almost Montgomery" finish of `ct` (Gueron, J. Cryptogr. Eng. 2012): the residues stay below
 /// R and [`pow_fixed_with`] brings the result below m once at the end; 2N + 1 instructions
 /// against the compare-and-select's 3N + 1 ([`sub_final_fixed`]).
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 pub(crate) fn below_r_masked<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
     debug_assert!(top <= 1);
@@ -191,7 +205,8 @@ pub(crate) fn below_r_masked<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -
     d
 }
 
-/// `x - m` if `x + top b^N >= m`, else `x`, for `x + top b^N < 2m`; masked (constant time).
+/// `x - m` if `x + top b^N >= m`, else `x`, for `x + top b^N < 2m`, by a mask.
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 pub(crate) fn sub_final_fixed<const N: usize>(
     x: &[Limb; N],
@@ -215,6 +230,8 @@ pub(crate) fn sub_final_fixed<const N: usize>(
 /// the residues are kept below R rather than below m by a branch ([`lazy_final_vartime`]:
 /// variable time, for the variable-time scans); without, by a mask ([`below_r_masked`], for
 /// `ct`).
+/// Leaks: with `LAZY` the branch of [`lazy_final_vartime`]; else nothing but the lengths
+/// (constant time).
 struct FixedArith<'a, const N: usize, const LAZY: bool> {
     m: &'a [Limb; N],
     n0: Limb,
@@ -258,8 +275,9 @@ impl<const N: usize, const LAZY: bool> ExpArith for FixedArith<'_, N, LAZY> {
 }
 
 /// `base^exp mod m` by the scan `alg` (see [`FusedPow`]) on fixed-size Montgomery arithmetic `ar`
-/// for the modulus of `p` (N limbs): enter with R^2, leave with 1. Variable time, except
-/// `FusedPow::Ct` (the ct scan on constant-time kernels).
+/// for the modulus of `p` (N limbs): enter with R^2, leave with 1.
+/// Leaks: variable time (the scan's and the lazy arithmetic's branches), except `FusedPow::Ct`
+/// (the ct scan on masked arithmetic: nothing but the lengths, of m and of the exponent).
 #[inline(always)]
 fn pow_fixed_with<const N: usize, A: ExpArith<Elem = [Limb; N]>>(
     ar: &mut A,
@@ -309,8 +327,10 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
 
 /// [`ExpArith`] on 4-limb residues with the MULX/ADX asm kernels ([`super::adx4`]), finished as
 /// [`FixedArith`]'s ([`finish_fixed`]): below R = 2^256 rather than below m, by a branch with
-/// `LAZY` (variable time), else by a mask (for `ct`). [`pow_fixed_with`]'s final masked
+/// `LAZY`, else by a mask (for `ct`). [`pow_fixed_with`]'s final masked
 /// subtraction brings the result below m in both cases.
+/// Leaks: with `LAZY` the branch of [`lazy_final_vartime`]; else nothing but the lengths
+/// (constant time).
 #[cfg(target_arch = "x86_64")]
 struct Adx4Arith<const LAZY: bool> {
     p: super::adx4::Block4,
@@ -352,6 +372,8 @@ unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) 
 /// [`ExpArith`] on 5- to 8-limb residues with the unrolled MULX/ADX CIOS ([`super::adx_cios`]);
 /// lazily reduced (below R) with `LAZY`, as [`FixedArith`]. (At 2 and 3 limbs the same asm
 /// measured slower than the portable kernels: 128 bits 1.84 against 1.60 µs per pow.)
+/// Leaks: with `LAZY` the branch of [`lazy_final_vartime`]; else nothing but the lengths
+/// (constant time).
 #[cfg(target_arch = "x86_64")]
 struct AdxCiosArith<const N: usize, const LAZY: bool> {
     ops: super::adx_cios::Operands<N>,
@@ -409,6 +431,7 @@ where
 /// Fused exponentiation (scan `alg`) for N limbs: from the [`Tier::Adx`] tier the asm kernels
 /// for 4 and 5-8 limbs, and the portable kernels compiled with BMI2 for 1-3; else the portable
 /// kernels.
+/// Leaks: as [`pow_fixed_with`].
 fn pow_fixed<const N: usize>(
     p: &MontParams,
     base: &[Limb],
@@ -432,10 +455,11 @@ fn pow_fixed<const N: usize>(
     pow_fixed_portable::<N>(p, base, exp, alg)
 }
 
-/// One product `a b R^{-1} mod m` (`a, b < m`, result `< m`, constant time) on the asm CIOS of
+/// One product `a b R^{-1} mod m` (`a, b < m`, result `< m`) on the asm CIOS of
 /// [`super::adx_cios`] (5-8 limbs). Per product, against the portable `cios_fixed` (throwaway
 /// timing, trait call included): 0.92 at 5 limbs, 0.83 at 6, 0.73 at 8; at 4 limbs building the
 /// `adx4` block per call made it slower (1.17), so 4 limbs stay portable here.
+/// Leaks: nothing but the lengths (constant time: fixed instruction sequence, masked subtraction).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX.
@@ -501,7 +525,8 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
 /// `out = a b R^{-1} mod m` (`b = None`: `a^2 R^{-1}`), `< m`, for `a, b < m`, on the
 /// MULX/ADX kernels of [`super::adx_mont`] when the context is on the [`Tier::Adx`] tier or
 /// above and kernels exist for this size (then true), else false. Their result is below R and below 2m; one masked
-/// subtraction (through `t`, k limbs of scratch) brings it below m. Constant time.
+/// subtraction (through `t`, k limbs of scratch) brings it below m.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 fn adx_product(
     p: &MontParams,
@@ -536,13 +561,14 @@ fn portable_engine(p: &MontParams) -> bool {
 }
 
 /// Kernel of `montgomery-fast`.
+/// Leaks: see the module docs (constant time below [`KARATSUBA_THRESHOLD`] limbs).
 pub struct Fast;
 
 impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFast;
     const SUMMARY: &'static str =
-        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the seeds)";
+        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the source papers)";
     fn scratch_len(k: usize) -> usize {
         (2 * k + karatsuba_scratch_len(k)).max(super::portable::wide_len(k))
     }
@@ -620,6 +646,8 @@ impl MontKernel for Fast {
     }
     /// Word-by-word REDC, or from [`crate::tuning::REDC_N_THRESHOLD`] limbs on the REDC over
     /// two full products ([`super::redc_n::RedcN`]).
+    /// Leaks: nothing but the lengths (constant time) below that threshold; from it variable
+    /// time (see [`super::redc_n`]).
     #[inline]
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
         match &p.redc_n {

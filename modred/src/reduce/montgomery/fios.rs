@@ -1,4 +1,5 @@
-//! `montgomery-fios`: Finely Integrated Operand Scanning (seed 002 section 6).
+//! `montgomery-fios`: Finely Integrated Operand Scanning (Koç, Acar, Kaliski, *Analyzing and
+//! Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §6).
 //!
 //! One inner loop computes a_j b_i and m n_j together; the carry of the first product is pushed
 //! into t[j+1] by the ADD function, the second carries on in C. 2s^2 + s multiplications,
@@ -10,9 +11,9 @@ use crate::limb::{adc, mac, mul_lo, Limb};
 
 /// FIOS Montgomery product `out = a b R^{-1} mod m` for `a, b < m`; `t` has s + 2 limbs.
 /// Invariant at the top of iteration i: t < 2m. Output `< m`.
-/// Timing: the ADD carry propagation stops when the carry dies, so its length depends on the
-/// data (variable time, `_vartime` in spirit); prefer CIOS for secrets.
-/// Reference: seed 002 section 6.
+/// Leaks: variable time: the ADD carry propagation stops when the carry dies, so its length
+/// depends on the operands; prefer CIOS for secrets.
+/// Reference: Koç–Acar–Kaliski 1996 §6.
 pub fn fios_vartime(
     out: &mut [Limb],
     a: &[Limb],
@@ -46,12 +47,13 @@ pub fn fios_vartime(
 }
 
 /// Kernel: [`fios_vartime`].
+/// Leaks: variable time, as [`fios_vartime`].
 pub struct Fios;
 
 impl MontKernel for Fios {
     const NAME: &'static str = "montgomery-fios";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFios;
-    const SUMMARY: &'static str = "Finely Integrated Operand Scanning; seed 002 section 6";
+    const SUMMARY: &'static str = "Finely Integrated Operand Scanning; Koç–Acar–Kaliski 1996 §6";
     fn scratch_len(k: usize) -> usize {
         k + 2
     }

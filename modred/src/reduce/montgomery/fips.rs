@@ -1,4 +1,5 @@
-//! `montgomery-fips`: Finely Integrated Product Scanning (seed 002 section 7; Kaliski's Z80180
+//! `montgomery-fips`: Finely Integrated Product Scanning (Koç, Acar, Kaliski, *Analyzing and
+//! Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §7; Kaliski's Z80180
 //! method).
 //!
 //! Both a b and m n are formed column by column into a three-word accumulator (t0, t1, t2); the
@@ -9,7 +10,7 @@ use super::{MontKernel, MontParams, Montgomery};
 use crate::arith::sub_mod_final;
 use crate::limb::{adc, mul_lo, mul_wide, Limb};
 
-/// The three-word column accumulator (t0, t1, t2) of seed 002 section 7.
+/// The three-word column accumulator (t0, t1, t2) of Koç–Acar–Kaliski 1996 §7.
 struct Acc3(Limb, Limb, Limb);
 
 impl Acc3 {
@@ -31,9 +32,10 @@ impl Acc3 {
 }
 
 /// FIPS Montgomery product `out = a b R^{-1} mod m` for `a, b < m`; `mw` has s limbs (the
-/// seed's array m, holding first the reduction digits, then the result).
+/// paper's array m, holding first the reduction digits, then the result).
 /// A column holds at most 2s products, so t2 < 2s and three words suffice for s < 2^63.
-/// Output `< m`. Constant time. Reference: seed 002 section 7.
+/// Output `< m`.
+/// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §7.
 pub fn fips(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, mw: &mut [Limb]) {
     let s = n.len();
     debug_assert!(a.len() == s && b.len() == s && mw.len() >= s);
@@ -64,12 +66,13 @@ pub fn fips(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, mw: 
 }
 
 /// Kernel: [`fips`].
+/// Leaks: nothing but the lengths (constant time).
 pub struct Fips;
 
 impl MontKernel for Fips {
     const NAME: &'static str = "montgomery-fips";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFips;
-    const SUMMARY: &'static str = "Finely Integrated Product Scanning; seed 002 section 7";
+    const SUMMARY: &'static str = "Finely Integrated Product Scanning; Koç–Acar–Kaliski 1996 §7";
     fn scratch_len(k: usize) -> usize {
         k
     }

@@ -1,17 +1,18 @@
 //! Fused exponentiation for `montgomery-fast` above the unrolled sizes on CPUs with AVX-512
-//! IFMA (beyond the seeds): almost Montgomery multiplication (AMM) in radix 2^52, eight digits
-//! per 512-bit vector, products by `vpmadd52luq` / `vpmadd52huq`.
+//! IFMA (beyond the source papers): almost Montgomery multiplication (AMM) in radix 2^52, eight
+//! digits per 512-bit vector, products by `vpmadd52luq` / `vpmadd52huq`.
 //!
 //! A residue of m (k limbs) is held as n digits of 52 bits, R = 2^(52n) >= 4m, in V = ceil(n/8)
 //! vectors ([`size_for`]; the lanes above n stay zero). AMM keeps values below 2m instead of m, so
 //! it never subtracts (Gueron and Krasnov, "Software implementation of modular exponentiation,
-//! using advanced vector instructions architectures", WAIFI 2012; the word-serial loop is seed
-//! 002's CIOS with the inner loops vectorised). Entering multiplies by R^2 mod m, leaving by 1
-//! followed by one masked subtraction.
+//! using advanced vector instructions architectures", WAIFI 2012; the word-serial loop is the
+//! CIOS of Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*,
+//! IEEE Micro 1996, §5, with the inner loops vectorised). Entering multiplies by R^2 mod m,
+//! leaving by 1 followed by one masked subtraction.
 //!
 //! Runs for contexts on the [`Tier::Ifma`] tier ([`MontParams::tier`]; `MODRED_CPU=adx` or
-//! `MODRED_NO_ASM=1` turn it off). Constant time: no branch or memory index depends on operand
-//! values.
+//! `MODRED_NO_ASM=1` turn it off). The products are constant time: no branch or memory index
+//! depends on operand values.
 
 use super::MontParams;
 use crate::arith;
@@ -111,9 +112,10 @@ impl<const V: usize> Digits<V> {
 /// Almost Montgomery product: `a b R^{-1} mod m` up to one m, i.e. a value `< 2m` congruent to
 /// it, as normalized digits. Preconditions: `a, b < 2m` with digits < 2^52, `4m <= R =
 /// 2^(52 n)`, `n <= 8V`, `m` odd with digits < 2^52, `k0 = -m^{-1} mod 2^52`. Bound: (ab + Ym)/R <
-/// 4m^2/R + m <= 2m. Constant time.
+/// 4m^2/R + m <= 2m.
+/// Leaks: nothing but the lengths (constant time).
 ///
-/// Iteration i (CIOS with radix 2^52, seed 002 section 5) adds b_i a + y m with y chosen to
+/// Iteration i (CIOS with radix 2^52, Koç–Acar–Kaliski 1996 §5) adds b_i a + y m with y chosen to
 /// zero digit 0, then drops that digit. Vector lanes accumulate digits unnormalized: each
 /// iteration adds four 52-bit halves (< 2^54) per lane, so after n <= 80 iterations a lane
 /// stays below 2^61. The low halves go to lane j, the high halves to lane j + 1, added after
@@ -140,6 +142,7 @@ unsafe fn amm<const V: usize>(
 /// [`amm`], always inlined: only for callers compiled with AVX-512F and IFMA (so that the
 /// intrinsics inline too), such as [`pow_v`]'s exponentiation loops, where a call per product
 /// was measured slower: 768-bit `sliding` 102 against 85 µs per exponentiation.
+/// Leaks: as [`amm`].
 ///
 /// # Safety
 /// As [`amm`].
@@ -239,6 +242,7 @@ unsafe fn amm_inline<const V: usize>(
 }
 
 /// [`ExpArith`] on AMM residues (< 2m) with n digits.
+/// Leaks: as [`amm`].
 struct IfmaArith<const V: usize> {
     m: Digits<V>,
     k0: u64,
@@ -270,6 +274,8 @@ impl<const V: usize> ExpArith for IfmaArith<V> {
 }
 
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on AMM with V vectors.
+/// Leaks: what the scan leaks (variable time except `FusedPow::Ct`); the products leak
+/// nothing (constant time), and R^2 mod m is computed from the modulus by a division.
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA; `4m <= 2^(52 n)`, `n <= 8V`.
@@ -311,7 +317,8 @@ macro_rules! by_vectors {
 }
 
 /// Fused exponentiation on AMM for the sizes [`size_for`] serves, for a context on the
-/// [`Tier::Ifma`] tier, else `None`. Variable time except `FusedPow::Ct`.
+/// [`Tier::Ifma`] tier, else `None`.
+/// Leaks: as [`pow_v`].
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     if p.tier() != Tier::Ifma {
         return None;
@@ -323,6 +330,7 @@ pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) ->
 }
 
 /// `out = AMM(a, b)` on slices of 8V digits.
+/// Leaks: as [`amm`].
 ///
 /// # Safety
 /// As [`amm`].
@@ -343,7 +351,8 @@ unsafe fn amm_slices<const V: usize>(
 /// [`FusedArith`] on AMM residues (< 2m, 8V digits) for one modulus: the comb and fixed-base tables
 /// of `montgomery-fast` are imported from its Montgomery form x R64 (R64 = 2^(64k)) by one AMM with
 /// 2^(104 n - 64k) mod m = R^2 / R64, giving x R; leaving is one AMM by 1 and the masked
-/// subtraction. Constant time per operation.
+/// subtraction.
+/// Leaks: nothing but the lengths (constant time) per operation.
 pub(crate) struct Session {
     v: usize,
     n: usize,

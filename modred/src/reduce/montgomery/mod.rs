@@ -1,12 +1,28 @@
-//! The Montgomery family: word-by-word REDC (seed 000 Alg. 3), the five Montgomery products of
-//! seed 002 (SOS, CIOS, FIOS, FIPS, CIHS) and the radix-2 reference of seed 004.
+//! The Montgomery family: word-by-word REDC (Bosselaers, Govaerts, Vandewalle, *Comparison of
+//! three modular reduction functions*, CRYPTO '93, Alg. 3), the five Montgomery products of
+//! Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE
+//! Micro 1996 (SOS, CIOS, FIOS, FIPS, CIHS) and the radix-2 reference of Prots'ko, Gryshchuk,
+//! *The implementation of Montgomery modular reduction to speed up of modular exponentiation*,
+//! CMIS-2024.
 //!
 //! All share [`MontParams`] (m, n'0 = -m^{-1} mod b, R mod m, R^2 mod m with R = b^k) and the
 //! generic [`Montgomery`] reducer; each file supplies a [`MontKernel`].
 //!
-//! Residues in Montgomery form are k-limb values < m. Every kernel ends with the constant-time
-//! final subtraction `crate::arith::sub_mod_final`, so all of them run in time independent of
-//! the operand values.
+//! Residues in Montgomery form are k-limb values < m. Every kernel ends with a masked final
+//! subtraction (`crate::arith::sub_mod_final` or its fixed-size twin), never a branch; whether
+//! the whole product runs in time independent of the operand values depends on the rest
+//! ([`MontKernel::is_constant_time`] says it per size, and `ct` refuses a reducer without it):
+//! - constant time (only k matters): `montgomery-sos`, `-cios`, `-fips`, `-cihs` and
+//!   `-bitserial` at every size; `montgomery-redc` below [`crate::tuning::KARATSUBA_THRESHOLD`]
+//!   limbs (schoolbook product and square); `montgomery-fast` below that threshold too (the
+//!   unrolled CIOS, the MULX/ADX and portable engines, schoolbook and REDC);
+//! - variable time: `montgomery-fios` at every size (its ADD carry propagation stops when the
+//!   carry dies); `montgomery-redc` and `montgomery-fast` from
+//!   [`crate::tuning::KARATSUBA_THRESHOLD`] limbs (the Karatsuba and Toom-3 products branch on
+//!   the signs of differences and stop carries early; `montgomery-fast`'s REDC over full
+//!   products, from [`crate::tuning::REDC_N_THRESHOLD`] limbs, too).
+//!
+//! The fused exponentiations ([`MontKernel::pow_fused`]) are variable time except the `ct` scan.
 
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod adx4;
@@ -44,8 +60,8 @@ use core::marker::PhantomData;
 pub struct MontParams {
     /// The odd modulus, k limbs.
     pub m: Vec<Limb>,
-    /// n'0 = -m^{-1} mod 2^64 (Newton iteration, seed 004 eq. 7; the bit loop of Fig. 1 is
-    /// `crate::limb::neg_inv_bitloop`, tested equal).
+    /// n'0 = -m^{-1} mod 2^64 (Newton iteration, Prots'ko–Gryshchuk 2024 eq. 7; the bit loop of
+    /// their Fig. 1 is `crate::limb::neg_inv_bitloop`, tested equal).
     pub n0: Limb,
     /// R mod m: the Montgomery form of 1.
     pub one: Vec<Limb>,
@@ -58,7 +74,9 @@ pub struct MontParams {
     pub redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
 }
 
-/// 2^e mod m (trimmed), by one division. Variable time.
+/// 2^e mod m (trimmed), by one division.
+/// Leaks: variable time (Knuth division: x86 `div`, whose latency depends on the operands, and
+/// data-dependent corrections); it only ever sees the modulus.
 pub(crate) fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
     arith::rem_vartime(Natural::power_of_two(e).limbs(), m)
 }
@@ -73,6 +91,7 @@ impl MontParams {
     /// Constants for the odd modulus `m` (trimmed, non-empty), with the kernels of `tier`
     /// capped by what this CPU has ([`cpu::cap`]; not by `MODRED_CPU`, so tests can run every
     /// tier in one process).
+    /// Leaks: the modulus only (a branch on its top bit, `pow2_mod`'s divisions).
     pub fn with_tier(m: &[Limb], tier: Tier) -> Self {
         let k = m.len();
         assert!(k > 0 && m[0] & 1 == 1, "Montgomery needs an odd modulus");
@@ -120,7 +139,7 @@ pub trait MontKernel: Send + Sync + 'static {
     const NAME: &'static str;
     /// The method.
     const KIND: ReducerKind;
-    /// One-line summary with the seed reference.
+    /// One-line summary with the reference (the short names of the crate's References).
     const SUMMARY: &'static str;
     /// Scratch limbs for [`Self::mul`], [`Self::sqr`] and [`Self::redc`] with a k-limb modulus.
     fn scratch_len(k: usize) -> usize;
@@ -154,6 +173,8 @@ pub trait MontKernel: Send + Sync + 'static {
 }
 
 /// A Montgomery-family reducer using kernel `K`.
+/// Leaks: what `K` leaks (its doc's `Leaks:` line; `to_repr` is `K`'s product with R^2 mod m,
+/// `from_repr` and `reduce_wide` its REDC), and `check_wide` what [`check_below_m_r`] leaks.
 pub struct Montgomery<K: MontKernel> {
     p: MontParams,
     _kernel: PhantomData<K>,
@@ -256,6 +277,7 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
 }
 
 /// Whether `x < m R` with R = b^k: the input range of Montgomery reduction.
+/// Leaks: variable time: trims `x` and compares with an early exit.
 pub fn check_below_m_r(x: &[Limb], m: &[Limb]) -> core::result::Result<(), &'static str> {
     let x = arith::trim(x);
     let k = m.len();

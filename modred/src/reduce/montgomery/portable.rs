@@ -1,12 +1,13 @@
-//! Portable fused Montgomery engine for `montgomery-fast` at 9..=64 limbs (beyond the seeds):
-//! the [`crate::cpu::Tier::Portable`] tier's kernels (aarch64 and other targets, x86-64 without
-//! BMI2/ADX, `MODRED_CPU=portable`). Safe Rust: 64 x 64 -> 128-bit products, no asm or
+//! Portable fused Montgomery engine for `montgomery-fast` at 9..=64 limbs (beyond the source
+//! papers): the [`crate::cpu::Tier::Portable`] tier's kernels (aarch64 and other targets, x86-64
+//! without BMI2/ADX, `MODRED_CPU=portable`). Safe Rust: 64 x 64 -> 128-bit products, no asm or
 //! intrinsics.
 //!
 //! The products run in bands of B rows (B = [`PORTABLE_BAND_LIMBS`], then 4, 2, 1 for what is
 //! left): a band sweeps once over the other operand, and each step forms one column of the band
 //! (its B products, the running limb and the carry) in a three-word accumulator before writing
-//! that limb (product scanning, seed 002 section 7, within the band). Every loop runs a number
+//! that limb (product scanning, Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery
+//! Multiplication Algorithms*, IEEE Micro 1996, §7, within the band). Every loop runs a number
 //! of times that depends only on k and the band, not on the column: the column-wise product
 //! scanning of the whole operands (a loop of a different length per column) lost a branch
 //! misprediction per column, 30-40% of the time at 16-32 limbs. The band's first and last
@@ -15,8 +16,9 @@
 //! The Montgomery product is the full product of `a` and `b` (bands of b) followed by REDC
 //! (bands of q, each q_i found as its column completes); the square forms the off-diagonal
 //! triangle (bands of rows), doubles it, adds the diagonal squares and reduces: k(k+1)/2 + k^2 +
-//! k multiplications against 2k^2 + k. Reference: seed 000 Alg. 3 (REDC), seed 002 sections 3
-//! (SOS) and 7 (product scanning).
+//! k multiplications against 2k^2 + k. Reference: Bosselaers, Govaerts, Vandewalle, *Comparison
+//! of three modular reduction functions*, CRYPTO '93, Alg. 3 (REDC); Koç–Acar–Kaliski 1996 §4
+//! (SOS) and §7 (product scanning).
 //!
 //! Residues are kept below R = 2^(64k) rather than below m in the exponentiation scans: the raw
 //! products accept operands below R and return t + top R < R + m; the variable-time scans
@@ -88,7 +90,8 @@ impl Acc {
 /// One band of a product: `t[..n + B] = t[..n] + x y` for the n-limb `x` and the B-limb `y`,
 /// with only the products x_s y_r with s >= r when `TRIANGLE` (the off-diagonal triangle of a
 /// square). `t[n..n + B]` are written, not added: the caller guarantees the sum fits n + B limbs
-/// and those limbs are free. Needs n >= B, and n >= 2B - 1 with `TRIANGLE`. Constant time.
+/// and those limbs are free. Needs n >= B, and n >= 2B - 1 with `TRIANGLE`.
+/// Leaks: nothing but the lengths (constant time: the loop bounds depend on n and B only).
 ///
 /// Step j forms column j: t_j, the carry of column j - 1 and the products x_(j-r) y_r, r < B,
 /// that exist; at most B + 2 terms below b^2, so the accumulator's top limb stays below B + 2.
@@ -135,11 +138,12 @@ fn sweep<const B: usize, const TRIANGLE: bool>(t: &mut [Limb], x: &[Limb], y: &[
     t[n + B - 1] = carry.low();
 }
 
-/// One REDC band (seed 000 Alg. 3, B rows at once): adds q m to `t[..k + B]`, q = q_0 + ... +
-/// q_(B-1) b^(B-1) chosen column by column so that t_0..t_(B-1) become zero (q_j = t_j n'0 mod
-/// b once column j has all its other terms), and `top` (the previous band's carry, <= 1) at
-/// limb k. Returns the carry out of limb k + B - 1 (<= 1 while the total stays below m R +
-/// m R). Needs k >= B. Constant time.
+/// One REDC band (Bosselaers et al. 1993 Alg. 3, B rows at once): adds q m to `t[..k + B]`,
+/// q = q_0 + ... + q_(B-1) b^(B-1) chosen column by column so that t_0..t_(B-1) become zero
+/// (q_j = t_j n'0 mod b once column j has all its other terms), and `top` (the previous band's
+/// carry, <= 1) at limb k. Returns the carry out of limb k + B - 1 (<= 1 while the total stays
+/// below m R + m R). Needs k >= B.
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 fn redc_band<const B: usize>(t: &mut [Limb], m: &[Limb], n0: Limb, top: Limb) -> Limb {
     let k = m.len();
@@ -258,8 +262,8 @@ fn redc_all(t: &mut [Limb], m: &[Limb], n0: Limb) -> Limb {
 /// R^{-1} mod m` up to one m in `wide[k..2k]`, with the returned top bit: t + top R < R + m for
 /// `a, b < R` (< 2m for a, b < m), congruent to a b R^{-1} mod m. `a`, `b` and `m` have k limbs
 /// ([`PORTABLE_MIN_LIMBS`] <= k <= [`PORTABLE_MAX_LIMBS`]), m is odd and `n0 = -m^{-1} mod b`.
-/// The full product by bands of b, then REDC (bound: (ab + Qm)/R < (R^2 + R m)/R). Constant
-/// time.
+/// The full product by bands of b, then REDC (bound: (ab + Qm)/R < (R^2 + R m)/R).
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 fn mont_mul_wide(wide: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb) -> Limb {
     let k = m.len();
@@ -272,7 +276,7 @@ fn mont_mul_wide(wide: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb
 
 /// Raw Montgomery square, as [`mont_mul_wide`] with b = a (t + top R < R + m for `a < R`): the
 /// off-diagonal triangle by bands of rows, doubled, plus the diagonal squares, then REDC.
-/// Constant time.
+/// Leaks: nothing but the lengths (constant time).
 #[inline(always)]
 fn mont_sqr_wide(wide: &mut [Limb], a: &[Limb], m: &[Limb], n0: Limb) -> Limb {
     let k = m.len();
@@ -299,8 +303,10 @@ fn mont_sqr_wide(wide: &mut [Limb], a: &[Limb], m: &[Limb], n0: Limb) -> Limb {
 }
 
 /// `t + top R < R + m` brought below R (not necessarily below m): m subtracted when top is
-/// set. With `LAZY` by a branch on top (variable time: nothing on the dependency chain when
-/// predicted), else under a mask of top (constant time, for `ct`).
+/// set. With `LAZY` by a branch on top (nothing on the dependency chain when predicted), else
+/// under a mask of top (for `ct`).
+/// Leaks: with `LAZY`, variable time (the branch on top); else nothing but the lengths
+/// (constant time).
 #[inline(always)]
 fn below_r<const LAZY: bool>(t: &mut [Limb], top: Limb, m: &[Limb]) {
     debug_assert!(top <= 1);
@@ -339,6 +345,7 @@ impl Residue for Vec<Limb> {
 }
 
 /// [`ExpArith`] on residues below R with the raw kernels; `LAZY` as in [`below_r`].
+/// Leaks: what [`below_r`] leaks.
 struct PortableArith<E, const LAZY: bool> {
     m: E,
     n0: Limb,
@@ -383,7 +390,9 @@ impl<E: Residue, const LAZY: bool> ExpArith for PortableArith<E, LAZY> {
 
 /// `base^exp mod m` (`base < m`, k limbs; returns k limbs `< m`) by the scan `alg` on
 /// [`PortableArith`] with residues of type `E`: enter by a product with R^2, leave by one with
-/// 1 and a masked subtraction. Variable time except `FusedPow::Ct`.
+/// 1 and a masked subtraction.
+/// Leaks: variable time (the scan's and [`below_r`]'s branches), except `FusedPow::Ct` with
+/// `LAZY` off: then nothing but the lengths (of m and of the exponent).
 #[inline(always)]
 fn pow_with<E: Residue, const LAZY: bool>(
     p: &MontParams,
@@ -431,7 +440,8 @@ fn pow_residue<E: Residue>(
 }
 
 /// Fused exponentiation on the portable kernels for [`PORTABLE_MIN_LIMBS`] <= k <=
-/// [`PORTABLE_MAX_LIMBS`], else `None`. Variable time except `FusedPow::Ct`.
+/// [`PORTABLE_MAX_LIMBS`], else `None`.
+/// Leaks: as [`pow_with`] (masked for `FusedPow::Ct`).
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     let k = p.k();
     if !(PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS).contains(&k) {
@@ -442,7 +452,8 @@ pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) ->
 }
 
 /// `out = a b R^{-1} mod m` for `a, b < m` (k limbs, `out < m`) on the raw product, with
-/// `wide` ([`wide_len`] limbs) as scratch. Constant time.
+/// `wide` ([`wide_len`] limbs) as scratch.
+/// Leaks: nothing but the lengths (constant time).
 pub(crate) fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], wide: &mut [Limb]) {
     let k = p.k();
     let top = mont_mul_wide(wide, a, b, &p.m, p.n0);
@@ -450,7 +461,8 @@ pub(crate) fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], wide
 }
 
 /// `out = a^2 R^{-1} mod m` for `a < m` (k limbs, `out < m`) on the raw square, with `wide`
-/// ([`wide_len`] limbs) as scratch. Constant time.
+/// ([`wide_len`] limbs) as scratch.
+/// Leaks: nothing but the lengths (constant time).
 pub(crate) fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], wide: &mut [Limb]) {
     let k = p.k();
     let top = mont_sqr_wide(wide, a, &p.m, p.n0);

@@ -11,7 +11,7 @@
 //! H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference rotated by L - k limbs (GMP
 //! does the same with `mpn_mulmod_bnm1`).
 //!
-//! Variable time (the products branch on sizes and signs).
+//! Variable time (see [`RedcN::reduce`]).
 
 use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
 use crate::limb::Limb;
@@ -49,6 +49,9 @@ impl RedcN {
     /// `out = x R^{-1} mod m` for a 2k-limb `x < m R`. Output `< m`. q = (x mod R) m' mod R
     /// makes x + q m divisible by R, and (x + q m) / R < 2m; its low half is zero, so
     /// (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0].
+    /// Leaks: variable time: a zero low half of x (found by an early-exit scan) skips the
+    /// products; q is multiplied trimmed (its length shows); below the NTT range the Toom-3
+    /// products branch on operand signs; the carry and borrow propagations stop early.
     pub fn reduce(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
         let k = m.len();
         debug_assert!(x.len() == 2 * k && out.len() == k);

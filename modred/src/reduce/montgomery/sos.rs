@@ -1,4 +1,5 @@
-//! `montgomery-sos`: Separated Operand Scanning (seed 002 section 4; "Improvement 1" of
+//! `montgomery-sos`: Separated Operand Scanning (Koç, Acar, Kaliski, *Analyzing and Comparing
+//! Montgomery Multiplication Algorithms*, IEEE Micro 1996, §4; "Improvement 1" of
 //! Dusse-Kaliski).
 //!
 //! First the whole product t = a b by operand scanning (2s words), then the reduction loop
@@ -11,15 +12,16 @@ use crate::arith::{mul_basecase_on, sqr_basecase_on};
 use crate::limb::Limb;
 
 /// Kernel: schoolbook product or symmetric square, then the SOS reduction loop. The reduction
-/// loop is [`redc`] (identical arithmetic; the ADD carry propagation of the seed is done with a
-/// carry word so it runs in constant time). Reference: seed 002 section 4.
+/// loop is [`redc`] (identical arithmetic; the paper's ADD carry propagation is done with a
+/// carry word so it runs in constant time). Reference: Koç–Acar–Kaliski 1996 §4.
+/// Leaks: nothing but the lengths (constant time).
 pub struct Sos;
 
 impl MontKernel for Sos {
     const NAME: &'static str = "montgomery-sos";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomerySos;
     const SUMMARY: &'static str =
-        "Separated Operand Scanning (product, then reduction), SOS squaring; seed 002 section 4";
+        "Separated Operand Scanning (product, then reduction), SOS squaring; Koç–Acar–Kaliski 1996 §4";
     fn scratch_len(k: usize) -> usize {
         2 * k + 2
     }
