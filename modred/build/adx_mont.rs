@@ -143,8 +143,8 @@ fn finish(a: &mut Asm, name: &str, k: usize, m: &str, out: &str, lazy_slot: usiz
     a.label(&end);
 }
 
-/// `modred_adx_mul_{k}(out, a, b, m, n0, lazy)`: CIOS (Koc, Acar, Kaliski, "Analyzing and
-/// comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996, section 5).
+/// `modred_adx_mul_{k}(out, a, b, m, n0, lazy)`: CIOS (Koç, Acar, Kaliski, *Analyzing and
+/// Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §5).
 /// Pass i: the row x = t + a b_i (x stored over t; its top word x_k + x_{k+1} 2^64 in r14,
 /// r13), then q = x_0 n0 mod 2^64 and the row t = (x + q m) / 2^64, stored one limb down (the
 /// last pass straight into `out`); the two top words join with the running top (r12).
@@ -227,7 +227,7 @@ fn mul_kernel(k: usize, o: &Opts) -> String {
 
 /// The square w = a^2 of h limbs (a at `[a_base]`, the 2h limbs of w at `[w_base]`), by the
 /// symmetric method (Menezes, van Oorschot, Vanstone, Handbook of Applied Cryptography, 1996,
-/// Algorithm 14.16; Koc, Acar, Kaliski 1996, section 3): h(h-1)/2 + h MULX.
+/// Algorithm 14.16; Koç–Acar–Kaliski 1996 §4): h(h-1)/2 + h MULX.
 /// 1. Triangle: w = sum_{i<j} a_i a_j 2^(64(i+j)); row i (a_i times a_{i+1..h}) accumulates
 ///    at position 2i+1 (row 0 stores) and stores its carry word at the fresh position i+h.
 /// 2. w = 2w + sum a_i^2 2^(128i): the doubling on CF (ADCX w, w), the squares on OF; both
@@ -267,14 +267,15 @@ fn sq_core(a: &mut Asm, h: usize, a_base: &str, w_base: &str, zero: &str) {
 }
 
 /// `modred_adx_sqr_{k}(out, a, m, n0, lazy)`: w = a^2, then word-by-word Montgomery reduction
-/// (SOS, Koc, Acar, Kaliski 1996, section 3; Dusse and Kaliski, EUROCRYPT '90): rows
+/// (SOS, Koç–Acar–Kaliski 1996 §4; Dusse and Kaliski, EUROCRYPT '90): rows
 /// i = 0..k, q = w_i n0, w += q m 2^(64i); each row's carry word (below 2^64 with both chains
 /// absorbed: k limbs plus a k-limb by 1-limb product) joins position i+k with the running top
 /// bit (r8); the last row writes `out`. Result w_{k..2k} + top R < R + m for a < R; then
 /// [`finish`].
 ///
 /// The square: below `karatsuba_min` limbs [`sq_core`] on the whole of a (k(k-1)/2 + k MULX);
-/// from it, one Karatsuba level (Karatsuba and Ofman 1962; seed 001 section 2) over halves of
+/// from it, one Karatsuba level (Karatsuba and Ofman 1962; Lim, Hwang, Lee, *Fast
+/// Modular Reduction With Precomputation*, JW-ISC '97, §1) over halves of
 /// h = ceil(k/2) limbs, a = a_l + a_h 2^(64h):
 /// a^2 = a_l^2 + (a_l^2 + a_h^2 - (a_l - a_h)^2) 2^(64h) + a_h^2 2^(128h), three squares of h
 /// limbs (3h(h+1)/2 MULX) by one [`sq_core`] subroutine called three times, |a_l - a_h| by a

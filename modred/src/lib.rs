@@ -3,7 +3,8 @@
 //! Layers, bottom up; each uses only the layers above it in this list (and the leaves
 //! [`error`] and [`tuning`], which hold the error type and every threshold):
 //! - `limb`: the digit type and single-precision primitives (the only place that multiplies
-//!   or divides digits, so `count` can count every operation);
+//!   or divides digits, so `count` can count every operation); beside it `alloc` and
+//!   [`cancel`] (checked table allocation, cooperative cancellation);
 //! - [`cpu`]: the kernel tiers (portable, MULX/ADX, AVX-512 IFMA), detected once and capped
 //!   by `MODRED_CPU`;
 //! - `arith`: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
@@ -24,20 +25,25 @@
 //! is [`Modulus`] (with [`ReducerKind`] and [`exp::PowOptions`]), [`Natural`], [`Reducer`] for
 //! the methods themselves, [`word`] and [`evm`]; errors are [`Error`].
 //!
+//! Every kernel's documentation has a `Leaks:` line: what its running time depends on besides
+//! the operand lengths (nothing, for the constant-time ones).
+//!
 //! ## References
 //!
-//! The sources behind the kernels, by the name the comments and the report cite them with:
+//! The sources behind the kernels. A file's comments cite a paper once in long form (authors,
+//! title, venue) and after that by the short name in the first column, with the section,
+//! algorithm, figure or table meant:
 //!
 //! | Cited as | Reference |
 //! | --- | --- |
-//! | seed 000 | A. Bosselaers, R. Govaerts, J. Vandewalle, "Comparison of three modular reduction functions", *Advances in Cryptology — CRYPTO '93*, LNCS 773, Springer, 1994, pp. 175–186 (classical, Barrett, Montgomery; operation counts) |
-//! | seed 001 | C. H. Lim, H. S. Hwang, P. J. Lee, "Fast Modular Reduction With Precomputation", *Proceedings of the Korea–Japan Joint Workshop on Information Security and Cryptology (JW-ISC '97)*, 1997 (table methods, L1/L2, diminished radix) |
-//! | seed 002 | Ç. K. Koç, T. Acar, B. S. Kaliski Jr., "Analyzing and Comparing Montgomery Multiplication Algorithms", *IEEE Micro* 16(3), 1996, pp. 26–33 (SOS, CIOS, FIOS, FIPS, CIHS) |
-//! | seed 003 | R. Bloemen, "Montgomery multiplication", web article, 2014 (single-word Montgomery against `divq`) |
-//! | seed 004 | I. Prots'ko, O. Gryshchuk, "The implementation of Montgomery modular reduction to speed up of modular exponentiation", *CMIS-2024: Seventh International Workshop on Computer Modeling and Intelligent Systems*, CEUR Workshop Proceedings, 2024 (radix-2 Montgomery, fixed-base exponentiation) |
+//! | Bosselaers et al. 1993 | A. Bosselaers, R. Govaerts, J. Vandewalle, "Comparison of three modular reduction functions", *Advances in Cryptology — CRYPTO '93*, LNCS 773, Springer, 1994, pp. 175–186 (classical, Barrett, Montgomery; operation counts) |
+//! | Lim–Hwang–Lee 1997 | C. H. Lim, H. S. Hwang, P. J. Lee, "Fast Modular Reduction With Precomputation", *Proceedings of the Korea–Japan Joint Workshop on Information Security and Cryptology (JW-ISC '97)*, 1997 (table methods, L1/L2, diminished radix) |
+//! | Koç–Acar–Kaliski 1996 | Ç. K. Koç, T. Acar, B. S. Kaliski Jr., "Analyzing and Comparing Montgomery Multiplication Algorithms", *IEEE Micro* 16(3), 1996, pp. 26–33 (SOS, CIOS, FIOS, FIPS, CIHS) |
+//! | Bloemen 2014 | R. Bloemen, "Montgomery multiplication", web article, 2014 (single-word Montgomery against `divq`) |
+//! | Prots'ko–Gryshchuk 2024 | I. Prots'ko, O. Gryshchuk, "The implementation of Montgomery modular reduction to speed up of modular exponentiation", *CMIS-2024: Seventh International Workshop on Computer Modeling and Intelligent Systems*, CEUR Workshop Proceedings, 2024 (radix-2 Montgomery, fixed-base exponentiation) |
 //! | HAC | A. J. Menezes, P. C. van Oorschot, S. A. Vanstone, *Handbook of Applied Cryptography*, CRC Press, 1996, chapter 14 (sliding windows, Algorithm 14.85) |
 
-// Kernels follow the seeds' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
+// Kernels follow the papers' indexed pseudocode (t[i+j], a[j]*b[i]); keep the indices visible.
 #![allow(clippy::needless_range_loop)]
 // Every unsafe operation sits in its own block with the reason it is sound.
 #![deny(unsafe_op_in_unsafe_fn, clippy::undocumented_unsafe_blocks)]

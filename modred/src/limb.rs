@@ -1,11 +1,12 @@
 //! Single-precision primitives: the digit type `Limb` (radix b = 2^64) and the double-width type
-//! `DLimb` that seed 000 section 2 asks for ("a type which is at least twice as long as the basic
+//! `DLimb` that Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
+//! functions*, CRYPTO '93, §2 asks for ("a type which is at least twice as long as the basic
 //! type"), with the carry/borrow steps every multi-precision kernel is built from.
 //!
-//! All primitives are branch-free and constant-time on x86_64 and aarch64 (the 64x64->128
-//! multiplication has data-independent latency there). With the `count` feature, [`mul_wide`]
-//! and [`div_wide`] bump the counters of [`crate::count`]; without it they compile to one
-//! instruction each.
+//! All primitives but the divisions and [`neg_inv_bitloop`] are branch-free and constant-time
+//! on x86_64 and aarch64 (the 64x64->128 multiplication has data-independent latency there).
+//! With the `count` feature, [`mul_wide`] and [`div_wide`] bump the counters of
+//! [`crate::count`]; without it they compile to one instruction each.
 
 /// One digit of radix b = 2^64.
 pub type Limb = u64;
@@ -15,6 +16,7 @@ pub type DLimb = u128;
 pub const LIMB_BITS: u32 = Limb::BITS;
 
 /// The full product `a * b` as `(low, high)`. Counted as one single-precision multiplication.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn mul_wide(a: Limb, b: Limb) -> (Limb, Limb) {
     crate::count::mul();
@@ -24,6 +26,7 @@ pub fn mul_wide(a: Limb, b: Limb) -> (Limb, Limb) {
 
 /// Low half of `a * b` (a multiplication mod b, as for `m = t * n'0 mod b`).
 /// Counted as one single-precision multiplication.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn mul_lo(a: Limb, b: Limb) -> Limb {
     crate::count::mul();
@@ -31,7 +34,9 @@ pub fn mul_lo(a: Limb, b: Limb) -> Limb {
 }
 
 /// `a * b + c + d` as `(low, high)`; never overflows since (b-1)^2 + 2(b-1) = b^2 - 1.
-/// The multiply-accumulate step `(C,S) := t + a*b + C` of seed 002.
+/// The multiply-accumulate step `(C,S) := t + a*b + C` of Koç, Acar, Kaliski, *Analyzing and
+/// Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §2.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn mac(a: Limb, b: Limb, c: Limb, d: Limb) -> (Limb, Limb) {
     crate::count::mul();
@@ -40,6 +45,7 @@ pub fn mac(a: Limb, b: Limb, c: Limb, d: Limb) -> (Limb, Limb) {
 }
 
 /// `a + b + carry` as `(sum, carry_out)`, carry in {0, 1}.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn adc(a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
     let s = a as DLimb + b as DLimb + carry as DLimb;
@@ -47,6 +53,7 @@ pub fn adc(a: Limb, b: Limb, carry: Limb) -> (Limb, Limb) {
 }
 
 /// `a - b - borrow` as `(difference, borrow_out)`, borrow in {0, 1}.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn sbb(a: Limb, b: Limb, borrow: Limb) -> (Limb, Limb) {
     // Two overflowing subtractions, the form LLVM maps to one SBB (the double-width form
@@ -58,6 +65,8 @@ pub fn sbb(a: Limb, b: Limb, borrow: Limb) -> (Limb, Limb) {
 
 /// Quotient and remainder of the two-digit `(hi, lo)` by `d`; requires `hi < d` so the quotient
 /// fits in one digit. Counted as one single-precision division.
+/// Leaks: variable time: the u128 division is a call of `__udivti3`, which branches on the
+/// operands' sizes (and its `div` instruction's latency depends on them).
 #[inline(always)]
 pub fn div_wide(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
     debug_assert!(hi < d, "div_wide: quotient overflows a digit");
@@ -69,7 +78,8 @@ pub fn div_wide(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
 /// [`div_wide`] by the x86-64 `div` instruction where there is one (the u128 division compiles
 /// to a call of `__udivti3`, which was a quarter of a 64-byte MODEXP's time in Knuth division);
 /// the portable division elsewhere, or if `hi >= d` (where `div` would fault). Same contract
-/// and count. Variable time (the divider's latency depends on the operands).
+/// and count.
+/// Leaks: variable time: x86 `div` latency depends on the operands, and the branch on `hi < d`.
 #[inline(always)]
 pub fn div_wide_hw(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
     #[cfg(target_arch = "x86_64")]
@@ -81,7 +91,8 @@ pub fn div_wide_hw(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
 
 /// One `div r64`: quotient and remainder of `(hi, lo)` by `d`. The caller guarantees
 /// `hi < d` (so `d != 0` and the quotient fits in 64 bits: the instruction cannot fault).
-/// Counted as one single-precision division. Variable time.
+/// Counted as one single-precision division.
+/// Leaks: variable time: x86 `div` latency depends on the operands.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
 pub fn div_wide_asm(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
@@ -202,6 +213,7 @@ impl core::ops::BitOr for Choice {
 
 /// `x`, unchanged, through an empty `asm!` block the optimizer cannot see into, so it cannot
 /// derive facts about `x` (such as "0 or 1") from how it was computed. Costs no instruction.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 pub fn value_barrier(x: Limb) -> Limb {
     #[cfg(any(target_arch = "x86_64", target_arch = "aarch64"))]
@@ -220,8 +232,10 @@ pub fn value_barrier(x: Limb) -> Limb {
 }
 
 /// `-m0^{-1} mod 2^64` for odd `m0` by Newton's iteration x <- x(2 - m0 x), which doubles the
-/// number of correct low bits each step (seed 004 eq. 7). Starting from x = m0, correct to 3 bits
-/// since m0*m0 = 1 mod 8, five steps give 96 >= 64 bits.
+/// number of correct low bits each step (Prots'ko, Gryshchuk, *The implementation of Montgomery
+/// modular reduction to speed up of modular exponentiation*, CMIS-2024, §4 eq. 7). Starting from
+/// x = m0, correct to 3 bits since m0*m0 = 1 mod 8, five steps give 96 >= 64 bits.
+/// Leaks: nothing (five fixed steps; constant time).
 pub fn neg_inv_newton(m0: Limb) -> Limb {
     assert!(m0 & 1 == 1, "neg_inv_newton: modulus must be odd");
     let mut x = m0; // m0 * m0 = 1 mod 8
@@ -232,8 +246,9 @@ pub fn neg_inv_newton(m0: Limb) -> Limb {
     x.wrapping_neg()
 }
 
-/// `-m0^{-1} mod 2^64` for odd `m0` by the bit loop of seed 004 Fig. 1: grow y with
-/// m0*y = 1 mod 2^i one bit at a time, then return R - y.
+/// `-m0^{-1} mod 2^64` for odd `m0` by the bit loop of Prots'ko–Gryshchuk 2024 §3 Fig. 1: grow
+/// y with m0*y = 1 mod 2^i one bit at a time, then return R - y.
+/// Leaks: variable time: one branch per bit on the bits of m0's inverse.
 pub fn neg_inv_bitloop(m0: Limb) -> Limb {
     assert!(m0 & 1 == 1, "neg_inv_bitloop: modulus must be odd");
     let mut y: Limb = 1;

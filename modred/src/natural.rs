@@ -9,6 +9,10 @@ use core::str::FromStr;
 use num_bigint::BigUint;
 
 /// A natural number, little-endian limbs with no most-significant zero limb (zero is empty).
+///
+/// Leaks: variable time throughout: the length of the representation is the value's size in
+/// limbs, and its comparisons, arithmetic (`+`, `*`, `%`, shifts) and conversions run the
+/// variable-time `arith` kernels (early exits, trims, division).
 #[derive(Clone, Default, PartialEq, Eq, Hash)]
 pub struct Natural {
     limbs: Vec<Limb>,
@@ -195,6 +199,8 @@ impl Natural {
     }
 
     /// Quotient and remainder; `None` when dividing by zero.
+    /// Leaks: variable time (Knuth or Newton division: the values' lengths, branches on their
+    /// digits, x86 `div` latency).
     pub fn div_rem(&self, d: &Natural) -> Option<(Natural, Natural)> {
         if d.is_zero() {
             return None;
@@ -204,6 +210,7 @@ impl Natural {
     }
 
     /// `self - other`, or `None` if that would be negative.
+    /// Leaks: variable time: the comparison's early exit and the borrow propagation.
     pub fn checked_sub(&self, other: &Natural) -> Option<Natural> {
         if *self < *other {
             return None;

@@ -1,6 +1,8 @@
 //! The operations whose single-precision multiplications and divisions the count tables
-//! measure (seed 000 Table 1, seed 002 Tables 1-2), for given inputs, and their one-line text
-//! form.
+//! measure (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
+//! functions*, CRYPTO '93, Table 1; Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery
+//! Multiplication Algorithms*, IEEE Micro 1996, Tables 1-2), for given inputs, and their
+//! one-line text form.
 //!
 //! `modred count` and a report built with the `count` feature run them in-process; a report
 //! from a timing build (no counters) sends the same lines to the small `modred-count` binary

@@ -2,7 +2,8 @@
 //! Re-measure with `cargo bench -p modred --bench tuning` after changing a kernel.
 
 /// Operand size (limbs) from which multiplication uses Karatsuba instead of schoolbook
-/// (seed 001 section 1: the best depth grows with the size). Measured on AMD EPYC (Zen 4: family 25, model 17) with
+/// (Lim, Hwang, Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97, §1 and Table 1:
+/// the best depth grows with the size). Measured on AMD EPYC (Zen 4: family 25, model 17) with
 /// the MULX/ADX rows: with the threshold at 32, Karatsuba/schoolbook time was 1.08 at 32 limbs,
 /// 1.00 at 64, 0.95 at 80, 0.87 at 128, 0.72 at 256. Set between the tie at 64 and the gain
 /// at 80, so 4096-bit moduli (64 limbs) keep the schoolbook product, which is constant time:
@@ -142,7 +143,7 @@ pub const PORTABLE_MAX_LIMBS: usize = 64;
 /// 1649, 6362 (product, two accumulators); the CIOS row loop 553, 2133, 8400.
 pub const PORTABLE_BAND_LIMBS: usize = 8;
 
-/// δ of the Lim–Hwang–Lee L1/L2 reducers (seed 001 section 3.1): n' = b^(k+δ) mod m. The paper
+/// δ of the Lim–Hwang–Lee L1/L2 reducers (Lim–Hwang–Lee 1997 §3.1): n' = b^(k+δ) mod m. The paper
 /// uses δ = 2 ("in most cases it suffices to choose δ = 2 ~ 4"); with 64-bit limbs a final
 /// carry then has probability about 2^-64 per digit.
 pub const LHL_DELTA: usize = 2;
@@ -204,7 +205,8 @@ pub const HELPER_POLL_BEFORE_PARKING: std::time::Duration = std::time::Duration:
 /// many limbs, the auto-vectorized integer loop above (measured at 4 and 32 limbs only).
 pub const CT_SELECT_SSE2_MAX_LIMBS: usize = 8;
 
-/// Default digit size of the fixed m-ary `window` method: 4 bits, p = 16 (seed 000 section 5).
+/// Default digit size of the fixed m-ary `window` method: 4 bits, p = 16 (Bosselaers, Govaerts,
+/// Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93, §5).
 pub const FIXED_WINDOW_BITS: usize = 4;
 
 /// Sliding-window size for an exponent of `bits` bits. The thresholds minimise the expected
@@ -282,8 +284,8 @@ pub const ADX_MONT_MAX_LIMBS: usize = 64;
 pub const ADX_SQR_KARATSUBA_MIN_LIMBS: usize = 33;
 
 /// The table reducers (`table-residue`, `table-constant`, `table-add-*`) and the "table"
-/// window method of seed 001 serve moduli of at most this many bits. The seeds meant them for
-/// RSA-size moduli; at 2^16 bits their tables already take 8 MiB (k^2 limbs) to 113 MiB
+/// window method of Lim–Hwang–Lee 1997 serve moduli of at most this many bits. The paper meant
+/// them for RSA-size moduli; at 2^16 bits their tables already take 8 MiB (k^2 limbs) to 113 MiB
 /// (table-add-6x2048: 13,831 rows of k limbs), their reductions cost k^2 products against
 /// Karatsuba's k^1.58, and past it the tables outgrow memory (31 GB for table-residue at
 /// 4,000,000 bits) or take minutes to build (table-add-8x256: over 20 s at 4,000,000 bits

@@ -1,5 +1,7 @@
-//! Division with remainder: Knuth's Algorithm D (TAOCP 4.3.1), as formalized in seed 000
-//! Algorithm 1 and seed 001 Fig. 1: normalize the divisor so its top bit is set, estimate each
+//! Division with remainder: Knuth's Algorithm D (TAOCP 4.3.1), as formalized in Bosselaers,
+//! Govaerts, Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93, §3
+//! Algorithm 1 and Lim, Hwang, Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97,
+//! §2.1 Fig. 1: normalize the divisor so its top bit is set, estimate each
 //! quotient digit from the top two digits of the remainder window and the top digit of the
 //! divisor, refine the estimate with the third digit / second divisor digit (so it is at most
 //! one too large, with probability about 2/b), multiply-subtract, and add back in the rare case
@@ -16,7 +18,10 @@ use crate::limb::{div_wide_hw, mul_wide, DLimb, Limb, LIMB_BITS};
 /// `u.len() - n` steps; a step whose window has a zero top digit needs only a comparison (its
 /// quotient digit is 0 or 1), every other one one single-precision division and n + 2
 /// multiplications: about k(k+2) multiplications and k divisions for a 2k-digit argument
-/// (seed 001 section 2.1). Variable time.
+/// (Lim–Hwang–Lee 1997 §2.1).
+/// Leaks: variable time: branches on each window's top digit (zero, or equal to the divisor's),
+/// a refinement loop and an add-back whose counts depend on the values, and one `div` per step
+/// (x86 `div` latency depends on the operands).
 pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>) {
     let n = v.len();
     debug_assert!(n >= 2 && v[n - 1] >> (LIMB_BITS - 1) == 1);
@@ -27,7 +32,7 @@ pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>)
         debug_assert!(u0 <= v1, "window not reduced");
         if u0 == 0 {
             // The window u[j..j+n] < b^n <= 2v, so the quotient digit is 0 or 1: compare and
-            // subtract, no estimate (the first line of seed 001 Fig. 1).
+            // subtract, no estimate (the first line of Lim–Hwang–Lee 1997 Fig. 1).
             let q1 = super::cmp_n(&u[j..j + n], v).is_ge();
             if q1 {
                 super::sub_n_in_place(&mut u[j..j + n], v);
@@ -75,6 +80,7 @@ pub fn divrem_normalized(u: &mut [Limb], v: &[Limb], mut q: Option<&mut [Limb]>)
 
 /// Divide `u` by the single limb `d > 0`: writes the quotient to `q` (same length as `u`) if
 /// given and returns the remainder. One division per limb.
+/// Leaks: variable time: x86 `div` latency depends on the operands.
 pub fn div_rem_1(mut q: Option<&mut [Limb]>, u: &[Limb], d: Limb) -> Limb {
     assert!(d != 0, "division by zero");
     let mut r = 0;
@@ -89,6 +95,8 @@ pub fn div_rem_1(mut q: Option<&mut [Limb]>, u: &[Limb], d: Limb) -> Limb {
 }
 
 /// Quotient and remainder of `u / v` for `v != 0` (trimmed vectors). Allocates.
+/// Leaks: variable time: the lengths of `u` and `v` without leading zeros, and those of
+/// [`divrem_normalized`] (or of the Newton division for large divisors).
 pub fn div_rem(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
     let mut q = vec![0; u.len()];
     let r = divide(u, v, Some(&mut q));
@@ -98,13 +106,15 @@ pub fn div_rem(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
 }
 
 /// `u mod v` for `v != 0` (trimmed). Allocates the remainder and the normalized divisor, no
-/// quotient. Variable time.
+/// quotient.
+/// Leaks: variable time, as [`div_rem`].
 pub fn rem_vartime(u: &[Limb], v: &[Limb]) -> Vec<Limb> {
     divide(u, v, None)
 }
 
 /// The remainder of `u / v` (trimmed), and the quotient into `q` (`u.len()` limbs, zeroed) if
 /// given: normalizes `v` so that its top bit is set and runs [`divrem_normalized`].
+/// Leaks: variable time, as [`div_rem`].
 fn divide(u: &[Limb], v: &[Limb], q: Option<&mut [Limb]>) -> Vec<Limb> {
     let (u, v) = (trim(u), trim(v));
     assert!(!v.is_empty(), "division by zero");

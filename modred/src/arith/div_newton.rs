@@ -15,7 +15,8 @@
 //! W < d B^n, q^ = floor(floor(W / B^(n-1)) V / B^(n+1)) is q - 2 <= q^ <= q, and W - q^ d < 3d
 //! leaves at most two subtractions. A longer dividend is processed n limbs at a time, top first.
 //!
-//! Variable time.
+//! Variable time: the kernels trim their operands, compare, and loop on data-dependent
+//! corrections.
 
 #[cfg(test)]
 use super::divrem_normalized;
@@ -26,6 +27,7 @@ use core::cmp::Ordering;
 /// floor(B^2n / d) for a normalized n-limb `d` (top bit set), n + 1 limbs (the top one is 1, or
 /// 2 when d = B^n / 2). Below [`crate::tuning::RECIPROCAL_BASECASE`] limbs by one schoolbook
 /// division, above by Newton's iteration (module docs).
+/// Leaks: variable time (module docs): trims, comparisons and the final correction's steps.
 pub fn reciprocal(d: &[Limb]) -> Vec<Limb> {
     let n = d.len();
     debug_assert!(n >= 1 && d[n - 1] >> (LIMB_BITS - 1) == 1);
@@ -77,6 +79,7 @@ pub fn reciprocal(d: &[Limb]) -> Vec<Limb> {
 }
 
 /// `(negative, |B^k - p|)` for a natural `p` (any length), trimmed.
+/// Leaks: variable time: `p`'s leading zero limbs, a comparison and its branch.
 fn sub_from_power(p: &[Limb], k: usize) -> (bool, Vec<Limb>) {
     let p = trim(p);
     let mut pow = vec![0; k + 1];
@@ -98,6 +101,7 @@ fn sub_from_power(p: &[Limb], k: usize) -> (bool, Vec<Limb>) {
 
 /// Make `x` (an approximation of floor(B^2n / d) within a few units) exact: with
 /// r = B^2n - x d, step x down while r < 0 and up while r >= d.
+/// Leaks: variable time: the number of steps and the comparisons.
 fn correct(x: &mut [Limb], d: &[Limb]) {
     let n = d.len();
     let mut p = vec![0; trim(x).len().max(1) + n];
@@ -133,6 +137,8 @@ fn correct(x: &mut [Limb], d: &[Limb]) {
 
 /// A divisor prepared for many divisions: normalized (shifted left so its top bit is set) with
 /// its reciprocal.
+/// Leaks: variable time (module docs): the divisor's and dividend's lengths without leading
+/// zeros, and each block's correction steps.
 #[derive(Clone, Debug)]
 pub struct Reciprocal {
     /// d << shift, n limbs, top bit set.
@@ -261,6 +267,8 @@ impl Reciprocal {
 /// x <- x (2 - m x) mod B^2j doubles the number of correct low limbs j (the 2-adic Newton
 /// iteration; Brent and Zimmermann 2010, section 2.4), starting from the one-limb inverse. Costs
 /// a few products of at most k limbs.
+/// Leaks: variable time: the products' (above the Karatsuba threshold) and the early-exit
+/// carries of the `+ 2`.
 pub fn inverse_mod_power(m: &[Limb], k: usize) -> Vec<Limb> {
     assert!(
         k >= 1 && m.first().is_some_and(|&l| l & 1 == 1),
@@ -291,6 +299,7 @@ pub fn inverse_mod_power(m: &[Limb], k: usize) -> Vec<Limb> {
 }
 
 /// `(floor(u / v), u mod v)` for large divisors (trimmed results): [`Reciprocal`] for one use.
+/// Leaks: variable time, as [`Reciprocal`].
 pub fn div_rem_newton(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
     Reciprocal::new(v).div_rem(u, true)
 }

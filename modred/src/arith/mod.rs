@@ -29,24 +29,28 @@ use crate::limb::{adc, mac, sbb, Choice, Limb, LIMB_BITS};
 use core::cmp::Ordering;
 
 /// Length of `a` without its most significant zero limbs.
+/// Leaks: variable time: scans down from the top to the first non-zero limb.
 #[inline]
 pub fn normalized_len(a: &[Limb]) -> usize {
     a.iter().rposition(|&x| x != 0).map_or(0, |i| i + 1)
 }
 
 /// `a` without its most significant zero limbs.
+/// Leaks: variable time: the number of leading zero limbs (as [`normalized_len`]).
 #[inline]
 pub fn trim(a: &[Limb]) -> &[Limb] {
     &a[..normalized_len(a)]
 }
 
 /// Whether every limb of `a` is zero.
+/// Leaks: variable time: stops at the first non-zero limb.
 #[inline]
 pub fn is_zero(a: &[Limb]) -> bool {
     a.iter().all(|&x| x == 0)
 }
 
 /// Number of significant bits of `a` (0 for zero).
+/// Leaks: variable time: the number of leading zero limbs (as [`normalized_len`]).
 pub fn bit_len(a: &[Limb]) -> usize {
     let n = normalized_len(a);
     if n == 0 {
@@ -57,13 +61,15 @@ pub fn bit_len(a: &[Limb]) -> usize {
 }
 
 /// Bit `i` of `a` (0 beyond its length).
+/// Leaks: the index `i` (the limb read, and a branch on `i` against the length); nothing of `a`.
 #[inline]
 pub fn bit(a: &[Limb], i: usize) -> bool {
     let w = i / LIMB_BITS as usize;
     w < a.len() && (a[w] >> (i % LIMB_BITS as usize)) & 1 == 1
 }
 
-/// Compare two naturals of possibly different lengths (leading zero limbs allowed). Variable time.
+/// Compare two naturals of possibly different lengths (leading zero limbs allowed).
+/// Leaks: variable time: the leading zero limbs of both, and stops at the first differing limb.
 pub fn cmp(a: &[Limb], b: &[Limb]) -> Ordering {
     let (a, b) = (trim(a), trim(b));
     a.len()
@@ -73,6 +79,7 @@ pub fn cmp(a: &[Limb], b: &[Limb]) -> Ordering {
 
 /// `a < b` for equal-length naturals by the borrow of `a - b` over every limb: constant time
 /// (no early exit; only the answer depends on the values), for checks on secret operands.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn lt_n_ct(a: &[Limb], b: &[Limb]) -> Choice {
     debug_assert_eq!(a.len(), b.len());
@@ -83,7 +90,8 @@ pub fn lt_n_ct(a: &[Limb], b: &[Limb]) -> Choice {
     Choice::from_bit(borrow)
 }
 
-/// Compare two equal-length naturals. Variable time (stops at the first differing limb).
+/// Compare two equal-length naturals.
+/// Leaks: variable time: stops at the first differing limb from the top.
 #[inline]
 pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
     debug_assert_eq!(a.len(), b.len());
@@ -97,6 +105,7 @@ pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
 
 /// `r = a + b` for equal lengths; returns the carry (0 or 1). `r` may alias neither input
 /// (use [`add_n_in_place`] for `a += b`).
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     debug_assert!(r.len() == a.len() && a.len() == b.len());
@@ -108,6 +117,7 @@ pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
 }
 
 /// `a += b` for equal lengths; returns the carry.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     debug_assert_eq!(a.len(), b.len());
@@ -119,6 +129,7 @@ pub fn add_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
 }
 
 /// `a -= b` for equal lengths; returns the borrow.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn sub_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     debug_assert_eq!(a.len(), b.len());
@@ -130,6 +141,7 @@ pub fn sub_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
 }
 
 /// `r = a - b` for equal lengths; returns the borrow.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     debug_assert!(r.len() == a.len() && a.len() == b.len());
@@ -140,8 +152,10 @@ pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     c
 }
 
-/// `a += b` where `b.len() <= a.len()`; returns the carry out of `a`. Variable time in the
-/// carry propagation past `b` (the ADD function of seed 002 section 4).
+/// `a += b` where `b.len() <= a.len()`; returns the carry out of `a` (past `b`, the ADD
+/// function of Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery Multiplication
+/// Algorithms*, IEEE Micro 1996, §4).
+/// Leaks: variable time: the carry propagation past `b` stops when the carry dies.
 #[inline]
 pub fn add_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     debug_assert!(b.len() <= a.len());
@@ -149,7 +163,8 @@ pub fn add_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     add_1_in_place(&mut a[b.len()..], c)
 }
 
-/// `a -= b` where `b.len() <= a.len()`; returns the borrow out of `a`. Variable time.
+/// `a -= b` where `b.len() <= a.len()`; returns the borrow out of `a`.
+/// Leaks: variable time: the borrow propagation past `b` stops when the borrow dies.
 #[inline]
 pub fn sub_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     debug_assert!(b.len() <= a.len());
@@ -157,7 +172,8 @@ pub fn sub_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     sub_1_in_place(&mut a[b.len()..], c)
 }
 
-/// `a += c` (one limb); returns the carry out. Stops as soon as the carry dies (variable time).
+/// `a += c` (one limb); returns the carry out.
+/// Leaks: variable time: stops as soon as the carry dies.
 #[inline]
 pub fn add_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
     for x in a.iter_mut() {
@@ -171,7 +187,8 @@ pub fn add_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
     c
 }
 
-/// `a -= c` (one limb); returns the borrow out. Variable time.
+/// `a -= c` (one limb); returns the borrow out.
+/// Leaks: variable time: stops as soon as the borrow dies.
 #[inline]
 pub fn sub_1_in_place(a: &mut [Limb], mut c: Limb) -> Limb {
     for x in a.iter_mut() {
@@ -195,6 +212,7 @@ fn adx_row(len: usize) -> bool {
 
 /// `r = a * b` (one limb `b`); returns the high limb. `r.len() == a.len()`.
 /// Uses [`x86_64::mul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]).
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn mul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
@@ -206,6 +224,7 @@ pub fn mul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 }
 
 /// Portable [`mul_1`].
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn mul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());
@@ -217,6 +236,7 @@ pub fn mul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 }
 
 /// `a *= b` (one limb `b`) in place; returns the high limb.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn mul_1_in_place(a: &mut [Limb], b: Limb) -> Limb {
     let mut c = 0;
@@ -228,6 +248,7 @@ pub fn mul_1_in_place(a: &mut [Limb], b: Limb) -> Limb {
 
 /// `r += a * b` (one limb `b`); returns the carry limb. `r.len() == a.len()`.
 /// Uses [`x86_64::addmul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]).
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
@@ -239,6 +260,7 @@ pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 }
 
 /// Portable [`addmul_1`]. Loop invariant: c <= b - 1, so `a[i] b + r[i] + c < b^2`.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());
@@ -253,6 +275,7 @@ pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 /// position `a.len()`). `r.len() == a.len()`.
 /// Uses [`x86_64::submul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]): Knuth
 /// division's multiply-and-subtract step, 1.3x GMP on a 90-limb modulus before.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
@@ -264,6 +287,7 @@ pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 }
 
 /// Portable [`submul_1`].
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn submul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     debug_assert_eq!(r.len(), a.len());
@@ -279,6 +303,7 @@ pub fn submul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 
 /// `r = a << s` for `0 <= s < 64`, `r.len() == a.len()`; returns the bits shifted out.
 /// In place (`r` and `a` the same buffer) is done by [`shl_in_place`].
+/// Leaks: the lengths and whether `s` is 0 (a branch); nothing of the limbs.
 pub fn shl(r: &mut [Limb], a: &[Limb], s: u32) -> Limb {
     debug_assert!(s < LIMB_BITS && r.len() == a.len());
     if s == 0 {
@@ -294,6 +319,7 @@ pub fn shl(r: &mut [Limb], a: &[Limb], s: u32) -> Limb {
 }
 
 /// `a <<= s` for `0 <= s < 64`; returns the bits shifted out.
+/// Leaks: the lengths and whether `s` is 0 (a branch); nothing of the limbs.
 pub fn shl_in_place(a: &mut [Limb], s: u32) -> Limb {
     debug_assert!(s < LIMB_BITS);
     if s == 0 {
@@ -309,6 +335,7 @@ pub fn shl_in_place(a: &mut [Limb], s: u32) -> Limb {
 }
 
 /// `a >>= s` for `0 <= s < 64`; returns the bits shifted out (in the high bits of the result).
+/// Leaks: the lengths and whether `s` is 0 (a branch); nothing of the limbs.
 pub fn shr_in_place(a: &mut [Limb], s: u32) -> Limb {
     debug_assert!(s < LIMB_BITS);
     if s == 0 {
@@ -324,6 +351,7 @@ pub fn shr_in_place(a: &mut [Limb], s: u32) -> Limb {
 }
 
 /// Constant-time select: `r = if c { a } else { r }`.
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn cond_copy(r: &mut [Limb], a: &[Limb], c: Choice) {
     debug_assert_eq!(r.len(), a.len());
@@ -339,6 +367,8 @@ pub fn cond_copy(r: &mut [Limb], a: &[Limb], c: Choice) {
 /// ([`x86_64::ct_select_sse2`]): there the per-entry mask is the cost. Longer entries take the
 /// integer loop, which the compiler vectorizes at the caller's width (AVX-512 in the IFMA
 /// kernels: 2048 bits measured ct / auto 1.19 with SSE2 against 1.05 without).
+/// Leaks: nothing but the lengths and the number of entries (constant time in `d` and the
+/// entries).
 #[inline(always)]
 pub fn ct_select<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
     debug_assert!(d < table.len());
@@ -357,6 +387,7 @@ pub fn ct_select<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
 /// (ct at 1024 bits on the MULX/ADX kernels, 16 limbs and 32 entries: 269.5 -> 266.0 µs, the
 /// selection 8% -> 6% of the time); the compiler vectorizes a block at the caller's width
 /// (the ADX scans are compiled with AVX2, the IFMA ones with AVX-512).
+/// Leaks: nothing but the lengths and the number of entries (as [`ct_select`]).
 #[inline(always)]
 pub fn ct_select_portable<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
     // 1 iff i == d, as a mask, without a branch.
@@ -389,10 +420,11 @@ pub fn ct_select_portable<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: us
 /// Limbs per column block of [`ct_select_portable`]: two 256-bit vectors.
 const CT_SELECT_BLOCK: usize = 8;
 
-/// The final step of every Montgomery product (seed 002 section 4, "Step 3"): given
-/// u = `hi * b^n + t` with u < 2m, write u mod m = (u >= m ? u - m : u) to `r`.
-/// Constant time: the subtraction is always computed and the result chosen by mask.
-/// `r`, `t` and `m` have the same length; `hi` is 0 or 1.
+/// The final step of every Montgomery product (Koç–Acar–Kaliski 1996 §2, MonPro Step 3; its
+/// code in §4): given u = `hi * b^n + t` with u < 2m, write u mod m = (u >= m ? u - m : u) to
+/// `r`. `r`, `t` and `m` have the same length; `hi` is 0 or 1.
+/// Leaks: nothing but the lengths (constant time: the subtraction is always computed and the
+/// result chosen by mask).
 #[inline]
 pub fn sub_mod_final(r: &mut [Limb], t: &[Limb], hi: Limb, m: &[Limb]) {
     debug_assert!(hi <= 1);
@@ -402,20 +434,23 @@ pub fn sub_mod_final(r: &mut [Limb], t: &[Limb], hi: Limb, m: &[Limb]) {
     cond_copy(r, t, Choice::from_bit(keep_t));
 }
 
-/// `a mod m` for `a < 2m` in place, constant time (`a.len() == m.len()`, `hi` the bit above).
+/// `a mod m` for `a < 2m` in place (`a.len() == m.len()`, `hi` the bit above).
+/// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn reduce_once_in_place(a: &mut [Limb], hi: Limb, m: &[Limb], tmp: &mut [Limb]) {
     tmp.copy_from_slice(a);
     sub_mod_final(a, tmp, hi, m);
 }
 
-/// `r = (a + b) mod m` for `a, b < m`, constant time; `tmp` is scratch of the same length.
+/// `r = (a + b) mod m` for `a, b < m`; `tmp` is scratch of the same length.
+/// Leaks: nothing but the lengths (constant time).
 pub fn add_mod(r: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], tmp: &mut [Limb]) {
     let c = add_n(tmp, a, b);
     sub_mod_final(r, tmp, c, m);
 }
 
-/// `r = (a - b) mod m` for `a, b < m`, constant time.
+/// `r = (a - b) mod m` for `a, b < m`.
+/// Leaks: nothing but the lengths (constant time).
 pub fn sub_mod(r: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb]) {
     let borrow = sub_n(r, a, b);
     let mask = Choice::from_bit(borrow).mask();

@@ -1,4 +1,5 @@
-//! Multiplication: schoolbook (operand scanning) and Karatsuba (seed 001 section 1).
+//! Multiplication: schoolbook (operand scanning) and Karatsuba (Lim, Hwang, Lee, *Fast Modular
+//! Reduction With Precomputation*, JW-ISC '97, §1).
 
 use super::ntt;
 use super::{add_in_place, addmul_1_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
@@ -8,14 +9,16 @@ use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, TOOM3_THRESHOL
 use core::cmp::Ordering;
 
 /// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
-/// multiplications. `r.len() == a.len() + b.len()`, `b` non-empty. Constant time. Runs on the
-/// tier in use ([`cpu::tier`]).
+/// multiplications. `r.len() == a.len() + b.len()`, `b` non-empty. Runs on the tier in use
+/// ([`cpu::tier`]).
+/// Leaks: nothing but the lengths (constant time).
 pub fn mul_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     mul_basecase_on(cpu::tier(), r, a, b)
 }
 
 /// [`mul_basecase`] on the kernels of `tier` (the MULX/ADX rows from [`Tier::Adx`] when `a`
 /// has at least 4 limbs). `tier` must come from [`cpu::tier`] or [`cpu::cap`].
+/// Leaks: nothing but the lengths and the tier (constant time).
 pub(crate) fn mul_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     debug_assert_eq!(r.len(), a.len() + b.len());
     debug_assert!(tier <= cpu::detected());
@@ -47,6 +50,8 @@ pub fn karatsuba_scratch_len(n: usize) -> usize {
 }
 
 /// `|x - y|` into `r` for `x.len() == r.len() >= y.len()`; returns whether x < y.
+/// Leaks: variable time: the comparison stops at the first differing limb, the sign chooses a
+/// branch, and the borrow propagation stops early.
 pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
     let (hi_x, lo_x) = (x.len(), y.len());
     debug_assert!(hi_x >= lo_x && r.len() == hi_x);
@@ -62,18 +67,20 @@ pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
     x_less
 }
 
-/// `r = a * b` for equal lengths n by Karatsuba's subtractive method (seed 001 section 1):
+/// `r = a * b` for equal lengths n by Karatsuba's subtractive method (Lim–Hwang–Lee 1997 §1):
 /// with a = a_H B^h + a_L, w_H = a_H b_H, w_L = a_L b_L, w_M = (a_H - a_L)(b_H - b_L),
 /// `a b = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`, recursing while n >= the threshold.
 /// `scratch.len() >= karatsuba_scratch_len(n)`. From [`TOOM3_THRESHOLD`] on it hands over to
-/// [`mul_n`]. Variable time (the signs of the differences choose a branch). Runs on the tier in
-/// use ([`cpu::tier`]).
+/// [`mul_n`]. Runs on the tier in use ([`cpu::tier`]).
+/// Leaks: variable time: the signs of the differences choose a branch, and the carry and
+/// borrow propagations stop early.
 pub fn mul_karatsuba(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
     mul_karatsuba_on(cpu::tier(), r, a, b, scratch)
 }
 
 /// [`mul_karatsuba`] with its schoolbook products on the kernels of `tier` (see
 /// [`mul_basecase_on`]).
+/// Leaks: variable time, as [`mul_karatsuba`].
 pub(crate) fn mul_karatsuba_on(
     tier: Tier,
     r: &mut [Limb],
@@ -125,14 +132,17 @@ pub(crate) fn mul_karatsuba_on(
 }
 
 /// `a += c` where `a` may be empty (then `c` is returned as overflow).
+/// Leaks: variable time: stops as soon as the carry dies.
 fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
     super::add_1_in_place(a, c)
 }
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
 /// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], Toom-3
-/// below the NTT threshold of this CPU ([`ntt::threshold`]), the three-prime NTT above. Allocates its scratch. Constant time
-/// below the Karatsuba threshold only.
+/// below the NTT threshold of this CPU ([`ntt::threshold`]), the three-prime NTT above.
+/// Allocates its scratch.
+/// Leaks: nothing but the lengths below the Karatsuba threshold and at NTT sizes; variable time
+/// between them (Karatsuba's and Toom-3's sign branches and early-exit carries).
 pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(b.len() == n && r.len() == 2 * n);
@@ -151,6 +161,8 @@ pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// `r = a * b` for `a.len(), b.len() >= 1`, `r.len() == a.len() + b.len()`: [`mul_n`] for equal
 /// lengths, schoolbook when the shorter operand is below the Karatsuba threshold, one NTT when
 /// it reaches the NTT threshold, else [`mul_unbalanced`]. Allocates its scratch.
+/// Leaks: as [`mul_n`] (nothing but the lengths when the shorter operand is below the
+/// Karatsuba threshold or one NTT serves; variable time otherwise).
 pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
     if b.len() < KARATSUBA_THRESHOLD {
@@ -168,6 +180,7 @@ pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// `r = a * b` for `a.len() > b.len()`: multiply `b` by `b.len()`-limb chunks of `a` with
 /// [`mul_n`] and accumulate; a shorter last chunk goes through [`mul`] (which cuts `b` by it in
 /// turn).
+/// Leaks: variable time: the accumulation's carry propagation stops early, plus [`mul_n`]'s.
 pub fn mul_unbalanced(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let (na, nb) = (a.len(), b.len());
     debug_assert!(na >= nb && r.len() == na + nb);

@@ -22,7 +22,8 @@
 //! [`Transformed`] keeps an operand's transform for repeated products (the modulus in
 //! Montgomery reduction), full or mod B^N - 1.
 //!
-//! Variable time only in the sizes: no branch or index depends on the operand values.
+//! Variable time only in the sizes: no branch or index depends on the operand values, except
+//! the end-around carry of the products mod B^N - 1 ([`Transformed::mul_cyclic`]).
 
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
@@ -138,6 +139,7 @@ fn shoup_pre_radix(w: u64, p: u64, radix: u32) -> u64 {
 
 /// `w y mod p` in [0, 2p) for any `y < 2^64`, given w < p and w' = [`shoup_pre`]`(w)`
 /// (Shoup; Harvey 2014, Algorithm 2): q = floor(w' y / 2^64) is floor(w y / p) or one less.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 fn shoup(y: u64, w: u64, ws: u64, p: u64) -> u64 {
     let q = ((ws as u128 * y as u128) >> 64) as u64;
@@ -153,6 +155,7 @@ fn scalar(x: u64) -> u64 {
 }
 
 /// `x mod 2p` for `x < 4p` (or `x - 2p` when that is smaller): one subtraction, no branch.
+/// Leaks: nothing (constant time).
 #[inline(always)]
 fn reduce_2p(x: u64, two_p: u64) -> u64 {
     x.min(x.wrapping_sub(two_p))
@@ -243,6 +246,7 @@ impl Field {
 
     /// Montgomery product `a b 2^-64 mod p` in [0, 2p) for a, b < 2p (64-bit radix): a b + m p
     /// < 2^127, and (a b + m p) / 2^64 < 4p^2 / 2^64 + p < 2p.
+    /// Leaks: nothing (constant time).
     #[inline(always)]
     fn mont_mul(&self, a: u64, b: u64) -> u64 {
         let t = a as u128 * b as u128;
@@ -302,6 +306,7 @@ fn tables(set: &PrimeSet, log_len: u32) -> Arc<Tables> {
 /// Forward transform in place (Cooley–Tukey, natural order in, bit-reversed out): inputs in
 /// [0, 4p), outputs in [0, 4p). Harvey's butterfly: X <- X mod 2p, T = w Y in [0, 2p),
 /// (X, Y) <- (X + T, X - T + 2p).
+/// Leaks: nothing but the lengths (constant time).
 fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
     let two_p = 2 * p;
     let mut len = a.len() / 2;
@@ -321,6 +326,7 @@ fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
 
 /// Inverse transform in place without the 1/N (Gentleman–Sande, bit-reversed in, natural
 /// out): inputs and outputs in [0, 2p). Butterfly (X, Y) <- ((X + Y) mod 2p, w^-1 (X - Y + 2p)).
+/// Leaks: nothing but the lengths (constant time).
 fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
     let two_p = 2 * p;
     let n = a.len();
@@ -339,6 +345,7 @@ fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
 }
 
 /// Bits `[o, o + b)` of `x` (zero beyond its end), for b <= 93.
+/// Leaks: the offset `o` and `b` (the limbs read, and branches on them); nothing of `x`.
 #[inline(always)]
 fn bits_at(x: &[Limb], o: usize, b: u32) -> u128 {
     let (i, sh) = (o / 64, (o % 64) as u32);
@@ -355,6 +362,7 @@ fn bits_at(x: &[Limb], o: usize, b: u32) -> u128 {
 
 /// `dst[k]` = coefficient k of `x` (b bits each) mod p, in [0, 4p), zero past `count`: the low
 /// 64 bits and the bits above, each reduced to [0, 2p) by a Shoup product (by 1 and by 2^64).
+/// Leaks: nothing but the lengths (constant time).
 fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
     let [r, rs] = f.r64;
     if b == 64 {
@@ -403,14 +411,15 @@ pub fn ntt_fits(na: usize, nb: usize) -> bool {
 }
 
 /// `r = a * b` by three-prime NTT (module docs). `r.len() == a.len() + b.len()`, both
-/// non-empty and [`ntt_fits`]. Allocates 4N words (N = transform length). Variable time only in
-/// the lengths.
+/// non-empty and [`ntt_fits`]. Allocates 4N words (N = transform length).
+/// Leaks: nothing but the lengths (constant time).
 pub fn mul_ntt(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     convolve(prime_set(), r, a, Some(b))
 }
 
 /// `r = a^2` by three-prime NTT: one forward transform per prime instead of two.
 /// `r.len() == 2 * a.len()`.
+/// Leaks: nothing but the lengths (constant time).
 pub fn sqr_ntt(r: &mut [Limb], a: &[Limb]) {
     convolve(prime_set(), r, a, None)
 }
@@ -455,6 +464,8 @@ impl CrtConsts {
 /// products by [`Transformed::mul`] (full products with operands up to the length it was
 /// planned for) or [`Transformed::mul_cyclic`] (products mod B^N - 1). Reusing it saves one
 /// forward transform per product, as for the modulus of Montgomery reduction.
+/// Leaks: nothing but the lengths (constant time), except [`Transformed::mul_cyclic`]'s
+/// end-around carry.
 pub struct Transformed {
     set: &'static PrimeSet,
     log_len: u32,
@@ -527,6 +538,7 @@ impl Transformed {
 
     /// `r = a x` for `1 <= a.len() <=` the planned length, truncated to `r.len() <= a.len() +
     /// x.len()` limbs (only the coefficients the low limbs need are rebuilt).
+    /// Leaks: nothing but the lengths (constant time).
     pub fn mul(&self, r: &mut [Limb], a: &[Limb]) {
         debug_assert!(self.other > 0 && a.len() <= self.other && !a.is_empty());
         debug_assert!(r.len() <= a.len() + self.limbs);
@@ -548,6 +560,8 @@ impl Transformed {
 
     /// `r = a x mod (B^N - 1)` (N limbs, N = [`Self::points`], a value in [0, B^N - 1)) for
     /// `a.len() <= N`.
+    /// Leaks: variable time in the end-around carry: its propagation stops when it dies, and
+    /// the result B^N - 1 is checked for.
     pub fn mul_cyclic(&self, r: &mut [Limb], a: &[Limb]) {
         let n = self.points();
         debug_assert!(self.other == 0 && a.len() <= n && r.len() == n);
@@ -601,6 +615,7 @@ fn transform_inverse(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
 }
 
 /// `a[i] = a[i] b[i] / 2^radix mod p` (squares without `b`), in [0, 2p), for inputs in [0, 4p).
+/// Leaks: nothing but the lengths (constant time).
 fn pointwise(set: &PrimeSet, a: &mut [u64], b: Option<&[u64]>, t: &Tables, j: usize) {
     let f = &t.fields[j];
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -627,6 +642,7 @@ fn pointwise(set: &PrimeSet, a: &mut [u64], b: Option<&[u64]>, t: &Tables, j: us
 
 /// `r = a b` (`a^2` without `b`) with the kernels of `set` (the IFMA set only on CPUs with
 /// AVX-512 IFMA).
+/// Leaks: nothing but the lengths (constant time).
 pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
     let nb = b.map_or(a.len(), <[Limb]>::len);
     debug_assert_eq!(r.len(), a.len() + nb);
@@ -661,6 +677,7 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
 /// From the three inverse transforms `res` to the product: the coefficients `0..count` by CRT
 /// ([`crt`]), added at their bit offsets `k b` into `r` ([`accumulate`]); with `wrap`, the
 /// sum is taken mod B^len - 1 (len = `r.len()`).
+/// Leaks: nothing but the lengths, except with `wrap` (as [`accumulate`]).
 #[allow(clippy::too_many_arguments)]
 fn finish(
     set: &PrimeSet,
@@ -681,6 +698,7 @@ fn finish(
 /// Garner's CRT for coefficients `0..count` into `out` (limb i of coefficient j at
 /// `out[i count + j]`): x1 = r1, x2 = (r2 - x1) / p1 mod p2, x3 = (r3 - x1 - x2 p1) / (p1 p2)
 /// mod p3, c = x1 + x2 p1 + x3 p1 p2 < p1 p2 p3, each r_j first scaled by 2^radix / N.
+/// Leaks: nothing but the lengths (constant time).
 fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mut [u64]) {
     let k = CrtConsts::new(set, t, n);
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -728,6 +746,8 @@ fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mu
 /// B^len - 1 (len = `r.len()`, a value in [0, B^len - 1)). A running five-limb window
 /// holds the sum's bits from limb `base` up; a limb is written once no later coefficient (at bit
 /// k b or above) can reach it.
+/// Leaks: nothing but the lengths without `wrap`; with it, variable time: the fold's carry
+/// propagation stops when the carry dies, and a scan for the value B^len - 1.
 fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
     let len = r.len();
     // The window in locals (an array shifted in memory stalled on store forwarding).

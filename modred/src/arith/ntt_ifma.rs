@@ -47,6 +47,7 @@ impl Consts {
 }
 
 /// `w y mod p` in [0, 2p) lane by lane, for y < 2^52 (module docs).
+/// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn shoup(y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> __m512i {
@@ -57,6 +58,7 @@ fn shoup(y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> __m512i {
 }
 
 /// `x mod 2p` for x < 4p (the smaller of x and x - 2p, unsigned).
+/// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn reduce_2p(x: __m512i, c: &Consts) -> __m512i {
@@ -64,6 +66,7 @@ fn reduce_2p(x: __m512i, c: &Consts) -> __m512i {
 }
 
 /// Cooley–Tukey butterfly (Harvey): inputs in [0, 4p), outputs in [0, 4p).
+/// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn ct(x: __m512i, y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> (__m512i, __m512i) {
@@ -76,6 +79,7 @@ fn ct(x: __m512i, y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> (__m512i,
 }
 
 /// Gentleman–Sande butterfly (Harvey): inputs in [0, 2p), outputs in [0, 2p).
+/// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn gs(x: __m512i, y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> (__m512i, __m512i) {
@@ -87,6 +91,7 @@ fn gs(x: __m512i, y: __m512i, w: __m512i, w_q: __m512i, c: &Consts) -> (__m512i,
 /// Montgomery product `a b 2^-52 mod p` in [0, 2p) for a, b < 2p: with a b = h 2^52 + l and
 /// m = l (-p^{-1}) mod 2^52, (a b + m p) / 2^52 = h + hi52(m p) + (l != 0), below
 /// 4p^2 / 2^52 + p < 2p.
+/// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn mont_mul(a: __m512i, b: __m512i, c: &Consts) -> __m512i {
@@ -142,6 +147,7 @@ impl Shuffle {
 }
 
 /// One of the last three stages on the group (A, B) whose first block is twiddle `k` of `w`.
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; `w` and `w_q` hold at least `k + 8` entries.
@@ -183,6 +189,7 @@ unsafe fn small_stage(
 
 /// One stage with butterflies `len >= 8` apart on the whole of `a` (blocks of 2 len values,
 /// block i with twiddle i): Cooley–Tukey when `FWD`, else Gentleman–Sande.
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; `a.len()` a multiple of 2 len; `w`, `w_q` hold a twiddle per block.
@@ -221,6 +228,7 @@ unsafe fn wide_stage<const FWD: bool>(
 
 /// The three stages with butterflies 4, 2 and 1 apart (in that order when `FWD`, reversed
 /// otherwise), on each group of 16 values held in two vectors.
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; `a.len()` a multiple of 16; the twiddle tables hold `a.len() / 2 + 8`
@@ -252,6 +260,7 @@ unsafe fn narrow_stages<const FWD: bool>(a: &mut [u64], w: &[u64], w_q: &[u64], 
 
 /// Forward transform (as [`super::ntt`]'s portable one): natural order in, bit-reversed out,
 /// values in [0, 4p).
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; `a.len()` a power of two >= 16; the twiddle tables hold `a.len() / 2 + 8`
@@ -271,6 +280,7 @@ unsafe fn forward(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
 }
 
 /// Inverse transform without the 1/N: bit-reversed in, natural out, values in [0, 2p).
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// As [`forward`].
@@ -289,6 +299,7 @@ unsafe fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], c: &Consts) {
 }
 
 /// Forward transform of `a` mod the prime of `f` (see [`forward`]).
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; `a.len()` a power of two >= 16; `tw` built for at least that length with
@@ -300,6 +311,7 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &Twiddles, f: &Field) {
 }
 
 /// Inverse transform of `a` without the 1/N (see [`inverse`]).
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// As [`transform`].
@@ -310,6 +322,7 @@ pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &Twiddles, f: &Field) 
 }
 
 /// `a[i] = a[i] b[i] 2^-52 mod p` (in [0, 2p)) for `a[i], b[i] < 4p`; `b` = `a` squares.
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; equal lengths, a multiple of 8.
@@ -344,6 +357,7 @@ struct CrtVec {
 }
 
 /// `x mod p` for x < 2p.
+/// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx512f")]
 fn reduce_p(x: __m512i, c: &Consts) -> __m512i {
@@ -355,6 +369,7 @@ fn reduce_p(x: __m512i, c: &Consts) -> __m512i {
 /// prime's 2^52 / N, then Garner's CRT x1 + x2 p1 + x3 p1 p2 (as [`super::ntt`]'s portable
 /// one, in radix 2^52), written as three limbs per coefficient to `out`: limb i of
 /// coefficient j at `out[i count + j]`.
+/// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// AVX-512F and IFMA; `res.len() == 3 N`, `count <= N`, `count % 8 == 0`,

@@ -1,4 +1,6 @@
-//! Squaring using the symmetry of the product matrix (seed 001 section 1, seed 002 section 4):
+//! Squaring using the symmetry of the product matrix (Lim, Hwang, Lee, *Fast Modular Reduction
+//! With Precomputation*, JW-ISC '97, §1; Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery
+//! Multiplication Algorithms*, IEEE Micro 1996, §4):
 //! x^2 = sum x_i^2 b^2i + 2 sum_{i<j} x_i x_j b^(i+j), about k(k+1)/2 multiplications.
 
 use super::{
@@ -10,9 +12,10 @@ use crate::tuning::{KARATSUBA_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD};
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
-/// (the "add first, then double" order seed 002 section 4 suggests so no 2*a_i*a_j term needs
-/// a third word). k(k-1)/2 + k = k(k+1)/2 multiplications. `r.len() == 2 * a.len()`.
-/// Constant time. Runs on the tier in use ([`cpu::tier`]).
+/// (the "add first, then double" order Koç–Acar–Kaliski 1996 §4 suggests so no 2*a_i*a_j term
+/// needs a third word). k(k-1)/2 + k = k(k+1)/2 multiplications. `r.len() == 2 * a.len()`.
+/// Runs on the tier in use ([`cpu::tier`]).
+/// Leaks: nothing but the lengths (constant time).
 pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
     sqr_basecase_on(cpu::tier(), r, a)
 }
@@ -20,6 +23,7 @@ pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
 /// [`sqr_basecase`] on the kernels of `tier` (the triangle on the MULX/ADX rows from
 /// [`Tier::Adx`] when `a` has at least 5 limbs). `tier` must come from [`cpu::tier`] or
 /// [`cpu::cap`].
+/// Leaks: nothing but the lengths and the tier (constant time).
 pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert_eq!(r.len(), 2 * n);
@@ -58,13 +62,16 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
 /// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
 /// `a^2 = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`. `scratch.len() >=
 /// karatsuba_scratch_len(n)`; from [`TOOM3_SQR_THRESHOLD`] on it hands over to [`sqr`].
-/// Variable time. Runs on the tier in use ([`cpu::tier`]).
+/// Runs on the tier in use ([`cpu::tier`]).
+/// Leaks: variable time: the sign of a_H - a_L chooses a branch, and the carry and borrow
+/// propagations stop early.
 pub fn sqr_karatsuba(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     sqr_karatsuba_on(cpu::tier(), r, a, scratch)
 }
 
 /// [`sqr_karatsuba`] with its schoolbook squares on the kernels of `tier` (see
 /// [`sqr_basecase_on`]).
+/// Leaks: variable time, as [`sqr_karatsuba`].
 pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     let n = a.len();
     debug_assert_eq!(r.len(), 2 * n);
@@ -102,6 +109,8 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 /// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`],
 /// Toom-3 below the NTT threshold of this CPU ([`super::ntt::threshold`]), the three-prime NTT
 /// above. Allocates scratch.
+/// Leaks: nothing but the length below [`KARATSUBA_SQR_THRESHOLD`] and at NTT sizes; variable
+/// time between them (Karatsuba's and Toom-3's sign branches and early-exit carries).
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     if n < KARATSUBA_SQR_THRESHOLD {

@@ -13,6 +13,7 @@ use crate::limb::{mul_wide, Limb};
 /// `x /= 3` in place, for an `x` divisible by 3: Hensel (exact) division, low limb first, by
 /// the inverse of 3 mod 2^64 (Jebelean, "An algorithm for exact division", J. Symbolic Comput.
 /// 1993). Loop invariant: x_original = 3 q + c b^i - (value of the untouched limbs), c <= 3.
+/// Leaks: nothing but the length (constant time).
 fn divexact_by3(x: &mut [Limb]) {
     const INV3: Limb = 0xaaaa_aaaa_aaaa_aaab; // 3 * INV3 = 1 mod 2^64
     let mut c: Limb = 0;
@@ -26,12 +27,14 @@ fn divexact_by3(x: &mut [Limb]) {
 }
 
 /// `x >>= 1` in place for an even `x`.
+/// Leaks: nothing but the length (constant time).
 fn half(x: &mut [Limb]) {
     let out = super::shr_in_place(x, 1);
     debug_assert_eq!(out, 0, "half: odd value");
 }
 
 /// `r -= y` for a result known to be non-negative (`y` trimmed, no longer than `r`'s value).
+/// Leaks: variable time: `y`'s leading zero limbs, and the borrow propagation stops early.
 fn sub_exact(r: &mut [Limb], y: &[Limb]) {
     let y = trim(y);
     let borrow = sub_in_place(r, y);
@@ -39,6 +42,7 @@ fn sub_exact(r: &mut [Limb], y: &[Limb]) {
 }
 
 /// `x = y - x` for equal lengths and `y >= x`.
+/// Leaks: nothing but the length (constant time).
 fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
     debug_assert_eq!(x.len(), y.len());
     let mut borrow = 0;
@@ -49,6 +53,7 @@ fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
 }
 
 /// `r += y` where the sum fits `r`.
+/// Leaks: variable time: `y`'s leading zero limbs, and the carry propagation stops early.
 fn add_exact(r: &mut [Limb], y: &[Limb]) {
     let y = trim(y);
     let carry = add_in_place(r, y);
@@ -57,6 +62,8 @@ fn add_exact(r: &mut [Limb], y: &[Limb]) {
 
 /// The evaluations of a = a2 x^2 + a1 x + a0 at 1, -1 and 2, each `s + 1` limbs: returns
 /// whether a(-1) is negative (its absolute value is stored).
+/// Leaks: variable time: a comparison and the sign of a(-1) choose branches, and
+/// [`add_exact`] / [`sub_exact`]'s.
 fn evaluate(a: &[Limb], s: usize, at1: &mut [Limb], atm1: &mut [Limb], at2: &mut [Limb]) -> bool {
     let (a0, rest) = a.split_at(s);
     let (a1, a2) = rest.split_at(s);
@@ -89,7 +96,9 @@ pub const TOOM3_MIN_LEN: usize = 5;
 
 /// `r = a * b` for equal lengths n >= [`TOOM3_MIN_LEN`] by Toom-3 (module docs), the five
 /// products by [`mul_n`] (so by whichever method their size calls for); `r.len() == 2n`.
-/// Allocates its scratch. Variable time (the sign of a(-1) b(-1) chooses a branch).
+/// Allocates its scratch.
+/// Leaks: variable time: the sign of a(-1) b(-1) chooses a branch, the evaluation and
+/// interpolation's early-exit carries, and the five products' own.
 pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(n >= TOOM3_MIN_LEN && b.len() == n && r.len() == 2 * n);
@@ -123,7 +132,8 @@ pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 }
 
 /// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`super::sqr()`]); `r.len() ==
-/// 2n`, n >= [`TOOM3_MIN_LEN`]. Allocates its scratch. Variable time.
+/// 2n`, n >= [`TOOM3_MIN_LEN`]. Allocates its scratch.
+/// Leaks: variable time, as [`mul_toom3`].
 pub fn sqr_toom3(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert!(n >= TOOM3_MIN_LEN && r.len() == 2 * n);
@@ -163,6 +173,7 @@ fn scratch(s: usize) -> (Vec<Limb>, Vec<Limb>) {
 /// r2 = c(1) - c0 = c1 + c2 + c3 + c4; r3 = (r3 - r2) / 2 = c3 + 2c4; r2 = r2 - r1 - c4 = c2;
 /// r3 = r3 - 2c4 = c3; r1 = r1 - r3 = c1. Every intermediate is a non-negative combination of
 /// the c_i, so no step borrows; the divisions are exact.
+/// Leaks: variable time: `neg_m1` chooses a branch, and [`add_exact`] / [`sub_exact`]'s.
 fn interpolate(r: &mut [Limb], s: usize, v: &mut [Limb], neg_m1: bool) {
     let w = 2 * s + 2;
     let (v1, rest) = v.split_at_mut(w);

@@ -11,6 +11,7 @@
 use crate::limb::Limb;
 
 /// `r[..4q] += a[..4q] * b + carry`, returning the carry limb; `q = a.len() / 4 >= 1`.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
@@ -68,6 +69,7 @@ pub unsafe fn addmul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> 
 }
 
 /// `r[..4q] = a[..4q] * b + carry`, returning the high limb; `q = a.len() / 4 >= 1`.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
@@ -120,6 +122,7 @@ pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Lim
 
 /// `r += a * b` for any length (the `len % 4` head portably, the rest by [`addmul_1_adx`]);
 /// returns the carry limb.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available; `r.len() == a.len()`.
@@ -141,6 +144,7 @@ pub(crate) unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 /// The product chain runs on OF (adox) as in [`addmul_1_adx`]; the subtraction runs on CF as
 /// the addition of the complement, `r - s = r + !s + 1` per 4q limbs (CF set on entry), since
 /// SBB would overwrite OF. The final CF is 1 when no borrow left the window.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
@@ -205,6 +209,7 @@ pub unsafe fn submul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, borrow: Limb) ->
 
 /// `r -= a * b` for any length (the `len % 4` head portably, the rest by [`submul_1_adx`]);
 /// returns the borrow limb.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available; `r.len() == a.len()`.
@@ -221,6 +226,7 @@ pub(crate) unsafe fn submul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 }
 
 /// `r = a * b` for any length (see [`addmul_row`]); returns the high limb.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available; `r.len() == a.len()`.
@@ -239,6 +245,7 @@ pub(crate) unsafe fn mul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 /// Schoolbook `r = a * b` with every row on the ADX kernels inside one target-feature
 /// function, so the rows inline and the CPU check happens once. Same contract as
 /// [`super::mul_basecase`].
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available.
@@ -257,6 +264,7 @@ pub unsafe fn mul_basecase_adx(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 
 /// The off-diagonal triangle of the symmetric square (rows a_i * a[i+1..] at 2i+1) on the ADX
 /// rows; `r` (2n limbs) must be zero on entry. See [`super::sqr_basecase`].
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available.
@@ -278,6 +286,7 @@ pub unsafe fn sqr_triangle_adx(r: &mut [Limb], a: &[Limb]) {
 /// The k reduction rows of word-by-word Montgomery reduction (`montgomery::redc::redc`) on
 /// the ADX rows: zeroes x[0..k] and returns the
 /// carry `top` at position 2k, leaving x / b^k + top b^k.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available; `x.len() == 2 * m.len()`.
@@ -299,8 +308,9 @@ pub unsafe fn redc_rows_adx(x: &mut [Limb], m: &[Limb], n0: Limb) -> Limb {
 
 /// [`super::ct_select`] with SSE2 (baseline on x86-64): the entry index and `d` sit in all
 /// four 32-bit lanes of two vectors, so one PCMPEQD gives the entry's mask in every lane, and
-/// each pair of limbs costs one PAND and one POR. Constant time: every entry is read, and only
-/// lane-wise compares and masks see `d` (`d` and the table length are below 2^31).
+/// each pair of limbs costs one PAND and one POR. Every entry is read, and only lane-wise
+/// compares and masks see `d` (`d` and the table length are below 2^31).
+/// Leaks: nothing but the lengths and the number of entries (constant time).
 ///
 /// # Safety
 /// The CPU must support SSE2 (every x86-64 CPU does).

@@ -257,6 +257,7 @@ impl Lengths {
 /// The gas of `input` under `fork` (saturated at `u64::MAX`; exact whenever below it).
 /// Errors: [`EvmError::LengthOverLimit`] under [`Fork::Osaka`]. Reads only the lengths and
 /// the exponent's first 32 bytes.
+/// Leaks: variable time (public operands): the lengths and the exponent head's bit length.
 pub fn gas(input: &[u8], fork: Fork) -> Result<u64, EvmError> {
     let l = Lengths::decode(input);
     l.check(input, fork)?;
@@ -267,6 +268,7 @@ pub fn gas(input: &[u8], fork: Fork) -> Result<u64, EvmError> {
 /// `mod_len` big-endian bytes (zeros for a zero modulus). Errors:
 /// [`EvmError::LengthOverLimit`] under [`Fork::Osaka`]; [`EvmError::GasOverLimit`] for an
 /// input costing more than [`MAX_EXECUTED_GAS`] under the other schedules.
+/// Leaks: variable time (public operands): the path and every step depend on the numbers.
 pub fn modexp(input: &[u8], fork: Fork) -> Result<Vec<u8>, EvmError> {
     let l = Lengths::decode(input);
     l.check(input, fork)?;
@@ -277,6 +279,7 @@ pub fn modexp(input: &[u8], fork: Fork) -> Result<Vec<u8>, EvmError> {
 }
 
 /// [`modexp`] and [`gas`] together: `(output, gas)`.
+/// Leaks: as [`modexp`] and [`gas`].
 pub fn run(input: &[u8], fork: Fork) -> Result<(Vec<u8>, u64), EvmError> {
     let l = Lengths::decode(input);
     l.check(input, fork)?;
@@ -344,6 +347,7 @@ fn write_be(x: &[Limb], out: &mut [u8]) {
 
 /// `base^exp mod m` into `out` (big-endian, `out.len() >= ` the bytes of m), with
 /// `m = m_bytes 256^m_zeros > 0` (`m_bytes` without leading zeros, non-empty).
+/// Leaks: variable time (public operands): the sizes choose the path, each path is variable time.
 fn pow_be(base: &[u8], exp: &[u8], m_bytes: &[u8], m_zeros: usize, out: &mut [u8]) {
     let m = limbs_be(m_bytes, m_zeros);
     debug_assert!(m.last().is_some_and(|&t| t != 0));
@@ -380,9 +384,10 @@ fn pow_be(base: &[u8], exp: &[u8], m_bytes: &[u8], m_zeros: usize, out: &mut [u8
     write_be(&x, out);
 }
 
-/// `b^e mod m` for one-word `m >= 2`, `b < m`: seed 003's one-word Montgomery for odd m,
-/// Möller–Granlund Barrett for even m ([`crate::word`]), right to left over the exponent's
-/// limbs.
+/// `b^e mod m` for one-word `m >= 2`, `b < m`: the one-word Montgomery product of Bloemen,
+/// *Montgomery multiplication*, 2014, for odd m, Möller–Granlund Barrett for even m
+/// ([`crate::word`]), right to left over the exponent's limbs.
+/// Leaks: variable time (public operands): the exponent's bits (a multiplication per set bit).
 fn pow_word(b: Limb, e: &[Limb], m: Limb) -> Limb {
     if m & 1 == 1 {
         let c = Monty64::new(m).expect("odd m >= 3");
@@ -395,6 +400,7 @@ fn pow_word(b: Limb, e: &[Limb], m: Limb) -> Limb {
 
 /// Right-to-left binary exponentiation over a multi-limb exponent: `one * base^e` in the
 /// representation `mul` works in (residues below m stay below m).
+/// Leaks: variable time (public operands): the exponent's bits (a multiplication per set bit).
 #[inline(always)]
 fn pow_limbs(mul: impl Fn(Limb, Limb) -> Limb, one: Limb, base: Limb, e: &[Limb]) -> Limb {
     let (mut acc, mut sq) = (one, base);
@@ -420,6 +426,8 @@ fn binary_products(e: &[Limb]) -> usize {
 /// products of the operands' own lengths and Knuth's division (the `classical` reducer's
 /// remainder): no precomputation, for exponents too short to repay a Montgomery context or
 /// the CRT split of an even modulus. Returns k limbs.
+/// Leaks: variable time (public operands): the exponent's bits, the products' lengths and
+/// Knuth division.
 fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let r = Classical::new(m).expect("m > 1");
     let k = m.len();
@@ -451,6 +459,7 @@ fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
 
 /// `b^e mod m` for odd m of k >= 2 limbs, `b < m` (k limbs out): the fused sliding-window
 /// kernels of the reducer `auto` picks.
+/// Leaks: variable time (public operands): the sliding window follows the exponent.
 fn pow_odd(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let r = (auto::choose(m, Workload::Repeated).build)(m, crate::cpu::tier()).expect("m odd, > 1");
     let mut base = b.to_vec();
@@ -461,6 +470,7 @@ fn pow_odd(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
 /// `b^e mod m` for even m of k >= 2 limbs, `b < m` (trimmed): the Chinese remainder theorem
 /// over m = m_odd 2^t, as [`EvenCtx`] (which serves t > 64) but in single words for the power
 /// of two: x2 = b^e mod 2^t, x1 = b^e mod m_odd, x = x1 + m_odd ((x2 - x1) m_odd^{-1} mod 2^t).
+/// Leaks: variable time (public operands): as its two halves'.
 fn pow_even(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let t = m[0].trailing_zeros() as usize + 64 * m.iter().take_while(|&&l| l == 0).count();
     if t > 64 {
@@ -499,6 +509,7 @@ fn low_bits(t: u32) -> Limb {
 /// `b^e mod 2^t` for 1 <= t <= 64 and `e > 0` (trimmed): wrapping single-word products. An odd b
 /// lies in the unit group of order 2^(t-1), so only e mod 2^(t-1) matters; an even b with
 /// e v >= t (v = the twos in b mod 2^t) gives 0.
+/// Leaks: variable time (public operands): the base's parity and twos, the exponent's bits.
 fn pow_2t(b: Limb, e: &[Limb], t: u32) -> Limb {
     let mask = low_bits(t);
     let b = b & mask;
@@ -515,6 +526,7 @@ fn pow_2t(b: Limb, e: &[Limb], t: u32) -> Limb {
 
 /// `b^e mod m` (k' limbs out) for odd m >= 3 of any size and any `b` below 2^(64 k) with
 /// k >= k' limbs: reduces b, then the one-word, classical or Montgomery path.
+/// Leaks: variable time (public operands): a division, the sizes choose the path.
 fn pow_residue(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let reduced;
     let b = if arith::cmp(b, m).is_ge() {
@@ -537,6 +549,7 @@ fn pow_residue(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
 }
 
 /// `b^e mod m` for even m with more than 64 trailing zero bits: [`EvenCtx`].
+/// Leaks: variable time (public operands): as [`EvenCtx`]'s.
 fn pow_even_ctx(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     let ctx = EvenCtx::new(
         &Natural::from_slice(m),

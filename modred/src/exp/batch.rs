@@ -22,6 +22,7 @@ fn item(token: Token, f: impl FnOnce() -> Result<Natural>) -> Result<Natural> {
 }
 
 /// `b^e mod m` for every pair, sharing the context `m`, in parallel.
+/// Leaks: variable time, as [`Modulus::pow`] with the default options.
 pub fn pow_many(m: &Modulus, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
     let opts = PowOptions::default();
     let token = Token::current();
@@ -32,6 +33,7 @@ pub fn pow_many(m: &Modulus, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural
 }
 
 /// `b^e mod m` for every independent triple (b, e, m), in parallel, with default options.
+/// Leaks: variable time, as [`pow`] with the default options.
 pub fn pow_batch(triples: &[(Natural, Natural, Natural)]) -> Vec<Result<Natural>> {
     let opts = PowOptions::default();
     let token = Token::current();

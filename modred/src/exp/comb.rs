@@ -1,15 +1,16 @@
 //! `comb`: the Lim–Lee fixed-base comb (C. H. Lim, P. J. Lee, "More flexible exponentiation
-//! with precomputation", CRYPTO '94; HAC Algorithm 14.117). Beyond the seeds.
+//! with precomputation", CRYPTO '94; HAC Algorithm 14.117). Beyond the source papers.
 //!
 //! For exponents of at most `bits = h a` bits, write bit p = i a + s b + t (tooth i < h, table
 //! s < v, column t < b = ceil(a / v)). Table s holds, for every h-bit index j, the product of
 //! A^(2^(i a + s b)) over the set bits i of j. Then
 //!   acc = 1; for t = b-1 .. 0 { acc = acc^2; for s in 0..v { acc *= G[s][column index] } }
 //! costs b squarings and at most a v = a multiplications, against about `bits` squarings for
-//! sliding windows. The tables (v 2^h entries) are built once per base from the seed-004
-//! residues [`super::fixed_base::Powers`] and reused for every exponent; where the reducer has
-//! a fused arithmetic ([`Reducer::fused_arith`], e.g. IFMA) the tables are also imported into
-//! it and the exponentiations run there. Variable time.
+//! sliding windows. The tables (v 2^h entries) are built once per base from the residues
+//! A^(2^i) of Prots'ko, Gryshchuk, *The implementation of Montgomery modular reduction to speed
+//! up of modular exponentiation*, CMIS-2024 ([`super::fixed_base::Powers`]) and reused for
+//! every exponent; where the reducer has a fused arithmetic ([`Reducer::fused_arith`], e.g.
+//! IFMA) the tables are also imported into it and the exponentiations run there. Variable time.
 
 use super::fixed_base::Powers;
 use super::Ops;
@@ -19,6 +20,8 @@ use crate::reduce::Reducer;
 use crate::scan::ExpArith;
 
 /// Precomputed comb tables of one base.
+/// Leaks: building them, nothing beyond the reducer's own (the products depend on `h`, `v` and
+/// `bits` only); [`Self::pow`] is variable time.
 #[derive(Clone, Debug)]
 pub struct CombTable {
     h: usize,
@@ -77,6 +80,8 @@ impl CombTable {
     }
 
     /// `A^exp mod m` (k limbs, < m), `None` if `exp` is longer than [`Self::bits`].
+    /// Leaks: variable time: the exponent's bit length and its comb columns (a table index
+    /// each; zero columns skip their multiplication), plus the reducer's own.
     pub fn pow<R: Reducer + ?Sized>(&self, r: &R, exp: &[Limb]) -> Option<Vec<Limb>> {
         if arith::bit_len(exp) > self.bits() {
             return None;
@@ -95,6 +100,7 @@ impl CombTable {
 
     /// The comb scan on `ar` over `tables` (these tables in `ar`'s representation); `None`
     /// for a zero exponent.
+    /// Leaks: variable time, as [`Self::pow`].
     fn scan<A: ExpArith>(
         &self,
         ar: &mut A,

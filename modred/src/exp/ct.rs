@@ -2,7 +2,8 @@
 //!
 //! The exponent is processed as exactly `ceil(exp_bits / w)` digits of `w` bits, where
 //! `exp_bits` is a public length (the caller pads: [`super::Modulus::pow_ct`] uses
-//! `max(bits(m), 64 * limbs(exp))`). Every digit costs a scan of the *whole* table of 2^w
+//! `max(bits(m), bits(exp))` rounded up to a multiple of 64, that is at least
+//! `64 * limbs(exp)`). Every digit costs a scan of the *whole* table of 2^w
 //! powers in which each entry is OR-ed in under a mask computed without branches
 //! (`arith::ct_select`), `w` squarings and one multiplication — also for zero digits — except
 //! the top digit, whose scanned entry is the start value. The table's even powers are squares
@@ -16,10 +17,12 @@
 //! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
 //! integrated Montgomery products with the masked final subtraction `arith::sub_mod_final`;
-//! not FIOS or the Karatsuba-based REDC); [`super::pow`] refuses other reducers for `ct` and
-//! "auto" picks CIOS. (The fused fixed-size kernels of `montgomery-fast`, up to 8 limbs, keep
-//! residues below R = 2^(64k) instead of below m, subtracting m under a mask of the product's
-//! carry-out, and reduce below m once at the end: also no branch.) Reducing a base
+//! [`super::is_constant_time`] lists them); [`super::pow`] refuses other reducers for `ct`, and
+//! with [`crate::ReducerKind::Auto`] a [`super::Modulus`] runs `ct` on its reducer when that is
+//! constant time, else on `montgomery-sos`. (The fused fixed-size kernels of
+//! `montgomery-fast`, up to 8 limbs, keep residues below R = 2^(64k) instead of below m,
+//! subtracting m under a mask of the product's carry-out, and reduce below m once at the end:
+//! also no branch.) Reducing a base
 //! `>= m` beforehand is a variable-time division (the base of an RSA operation is already < m).
 
 use super::Ops;
@@ -34,6 +37,7 @@ use crate::tuning;
 
 /// Panics unless `exp_bits >= bit_len(exp)`; reads the exponent's bits only when its padded
 /// length `64 exp.len()` (public) exceeds `exp_bits`, so the usual call leaks nothing.
+/// Leaks: nothing when `exp_bits >= 64 exp.len()`; otherwise the exponent's leading zero limbs.
 fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
     assert!(
         exp_bits >= 64 * exp.len() || exp_bits >= arith::bit_len(exp),
@@ -44,6 +48,7 @@ fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
 /// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`. The
 /// callers ([`super::pow_with`], [`super::Modulus`]) check the parameters.
+/// Leaks: nothing but the lengths, `exp_bits` and `w`, over a constant-time reducer.
 pub(crate) fn pow<R: Reducer + ?Sized>(
     r: &R,
     base: &[Limb],
@@ -63,6 +68,7 @@ pub(crate) fn pow<R: Reducer + ?Sized>(
 /// [`pow`] as it runs inside the library, without the parameter checks (which read the base):
 /// for examples/ctgrind.rs and examples/dudect.rs, which mark or time the base. Not an API
 /// (the `internals` feature); the caller keeps `pow`'s preconditions.
+/// Leaks: as `pow`.
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub fn pow_unchecked<R: Reducer + ?Sized>(
@@ -77,6 +83,8 @@ pub fn pow_unchecked<R: Reducer + ?Sized>(
 
 /// [`Error::InvalidParameter`] unless `1 <= w <= 16`, `exp_bits >= bit_len(exp)` and `base` is
 /// a k-limb residue below m.
+/// Leaks: nothing of the base (a full borrow chain) and of the exponent when `exp_bits >=
+/// 64 exp.len()`; the answer shows.
 fn check<R: Reducer + ?Sized>(
     r: &R,
     base: &[Limb],
@@ -109,6 +117,7 @@ fn check<R: Reducer + ?Sized>(
 /// The portable scan of `pow` (never the fused kernels), reporting every step to `trace`,
 /// so a caller can check that the sequence of operations does not depend on the exponent.
 /// Errors: the parameters of `pow` out of range ([`Error::InvalidParameter`]).
+/// Leaks: as `pow` (and the tracer's own work).
 pub fn pow_traced<R: Reducer + ?Sized, T: CtTrace>(
     r: &R,
     base: &[Limb],

@@ -17,6 +17,7 @@ use crate::tuning;
 use std::sync::Arc;
 
 /// `r = a b mod 2^(64 n)` (n = r.len(); `a`, `b` at least n limbs): the low half of the product.
+/// Leaks: nothing but the length (constant time).
 fn mul_lo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = r.len();
     r.fill(0);
@@ -29,6 +30,7 @@ fn mul_lo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// `r = a^2 mod 2^(64 n)` (n = r.len(); `a` at least n limbs): the low half of the square, with
 /// each off-diagonal product once, then doubled, then the diagonal: about n^2 / 4
 /// multiplications against n^2 / 2 for [`mul_lo_n`].
+/// Leaks: nothing but the length (constant time).
 fn sqr_lo_n(r: &mut [Limb], a: &[Limb]) {
     let n = r.len();
     r.fill(0);
@@ -77,6 +79,8 @@ impl ExpArith for LowHalf {
 pub type OddPow<'a> = dyn Fn(&dyn Reducer, &[Limb], &[Limb]) -> crate::Result<Vec<Limb>> + 'a;
 
 /// Precomputation for an even modulus.
+/// Leaks: variable time (module docs): the base's parity and 2-adic valuation, the exponent's
+/// length and windows, the odd part's method's own leaks, and the recombination's.
 #[derive(Clone, Debug)]
 pub struct EvenCtx {
     t: usize,
@@ -143,6 +147,8 @@ impl EvenCtx {
     }
 
     /// `b^e mod 2^t` as n limbs.
+    /// Leaks: variable time: the base's parity and trailing zeros choose the path, and the
+    /// sliding-window scan follows the exponent.
     fn pow_2t(&self, base: &Natural, exp: &Natural) -> Vec<Limb> {
         let n = self.n;
         let mut b: Vec<Limb> = base
@@ -238,7 +244,8 @@ impl EvenCtx {
     }
 }
 
-/// `base mod m` as k = m.len() limbs (variable time when `base >= m`).
+/// `base mod m` as k = m.len() limbs.
+/// Leaks: variable time: the comparison's early exit, and a division when `base >= m`.
 pub(crate) fn reduce_below(base: &Natural, m: &[Limb]) -> Vec<Limb> {
     let k = m.len();
     let mut v = if arith::cmp(base.limbs(), m).is_lt() {

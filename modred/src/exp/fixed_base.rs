@@ -1,7 +1,9 @@
 //! `fixed-base`: right-to-left binary exponentiation of a fixed base with precomputed residues
-//! r_i = A^(2^i) mod m and period detection (seed 004, section 4, Fig. 6: `precompute()`,
-//! `find_remainders()`, `update_remainers()`), multi-threaded over the exponent's set bits
-//! (seed 004 section 5: split the bits among threads, multiply the partial products).
+//! r_i = A^(2^i) mod m and period detection (Prots'ko, Gryshchuk, *The implementation of
+//! Montgomery modular reduction to speed up of modular exponentiation*, CMIS-2024, §5, Fig. 6:
+//! `precompute()`, `find_remainders()`, `update_remainers()`), multi-threaded over the
+//! exponent's set bits (Prots'ko–Gryshchuk 2024 §5: split the bits among threads, multiply the
+//! partial products).
 //!
 //! The sequence r_0, r_1, ... (r_{i+1} = r_i^2) is eventually periodic: once some r_j equals an
 //! earlier r_u, r_{i} = r_{u + (i - u) mod T'} for all i >= u with period T' = j - u. [`Powers`]
@@ -22,6 +24,8 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// The residues A^(2^i) in the reducer's representation, with the detected period.
+/// Leaks: variable time: the precomputation stops at the first repetition, found by hashing and
+/// comparing the residues, so its length and time depend on the base; plus the reducer's own.
 #[derive(Clone, Debug)]
 pub struct Powers {
     residues: Vec<Vec<Limb>>,
@@ -102,6 +106,7 @@ impl Powers {
 
 /// Product of `table[slot]` over the chunks of `slots` this thread claims from `next` (a shared
 /// counter of chunks of `chunk` slots), `None` if it claimed none.
+/// Leaks: variable time: the number of slots (set bits) and the table entries read.
 fn claimed<A: ExpArith>(
     ar: &mut A,
     table: &[A::Elem],
@@ -132,6 +137,7 @@ fn claimed<A: ExpArith>(
 /// `None` if `slots` is empty. The threads claim small chunks from a shared counter rather than
 /// a fixed share each, so a helper that wakes late or runs on a busy CPU takes fewer chunks
 /// instead of delaying the result.
+/// Leaks: variable time, as [`claimed`] (and the threads' scheduling).
 fn product<A: ExpArith>(
     ar: &mut A,
     make: impl Fn() -> A + Sync,
@@ -171,7 +177,9 @@ where
 
 /// `A^exp mod m` (k limbs, < m) from the precomputed residues, splitting the set bits of `exp`
 /// among `threads` threads (the calling one included; see `product`). `None` if `exp` is
-/// longer than the residues cover. Variable time.
+/// longer than the residues cover.
+/// Leaks: variable time: the exponent's bit length and set bits (one multiplication per set
+/// bit, each reading the residue of its position), plus the reducer's own.
 pub fn pow<R: Reducer + ?Sized>(
     r: &R,
     p: &Powers,

@@ -1,5 +1,6 @@
 //! Parked helper threads for short parallel jobs that borrow from the caller (the
-//! multi-threaded fixed-base method, seed 004 section 5).
+//! multi-threaded fixed-base method of Prots'ko, Gryshchuk, *The implementation of Montgomery
+//! modular reduction to speed up of modular exponentiation*, CMIS-2024, §5).
 //!
 //! Why not `std::thread::scope` or rayon: on the 2-vCPU test machine, spawning and joining a
 //! scoped thread took a median 42 µs after idle (up to ~100 µs), and `rayon::join` from outside

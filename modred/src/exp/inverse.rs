@@ -4,7 +4,8 @@
 use crate::error::{Error, Result};
 use crate::natural::Natural;
 
-/// gcd(a, b) by Euclid's algorithm (gcd(0, 0) = 0). Variable time.
+/// gcd(a, b) by Euclid's algorithm (gcd(0, 0) = 0).
+/// Leaks: variable time: the number of division steps and each division's.
 pub fn gcd(a: &Natural, b: &Natural) -> Natural {
     let (mut x, mut y) = (a.clone(), b.clone());
     while !y.is_zero() {
@@ -16,7 +17,8 @@ pub fn gcd(a: &Natural, b: &Natural) -> Natural {
 
 /// `a^{-1} mod m`: the `x < m` with `a x = 1 (mod m)`. Errors: `m = 0` ([`Error::ZeroModulus`]),
 /// gcd(a, m) != 1 ([`Error::NotInvertible`]). For m = 1 the answer is 0 (as Python's
-/// `pow(a, -1, 1)`). Variable time.
+/// `pow(a, -1, 1)`).
+/// Leaks: variable time: the number of division steps and each division's.
 pub fn inverse(a: &Natural, m: &Natural) -> Result<Natural> {
     if m.is_zero() {
         return Err(Error::ZeroModulus);

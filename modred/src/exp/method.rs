@@ -25,7 +25,9 @@ pub enum Method {
     Sliding,
     /// Constant-time fixed window.
     Ct,
-    /// Seed 004's fixed-base method with precomputed A^(2^i) and period detection.
+    /// The fixed-base method of Prots'ko, Gryshchuk, *The implementation of Montgomery modular
+    /// reduction to speed up of modular exponentiation*, CMIS-2024, §5: precomputed A^(2^i)
+    /// and period detection.
     FixedBase,
     /// Lim–Lee fixed-base comb.
     Comb,
@@ -54,7 +56,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "binary",
         method: Method::Binary,
-        summary: "left-to-right square-and-multiply (seed 002 ModExp)",
+        summary: "left-to-right square-and-multiply (Koç–Acar–Kaliski 1996 §2, ModExp)",
         memory: "O(k)",
     },
     MethodInfo {
@@ -66,7 +68,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "window",
         method: Method::Window,
-        summary: "fixed m-ary window, default 4 bits = p 16 (seed 000 section 5)",
+        summary: "fixed m-ary window, default 4 bits = p 16 (Bosselaers et al. 1993 §5)",
         memory: "2^w k limbs (w = 4 unless --window)",
     },
     MethodInfo {
@@ -78,14 +80,14 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "ct",
         method: Method::Ct,
-        summary: "constant-time fixed window, masked table scan (odd moduli, CIOS-type reducers)",
+        summary: "constant-time fixed window, masked table scan (odd moduli, constant-time Montgomery reducers)",
         memory: "2^w k limbs (w <= 6 by size unless --window)",
     },
     MethodInfo {
         name: "fixed-base",
         method: Method::FixedBase,
         summary:
-            "precomputed A^(2^i) with period detection, set bits split over threads (seed 004)",
+            "precomputed A^(2^i) with period detection, set bits split over threads (Prots'ko–Gryshchuk 2024 §5)",
         memory: "2 bits(e) k limbs (the residues A^(2^i), twice with a fused arithmetic)",
     },
     MethodInfo {
@@ -187,8 +189,9 @@ pub(crate) fn table_bytes(method: Method, k: usize, bits: usize, window: Option<
     bytes_of(&[entries, k, 8])
 }
 
-/// Residues a comb for `bits`-bit exponents with `teeth` (None: by size) keeps: the seed-004
-/// residues it is built from and its v 2^h table entries, twice (the fused copy).
+/// Residues a comb for `bits`-bit exponents with `teeth` (None: by size) keeps: the residues
+/// A^(2^i) (Prots'ko–Gryshchuk 2024) it is built from and its v 2^h table entries, twice (the
+/// fused copy).
 pub(crate) fn comb_entries(bits: usize, teeth: Option<usize>) -> usize {
     let bits = bits.max(1);
     let (h, v) = tuning::comb_params(bits);
@@ -198,16 +201,30 @@ pub(crate) fn comb_entries(bits: usize, teeth: Option<usize>) -> usize {
 }
 
 /// Whether `r` runs in time independent of the operand values (needed by `ct`): the reducer's
-/// own [`Reducer::is_constant_time`] (integrated or schoolbook Montgomery products with a masked
-/// final subtraction; not FIOS's early-exit carries, Karatsuba's sign branches, or the
-/// data-dependent corrections of classical/Barrett).
+/// own [`Reducer::is_constant_time`]. This is the list of the reducers `ct` accepts (the other
+/// docs and the refusals' messages point here): `montgomery-cios`, `-sos`, `-fips`, `-cihs` and
+/// `-bitserial` at every size, and `montgomery-fast` and `-redc` below the Karatsuba thresholds
+/// (72 limbs, [`tuning::KARATSUBA_THRESHOLD`]), schoolbook or integrated Montgomery products
+/// with the masked final subtraction. Never `montgomery-fios` (its ADD carries stop early), nor
+/// the division-, Barrett-, table- or special-form reducers (data-dependent corrections).
 pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
     r.is_constant_time()
+}
+
+/// The reducers `ct` accepts, for the refusals' messages: the list of [`is_constant_time`].
+pub(crate) fn ct_reducers() -> String {
+    format!(
+        "montgomery-cios, -sos, -fips, -cihs, -bitserial, or -fast/-redc below {} limbs",
+        tuning::KARATSUBA_THRESHOLD.min(tuning::KARATSUBA_SQR_THRESHOLD)
+    )
 }
 
 /// `base^exp mod m` by `method` over reducer `r`, for `base < m` (k limbs): k limbs `< m`.
 /// `exp` is little-endian limbs. Errors ([`Error::InvalidParameter`]): options out of range,
 /// a base that is not a k-limb residue below m, `ct` over a non-constant-time reducer.
+/// Leaks: for `ct`, nothing but the lengths of `base`, `exp` and m and the options, over a
+/// constant-time reducer (the base check is a full borrow chain); for every other method
+/// variable time, as that method's.
 pub fn pow_with<R: Reducer + ?Sized>(
     r: &R,
     method: Method,
@@ -253,7 +270,8 @@ pub fn pow_with<R: Reducer + ?Sized>(
         Method::Ct => {
             if !is_constant_time(r) {
                 return Err(Error::InvalidParameter(format!(
-                    "method 'ct' needs a constant-time reducer (montgomery-cios, -sos, -fips, -cihs, or -fast/-redc below the Karatsuba thresholds), not '{}'",
+                    "method 'ct' needs a constant-time reducer ({}), not '{}'",
+                    ct_reducers(),
                     r.name()
                 )));
             }

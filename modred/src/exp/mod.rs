@@ -1,11 +1,15 @@
-//! Modular exponentiation: every method of the seeds and beyond, over any [`Reducer`].
+//! Modular exponentiation: every method of the source papers and beyond, over any [`Reducer`].
 //!
 //! Each method lives in its own file and is generic over `R: Reducer + ?Sized`, working in the
 //! reducer's representation (`to_repr`, `mul`, `sqr`, `from_repr`), so every reduction method —
 //! and any faster kernel implementing the trait — plugs in:
-//! `binary` (left-to-right, seed 002 ModExp), `binary_rl`, `window` (m-ary, seed 000
-//! section 5), `sliding`, [`ct`] (constant time), `fixed_base` (seed 004, multi-threaded),
-//! `comb` (Lim–Lee), `even` (even moduli by CRT), [`batch`] (rayon), [`inverse`](mod@inverse).
+//! `binary` (left-to-right: ModExp of Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery
+//! Multiplication Algorithms*, IEEE Micro 1996, §2), `binary_rl`, `window` (m-ary: Bosselaers,
+//! Govaerts, Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93, §5),
+//! `sliding`, [`ct`] (constant time), `fixed_base` (Prots'ko, Gryshchuk, *The implementation of
+//! Montgomery modular reduction to speed up of modular exponentiation*, CMIS-2024, §5,
+//! multi-threaded), `comb` (Lim–Lee), `even` (even moduli by CRT), [`batch`] (rayon),
+//! [`inverse`](mod@inverse).
 //!
 //! The public entry points follow Python's `pow(b, e, m)` for naturals: m = 0 is an error,
 //! m = 1 gives 0, e = 0 gives 1 mod m, any base (0, >= m) works, and a negative exponent
@@ -41,6 +45,7 @@ use crate::scan::{ExpArith, FusedPow};
 /// Once the computation is cancelled ([`crate::cancel`]), its products do nothing, so any scan
 /// over it runs out at once (the scans also check every
 /// [`crate::scan::CANCEL_CHECK_STEPS`] steps, which the fused kernels rely on).
+/// Leaks: the reducer's own (the cancellation poll reads a public flag).
 pub(crate) struct Ops<'a, R: ?Sized> {
     r: &'a R,
     scratch: Vec<Limb>,
@@ -114,6 +119,7 @@ impl<R: Reducer + ?Sized> ExpArith for Ops<'_, R> {
 /// reducer's fused path ([`Reducer::pow_fused`]) when it has one, else the same scan over
 /// [`Ops`]. The shared body of [`sliding::pow`], [`binary::pow`], [`binary_rl::pow`] and
 /// [`window::pow`].
+/// Leaks: variable time, as the scan's (`alg`), plus the reducer's own.
 pub(crate) fn pow_scan<R: Reducer + ?Sized>(
     r: &R,
     base: &[Limb],

@@ -4,7 +4,7 @@
 
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
-use super::method::{comb_entries, is_constant_time, pow_with, Method, PowOptions};
+use super::method::{comb_entries, ct_reducers, is_constant_time, pow_with, Method, PowOptions};
 use super::{batch, comb, ct, inverse, Ops};
 use crate::alloc::{bytes_of, ensure_available};
 use crate::cpu::{self, Tier};
@@ -22,6 +22,8 @@ const CT_AUTO_REDUCER: ReducerKind = ReducerKind::MontgomerySos;
 /// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, method
 /// parameters out of range, a Montgomery reducer named for an even m (use
 /// [`ReducerKind::Auto`]), `ct` with an even m or a reducer that is not constant time.
+/// Leaks: variable time, except `ct` (see [`Modulus::pow_ct`]); the one-word and small-exponent
+/// shortcuts are taken by the operands' sizes.
 pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
     opts.validate()?;
     if let Some(x) = pow_one_word(base, exp, m, opts) {
@@ -37,10 +39,12 @@ pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Res
 }
 
 /// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the
-/// single-word path ([`crate::word::pow_mod`]: seed 003's Montgomery, Barrett for even m),
+/// single-word path ([`crate::word::pow_mod`]: the Montgomery product of Bloemen, *Montgomery
+/// multiplication*, 2014, Barrett for even m),
 /// without building a [`Modulus`], whose setup would cost more than the exponentiation
 /// (measured with a 64-bit modulus and exponent, throwaway example: 626-635 ns through
 /// `Modulus`, 297-312 ns here, GMP `mpz_powm` 394-426 ns). `None` for anything else.
+/// Leaks: variable time, as [`crate::word::pow_mod`].
 fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Option<Natural> {
     let (&[m0], [] | [_]) = (m.limbs(), exp.limbs()) else {
         return None;
@@ -56,6 +60,7 @@ fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -
 
 /// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
 /// ([`Error::NotInvertible`] when gcd(base, m) != 1).
+/// Leaks: variable time (the inverse, and [`pow`]'s).
 pub fn pow_signed_exp(
     base: &Natural,
     exp: &Natural,
@@ -71,6 +76,10 @@ pub fn pow_signed_exp(
 }
 
 /// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
+///
+/// Leaks: its methods are variable time in their operands (the Montgomery ones through the
+/// reducer's and the exponentiation method's leaks), except [`Self::pow_ct`] and `ct` through
+/// [`Self::pow`], which see [`Self::pow_ct`]. Building it is variable time in m.
 #[derive(Clone, Debug)]
 pub struct Modulus {
     m: Natural,
@@ -157,7 +166,8 @@ impl Modulus {
     }
 
     /// `x mod m` for any `x`: by the reducer's own reduction when `x` is within its range (see
-    /// [`Self::try_reduce`]), else by division. Variable time.
+    /// [`Self::try_reduce`]), else by division.
+    /// Leaks: variable time: a comparison with m, then the reducer's or a division's.
     pub fn reduce(&self, x: &Natural) -> Natural {
         if x < &self.m {
             return x.clone();
@@ -166,10 +176,10 @@ impl Modulus {
     }
 
     /// `x mod m` by the reducer's own reduction ([`Reducer::reduce_wide`], the operation the
-    /// seeds time), or [`Error::ArgumentTooLarge`] when `x` is beyond its documented range
-    /// ([`Reducer::check_wide`]: any x for classical, x < b^(2k) for Barrett, x < m R for the
-    /// Montgomery family, which then converts x R^{-1} back with one more product). Timing as
-    /// the reducer's.
+    /// source papers time), or [`Error::ArgumentTooLarge`] when `x` is beyond its documented
+    /// range ([`Reducer::check_wide`]: any x for classical, x < b^(2k) for Barrett, x < m R for
+    /// the Montgomery family, which then converts x R^{-1} back with one more product).
+    /// Leaks: the length of `x`, the range check, and the reducer's own leaks.
     pub fn try_reduce(&self, x: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
@@ -198,6 +208,8 @@ impl Modulus {
     }
 
     /// `a b mod m` (any a, b) by the reducer.
+    /// Leaks: variable time: the reductions of `a` and `b` below m (a comparison, a division
+    /// when `>= m`), and the reducer's product's own leaks.
     pub fn mul(&self, a: &Natural, b: &Natural) -> Natural {
         let Some(r) = self.r.as_deref() else {
             return Natural::zero();
@@ -212,6 +224,7 @@ impl Modulus {
     }
 
     /// `a^2 mod m` (any a) by the reducer's squaring.
+    /// Leaks: variable time, as [`Self::mul`].
     pub fn sqr(&self, a: &Natural) -> Natural {
         let Some(r) = self.r.as_deref() else {
             return Natural::zero();
@@ -226,6 +239,7 @@ impl Modulus {
 
     /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
     /// used).
+    /// Leaks: as [`Self::pow_ct`] for [`Method::Ct`]; otherwise variable time, as the method's.
     pub fn pow(&self, base: &Natural, exp: &Natural, opts: &PowOptions) -> Result<Natural> {
         opts.validate()?;
         let Some(r) = self.r.as_deref() else {
@@ -254,16 +268,20 @@ impl Modulus {
 
     fn ct_refusal(&self, r: &dyn Reducer) -> Error {
         Error::InvalidParameter(format!(
-            "constant-time exponentiation needs an odd modulus and a constant-time reducer (montgomery-cios, -sos, -fips, -cihs, or \"auto\"); have '{}' and an {} modulus",
+            "constant-time exponentiation needs an odd modulus and a constant-time reducer ({}; \"auto\" picks one); have '{}' and an {} modulus",
+            ct_reducers(),
             r.name(),
             if self.m.is_odd() { "odd" } else { "even" }
         ))
     }
 
-    /// `base^exp mod m` in constant time (see [`ct`]): only the sizes of m and of the exponent
-    /// (padded to at least the bit length of m) may leak. Needs an odd m and a
-    /// constant-time reducer ([`Reducer::is_constant_time`]; "auto" falls back to SOS). Reducing a base
-    /// >= m first is variable time.
+    /// `base^exp mod m` in constant time (see [`ct`]). Needs an odd m and a constant-time
+    /// reducer ([`super::is_constant_time`] lists them; with [`ReducerKind::Auto`] the context's
+    /// reducer when it is constant time, else `montgomery-sos`).
+    /// Leaks: the sizes of m and of the exponent (its limbs; padded to at least m's bits), and,
+    /// before the constant-time scan, the base's comparison with m: the base's length in limbs
+    /// and, at m's length, how many of its top limbs agree with m's (an early-exit compare); a
+    /// base `>= m` adds a variable-time division.
     pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
@@ -286,6 +304,7 @@ impl Modulus {
     /// `base^(±exp) mod m` (Python's `pow(base, ±exp, m)` for a natural base): with
     /// `exp_negative`, the inverse of `base` raised to `exp` ([`Error::NotInvertible`] when
     /// gcd(base, m) != 1; m = 1 gives 0).
+    /// Leaks: variable time (the inverse, and [`Self::pow`]'s).
     pub fn pow_signed(
         &self,
         base: &Natural,
@@ -302,6 +321,7 @@ impl Modulus {
     }
 
     /// `a^{-1} mod m` ([`Error::NotInvertible`] if gcd(a, m) != 1).
+    /// Leaks: variable time (Euclid's steps).
     pub fn inverse(&self, a: &Natural) -> Result<Natural> {
         inverse::inverse(a, &self.m)
     }
@@ -342,8 +362,10 @@ impl Modulus {
     }
 }
 
-/// A fixed base with precomputed tables: seed 004's residues A^(2^i) (with period) and the
-/// Lim–Lee comb built from them. `Clone + Send + Sync`.
+/// A fixed base with precomputed tables: the residues A^(2^i) (with period) of Prots'ko,
+/// Gryshchuk, *The implementation of Montgomery modular reduction to speed up of modular
+/// exponentiation*, CMIS-2024, §5, and the Lim–Lee comb built from them. `Clone + Send + Sync`.
+/// Leaks: variable time (the period detection, and the exponent's bits in both methods).
 #[derive(Clone, Debug)]
 pub struct FixedBase {
     modulus: Modulus,
@@ -364,8 +386,8 @@ impl FixedBase {
         }
     }
 
-    /// `base^exp mod m` by seed 004's method: one multiplication per set bit, split among
-    /// `threads` (>= 1) worker threads.
+    /// `base^exp mod m` by the method of Prots'ko–Gryshchuk 2024 §5: one multiplication per
+    /// set bit, split among `threads` (>= 1) worker threads.
     pub fn pow_threads(&self, exp: &Natural, threads: usize) -> Result<Natural> {
         if threads == 0 {
             return Err(Error::InvalidParameter(

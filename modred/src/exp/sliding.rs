@@ -10,7 +10,9 @@ use crate::scan::FusedPow;
 
 /// `base^exp mod m` with windows of at most `w` bits (1 <= w <= 16), `base < m` (k limbs);
 /// returns k limbs `< m`. Uses the reducer's fused fixed-size path
-/// ([`Reducer::pow_fused`], same algorithm) when it has one. Variable time.
+/// ([`Reducer::pow_fused`], same algorithm) when it has one.
+/// Leaks: variable time: the exponent's bit length and its windows (the products and the
+/// table entries read), plus the reducer's own.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
     assert!((1..=16).contains(&w), "window size must be 1..=16");
     let w = w.min(arith::bit_len(exp).max(1));

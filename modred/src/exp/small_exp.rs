@@ -12,7 +12,9 @@ use crate::tuning::POW_PLAIN_MAX_RATIO;
 /// `base^exp mod m` by plain powering when `exp` fits a limb and the power has at most
 /// [`POW_PLAIN_MAX_RATIO`] times the bits of m (the estimate bits(base mod m) exp bounds it);
 /// with at most bits(m) - 1 bits the power is below m and is the result. `None` otherwise (and
-/// for exp = 0 or m <= 1, which the callers handle). Variable time.
+/// for exp = 0 or m <= 1, which the callers handle).
+/// Leaks: variable time: the operands' bit lengths decide the path, and the powering and
+/// division are variable time.
 pub(crate) fn pow_plain(base: &Natural, exp: &Natural, m: &Natural) -> Option<Natural> {
     let e = exp.to_u64()?;
     if e == 0 || m.bits() <= 1 {
@@ -44,6 +46,7 @@ pub(crate) fn pow_plain(base: &Natural, exp: &Natural, m: &Natural) -> Option<Na
 }
 
 /// `x^e` for e >= 1, left-to-right square and multiply on the fast products.
+/// Leaks: variable time: the bits of `e` and the growing lengths of the powers.
 fn power(x: &[Limb], e: u64) -> Natural {
     if x.is_empty() {
         return Natural::zero();

@@ -1,5 +1,5 @@
-//! Sliding-window exponentiation built from the precomputation reductions of seed 001, for its
-//! Tables 6-9.
+//! Sliding-window exponentiation built from the precomputation reductions of Lim, Hwang, Lee,
+//! *Fast Modular Reduction With Precomputation*, JW-ISC '97, for its Tables 6-9.
 //!
 //! `pow_window(method, g, e, m, w)`: left-to-right sliding window over the odd powers
 //! g, g^3, ..., g^(2^w - 1) (2^(w-1) precomputed values). The [`WindowMethod`] is either
@@ -94,6 +94,8 @@ trait WindowOps {
 }
 
 /// Sliding window over `e` (trimmed, non-zero); `acc` receives g^e in the ops' representation.
+/// Leaks: variable time: the exponent's bit length and windows (the products, their order and
+/// the powers read), plus the ops' own.
 fn slide<O: WindowOps>(ops: &mut O, e: &[Limb], w: usize, acc: &mut [Limb]) {
     let bits = arith::bit_len(e);
     let mut started = false;
@@ -180,6 +182,8 @@ impl WindowOps for TableOps {
 /// method does not accept (even for Montgomery, non-special for `diminished-radix`, beyond
 /// [`crate::tuning::TABLE_MAX_BITS`] for the table methods), a window out of range, tables
 /// that cannot be reserved ([`Error::TooLarge`]).
+/// Leaks: variable time: the reduction of `g` (a division), the window scan over `e` and the
+/// reduction method's own leaks (the table methods' corrections are data dependent).
 pub fn pow_window(
     method: WindowMethod,
     g: &Natural,
@@ -232,6 +236,7 @@ pub fn pow_window(
 }
 
 /// [`pow_window`] by [`WindowMethod::Table`]: `g < m` (k limbs), `m` trimmed.
+/// Leaks: variable time, as [`pow_window`].
 fn pow_table(gl: Vec<Limb>, e: &[Limb], ml: &[Limb], w: usize) -> Result<Natural> {
     let k = ml.len();
     let npow = 1usize << (w - 1);

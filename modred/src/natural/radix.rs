@@ -8,6 +8,8 @@
 //! ([`arith::div_newton::Reciprocal`], one per level, reused by every split at that level), so
 //! they cost O(M(n) log n) instead of the n^2 of digit-by-digit conversion. Small pieces take
 //! the quadratic loops, which are faster there.
+//!
+//! Variable time (the values' lengths, early-exit carries, division), as [`crate::Natural`].
 
 use crate::arith::{self, div_newton::Reciprocal};
 use crate::limb::Limb;
@@ -37,6 +39,7 @@ fn square(x: &[Limb]) -> Vec<Limb> {
 
 /// The value of base-10^19 digits `d` (least significant first), by splitting at the largest
 /// power of two below the length: value = value(hi) P_j + value(lo) with lo the low 2^j digits.
+/// Leaks: variable time: trims, early-exit carries and the products' own.
 fn join(d: &[Limb], p: &[Vec<Limb>]) -> Vec<Limb> {
     if d.len() <= BASECASE_CHUNKS {
         let mut x: Vec<Limb> = Vec::with_capacity(d.len());
@@ -69,6 +72,7 @@ fn join(d: &[Limb], p: &[Vec<Limb>]) -> Vec<Limb> {
 }
 
 /// Parse ASCII decimal digits (already checked to be digits; leading zeros allowed).
+/// Leaks: variable time, as [`join`].
 pub(crate) fn parse_decimal(digits: &[u8]) -> Vec<Limb> {
     // Base-10^19 digits, least significant first: 19 decimal digits each from the right.
     let mut d: Vec<Limb> = digits
@@ -92,6 +96,7 @@ struct Divisors {
 
 /// Append the base-10^19 digits of `x < P_(j+1)` to `out`, most significant first: exactly
 /// 2^(j+1) of them when `pad` (leading zeros included), else without leading zeros.
+/// Leaks: variable time: divisions, trims and the values' lengths.
 fn split(x: &[Limb], j: usize, pad: bool, dv: &Divisors, out: &mut Vec<Limb>) {
     let x = arith::trim(x);
     let count = 2usize << j;
@@ -124,6 +129,7 @@ fn split(x: &[Limb], j: usize, pad: bool, dv: &Divisors, out: &mut Vec<Limb>) {
 }
 
 /// The decimal digits of `x` (no leading zeros; "0" for zero).
+/// Leaks: variable time, as [`split`].
 pub(crate) fn to_decimal(x: &[Limb]) -> String {
     let x = arith::trim(x);
     // Powers up to the first P_J > x; then x < P_J = P_(J-1)^2.

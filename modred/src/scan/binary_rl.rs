@@ -1,5 +1,7 @@
 //! The right-to-left square-and-multiply scan: keeps `p = g^(2^i)` and multiplies it into the
-//! accumulator for every set bit (the recurrence seed 004 precomputes for a fixed base).
+//! accumulator for every set bit (the recurrence Prots'ko, Gryshchuk, *The implementation of
+//! Montgomery modular reduction to speed up of modular exponentiation*, CMIS-2024, §5
+//! precomputes for a fixed base).
 //! Variable time.
 
 use super::{ExpArith, CANCEL_CHECK_STEPS};
@@ -10,7 +12,9 @@ use crate::limb::Limb;
 /// g^exp right to left; `None` for exp = 0. Invariant at step i: p = g^(2^i) and
 /// acc = g^(exp mod 2^i) (None while that is 1). The multiplication into acc and the next
 /// squaring of p are independent, so a latency-bound kernel overlaps them: only the squarings
-/// form the dependency chain. Variable time.
+/// form the dependency chain.
+/// Leaks: variable time: the exponent's bit length (the number of squarings) and each bit (a
+/// multiplication per set bit), plus the arithmetic's own.
 #[inline(always)]
 pub(crate) fn scan<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb]) -> Option<A::Elem> {
     let bits = arith::bit_len(exp);

@@ -44,7 +44,7 @@ impl CtTrace for NoTrace {
 }
 
 /// The tracer of the fused kernels' ct scans ([`super::FusedPow::run`]): nothing in a normal
-/// build; in the crate's unit tests it appends to [`FUSED_LOG`] when a test has started one,
+/// build; in the crate's unit tests it appends to `FUSED_LOG` when a test has started one,
 /// so the trace tests see the schedule the fused kernels run.
 pub(crate) struct FusedTrace;
 
@@ -75,6 +75,7 @@ impl CtTrace for Vec<CtEvent> {
 }
 
 /// The `w`-bit digit at bit `pos`: the limb read and the shifts depend only on `pos` (public).
+/// Leaks: `pos` and `w` only; nothing of the exponent's bits.
 #[inline(always)]
 fn ct_digit(exp: &[Limb], pos: usize, w: usize) -> usize {
     super::window::digit(exp, pos, w)
@@ -84,6 +85,8 @@ fn ct_digit(exp: &[Limb], pos: usize, w: usize) -> usize {
 /// fused fixed-size kernels share it): table g^0..g^(2^w - 1) from `one` and `g`; the top digit's masked scan gives
 /// the start value, then every lower digit costs a masked scan of the whole table, `w`
 /// squarings and one multiplication. Returns g^exp in representation.
+/// Leaks: nothing but `exp_bits`, `w` and the lengths, when the arithmetic `a` is constant
+/// time (else its own leaks).
 #[inline(always)]
 pub(crate) fn scan<A: ExpArith, T: CtTrace>(
     a: &mut A,

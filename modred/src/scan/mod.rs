@@ -100,7 +100,9 @@ impl FusedPow {
     }
 
     /// `g^exp` by this scan on the arithmetic `ar`, with `one` the representation of 1
-    /// (returned for a zero exponent). Timing as the scan's: variable, except `Ct`.
+    /// (returned for a zero exponent).
+    /// Leaks: as the scan's: variable time in the exponent, except `Ct` (nothing but the
+    /// lengths, `exp_bits` and `w`, over constant-time arithmetic).
     #[inline(always)]
     pub(crate) fn run<A: ExpArith>(
         self,

@@ -24,6 +24,8 @@ const LIMB_BITS: usize = Limb::BITS as usize;
 /// the start of the previous window down to s (a squaring each), and the odd-power index
 /// (v - 1) / 2 of the window's value v. Walks a limb at a time with the scanned bits cleared,
 /// so each window costs a leading- and a trailing-zero count.
+/// Leaks: variable time: the exponent's leading zero limbs, and each window's position and
+/// value (loop counts and the yielded indices).
 struct Windows<'a> {
     exp: &'a [Limb],
     w: usize,
@@ -126,6 +128,7 @@ impl Schedule {
     }
 
     /// Runs the entries on `acc` as one flat loop and empties the buffer.
+    /// Leaks: variable time: each entry's kind (a branch) and odd-power index (a table address).
     #[inline(always)]
     fn run<A: ExpArith>(&mut self, a: &mut A, acc: &mut A::Elem, odd: &[A::Elem]) {
         // Once cancelled, the entries are skipped (the result is discarded).
@@ -172,13 +175,16 @@ impl Schedule {
 /// a window [s, i] costs i - s + 1 squarings and one multiplication, a zero bit between windows
 /// one squaring. The exponent is scanned a few windows after each table product
 /// ([`SLIDING_WINDOWS_PER_TABLE_PRODUCT`]), so that the out-of-order core overlaps the scan with
-/// the products. Variable time.
+/// the products.
+/// Leaks: variable time: the exponent's length and windows (the number and order of the
+/// products, and the table entries read), plus the arithmetic's own.
 #[inline(always)]
 pub(crate) fn run<A: ExpArith>(a: &mut A, g: A::Elem, exp: &[Limb], w: usize) -> Option<A::Elem> {
     run_with_capacity(a, g, exp, w, SLIDING_SCHEDULE_MAX_ENTRIES)
 }
 
 /// [`run`] with a schedule of at most `capacity` entries.
+/// Leaks: variable time, as [`run`].
 #[inline(always)]
 fn run_with_capacity<A: ExpArith>(
     a: &mut A,

@@ -1,4 +1,5 @@
-//! The fixed m-ary scan (seed 000 section 5): `w`-bit digits from the top, each costing `w`
+//! The fixed m-ary scan (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular
+//! reduction functions*, CRYPTO '93, §5): `w`-bit digits from the top, each costing `w`
 //! squarings and one multiplication by the table entry `g^digit` (skipped for zero digits).
 //! Variable time.
 
@@ -8,6 +9,7 @@ use crate::cancel;
 use crate::limb::Limb;
 
 /// The `w`-bit digit of `exp` starting at bit `pos` (bits beyond the top read as 0).
+/// Leaks: `pos` and `w` (the limbs read, a branch on them); nothing of the exponent's bits.
 #[inline]
 pub(crate) fn digit(exp: &[Limb], pos: usize, w: usize) -> usize {
     debug_assert!((1..=16).contains(&w));
@@ -24,7 +26,9 @@ pub(crate) fn digit(exp: &[Limb], pos: usize, w: usize) -> usize {
 
 /// g^exp with `w`-bit digits from the top, `one` the representation of 1 (table entry 0, never
 /// multiplied in); `None` for exp = 0. Table of the 2^w powers (fewer for short exponents).
-/// Invariant: acc = g^(exp >> (j w)) after digit j. Variable time.
+/// Invariant: acc = g^(exp >> (j w)) after digit j.
+/// Leaks: variable time: the exponent's bit length (the number of digits), each digit (a table
+/// index, and zero digits skip their multiplication), plus the arithmetic's own.
 #[inline(always)]
 pub(crate) fn scan<A: ExpArith>(
     a: &mut A,
