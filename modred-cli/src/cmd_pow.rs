@@ -1,7 +1,8 @@
 //! `modred pow`: B^E mod M with a chosen exponentiation method and reducer.
 //!
 //! With `--reducer auto` and `--method auto`, a modulus below 2^64 takes the single-word path
-//! (`modred::word`, seed 003's Montgomery); larger ones take `modred::exp`'s default.
+//! (`modred::word`: the Montgomery product of Bloemen, *Montgomery multiplication*, 2014);
+//! larger ones take `modred::exp`'s default.
 
 use crate::cli_common::{parse_number, parse_signed, CliError, Common, Signed};
 use clap::Args as ClapArgs;

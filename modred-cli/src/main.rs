@@ -54,10 +54,10 @@ enum Command {
     EvmModexp(cmd_evm::Args),
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
-    /// The comparison report: the seeds' tables and figures next to GMP and OpenSSL.
+    /// The comparison report: the source papers' tables and figures next to GMP and OpenSSL.
     Report(report::ReportArgs),
-    /// The operation-count tables (seed 000 Table 1, seed 002 Tables 1-2); needs the `count`
-    /// feature.
+    /// The operation-count tables (Bosselaers et al. 1993 Table 1, Koç–Acar–Kaliski 1996 Tables
+    /// 1-2); needs the `count` feature.
     Count(report::CountArgs),
 }
 

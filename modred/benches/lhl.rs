@@ -1,6 +1,7 @@
-//! Seed 001's comparison: reduction of a 2k-limb argument (Tables 2-5) and window
-//! exponentiation including precomputation (Tables 6-9) at 512, 768, 1024, 2048 bits for the
-//! precomputation methods next to classical / Barrett / Montgomery-CIOS; and the
+//! The comparison of Lim, Hwang, Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97:
+//! reduction of a 2k-limb argument (Tables 2-5) and window exponentiation including
+//! precomputation (Tables 6-9) at 512, 768, 1024, 2048 bits for the precomputation methods
+//! next to classical / Barrett / Montgomery-CIOS; and the
 //! diminished-radix reducer against Montgomery-CIOS on special primes.
 //!
 //! `cargo bench -p modred --bench lhl -- --warm-up-time 1 --measurement-time 2 [filter]`

@@ -1,5 +1,6 @@
-//! Seed 003's table (empty loop / divq / Montgomery) plus Barrett64 and num-modular's
-//! Montgomery, and single u64 exponentiations per method, all in one run.
+//! The table of Bloemen, *Montgomery multiplication*, 2014 (empty loop / divq / Montgomery)
+//! plus Barrett64 and num-modular's Montgomery, and single u64 exponentiations per method, all
+//! in one run.
 //!
 //! `cargo bench -p modred --bench word -- --warm-up-time 1 --measurement-time 3`
 
@@ -11,7 +12,7 @@ use num_modular::{Montgomery, Reducer};
 const N: usize = 200;
 const SEED: u64 = 0x003;
 
-/// The seed loop with num-modular's Montgomery doing the exponentiation (same cases and the
+/// Bloemen's loop with num-modular's Montgomery doing the exponentiation (same cases and the
 /// same common Monty64 setup as `modred::word::loops`).
 fn num_modular_loop(n: usize, seed: u64) -> u64 {
     loops::cases(n, seed).fold(0u64, |acc, c| {

@@ -410,8 +410,9 @@ fn modulus_context_fixed_base_and_batches() {
         for (got, (b, e)) in exp::pow_batch(&triples).into_iter().zip(&pairs) {
             assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
         }
-        // Fixed base: comb and seed 004's threaded method, including exponents beyond the
-        // tables (fallback).
+        // Fixed base: comb and the threaded method of Prots'ko, Gryshchuk, *The implementation
+        // of Montgomery modular reduction to speed up of modular exponentiation*, CMIS-2024,
+        // including exponents beyond the tables (fallback).
         let g = rng.gen_biguint(bits + 5);
         let fb = md.fixed_base(&nat(&g)).unwrap();
         for ebits in [0u64, 1, 2, 64, bits - 1, bits, bits + 70] {

@@ -1,4 +1,5 @@
-//! Lim–Hwang–Lee precomputation reducers (seed 001 sections 2.4, 3.1, 3.2): carry paths, edge
+//! Lim–Hwang–Lee precomputation reducers (Lim, Hwang, Lee, *Fast Modular Reduction With
+//! Precomputation*, JW-ISC '97, §2.4, §3.1, §3.2): carry paths, edge
 //! moduli, the diminished-radix special primes and the window exponentiation, against two
 //! oracles (num-bigint and GMP via rug).
 

@@ -1,8 +1,10 @@
-//! Operation counts against the seeds' formulas (run with `--features count`).
+//! Operation counts against the papers' formulas (run with `--features count`).
 //!
-//! - seed 002 Table 1: every Montgomery product (SOS, CIOS, FIOS, FIPS, CIHS) takes exactly
+//! - Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE
+//!   Micro 1996, Table 1: every Montgomery product (SOS, CIOS, FIOS, FIPS, CIHS) takes exactly
 //!   2s^2 + s single-precision multiplications and no division;
-//! - seed 000 Table 1, for a 2k-digit argument: Montgomery reduction k(k+1) multiplications
+//! - Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction functions*,
+//!   CRYPTO '93, Table 1, for a 2k-digit argument: Montgomery reduction k(k+1) multiplications
 //!   exactly; Barrett at most k(k+4); classical "about k(k+2.5)" multiplications and k
 //!   divisions.
 #![cfg(feature = "count")]
@@ -47,7 +49,7 @@ fn counting_is_enabled() {
     assert_eq!(c, OpCounts { muls: 1, divs: 0 });
 }
 
-/// seed 002 Table 1: 2s^2 + s multiplications for each of the five products, exactly.
+/// Koç–Acar–Kaliski 1996 Table 1: 2s^2 + s multiplications for each of the five products, exactly.
 #[test]
 fn seed002_montgomery_products_2s2_plus_s() {
     let mut rng = StdRng::seed_from_u64(1);
@@ -72,7 +74,7 @@ fn seed002_montgomery_products_2s2_plus_s() {
     }
 }
 
-/// SOS squaring (seed 002 section 4): the product takes s(s+1)/2 multiplications instead of
+/// SOS squaring (Koç–Acar–Kaliski 1996 §4): the product takes s(s+1)/2 multiplications instead of
 /// s^2, the reduction s^2 + s.
 #[test]
 fn seed002_sos_squaring() {
@@ -88,8 +90,8 @@ fn seed002_sos_squaring() {
     }
 }
 
-/// seed 000 Table 1, Montgomery: k(k+1) multiplications, no division, for a 2k-digit argument,
-/// for every Montgomery-family reducer whose reduction is word-by-word REDC.
+/// Bosselaers et al. 1993 Table 1, Montgomery: k(k+1) multiplications, no division, for a
+/// 2k-digit argument, for every Montgomery-family reducer whose reduction is word-by-word REDC.
 #[test]
 fn seed000_montgomery_reduction_k_k_plus_1() {
     let mut rng = StdRng::seed_from_u64(3);
@@ -116,7 +118,7 @@ fn seed000_montgomery_reduction_k_k_plus_1() {
     }
 }
 
-/// seed 000 Table 1, Barrett: at most k(k+4) multiplications and no division.
+/// Bosselaers et al. 1993 Table 1, Barrett: at most k(k+4) multiplications and no division.
 #[test]
 fn seed000_barrett_at_most_k_k_plus_4() {
     let mut rng = StdRng::seed_from_u64(4);
@@ -126,7 +128,7 @@ fn seed000_barrett_at_most_k_k_plus_4() {
         for (odd, top) in [(true, true), (false, true), (true, false)] {
             let m = random_modulus(&mut rng, k, odd, top);
             let (r, mut scratch) = build("barrett", &m);
-            // The seed's argument: a product of two residues (x < m^2), so the quotient estimate
+            // The paper's argument: a product of two residues (x < m^2), so the quotient estimate
             // has k digits ("q and n are k-digit numbers"); an arbitrary x < b^2k can need a
             // (k+1)-th quotient digit and one more multiplication.
             let residue = |rng: &mut StdRng| -> Vec<u64> {
@@ -154,8 +156,8 @@ fn seed000_barrett_at_most_k_k_plus_4() {
     assert!(failures.is_empty(), "barrett multiplications: {failures:?}");
 }
 
-/// seed 000 Table 1, classical: "about k(k+2.5)" multiplications and k divisions for a
-/// 2k-digit argument and a normalized modulus.
+/// Bosselaers et al. 1993 Table 1, classical: "about k(k+2.5)" multiplications and k divisions
+/// for a 2k-digit argument and a normalized modulus.
 ///
 /// Each quotient digit costs k multiply-subtract products plus 1 to 3 products qhat*v[n-2] in
 /// the refinement test (one u128 comparison per test), typically 1. With k quotient digits
@@ -195,7 +197,7 @@ fn seed000_classical_multiplications_and_divisions() {
         }
         if !divs.iter().all(|&d| d == k as u64) {
             failures.push(format!(
-                "k={k}: divisions {divs:?}, seed 000 Table 1 says k"
+                "k={k}: divisions {divs:?}, Bosselaers et al. 1993 Table 1 says k"
             ));
         }
     }

@@ -206,9 +206,9 @@ fn monty64_all_edges() {
     }
 }
 
-// ---------------------------------------------------------------- Montgomery (seed 003)
+// ------------------------- Montgomery (Bloemen, *Montgomery multiplication*, 2014)
 
-/// The seed's routine on odd m and arbitrary u64 inputs returns a value congruent to
+/// Bloemen's routine on odd m and arbitrary u64 inputs returns a value congruent to
 /// a b 2^-64 mod m; with m > 2^63 it is < 2^64 < 2m; with a, b < m it is < 2m for every m.
 fn check_seed(a: u64, b: u64, m: u64, ctx: &Monty64, stats: &mut [u32; 2]) {
     let p = montgomery64::mul_monty_seed(a, b, ctx.r(), ctx.k(), m);

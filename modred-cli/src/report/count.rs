@@ -1,6 +1,8 @@
-//! Operation counts measured next to the seeds' formulas: seed 000 Table 1 (single-precision
-//! multiplications and divisions of one reduction of a 2k-limb argument) and seed 002 Tables 1
-//! and 2 (the five Montgomery products).
+//! Operation counts measured next to the papers' formulas: Table 1 of Bosselaers, Govaerts,
+//! Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93 (single-precision
+//! multiplications and divisions of one reduction of a 2k-limb argument) and Tables 1 and 2 of
+//! Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE
+//! Micro 1996 (the five Montgomery products).
 //!
 //! The counters live in modred behind its `count` feature, which slows every kernel, so timing
 //! builds do not have it. Where the counts come from ([`Counter`]):
@@ -180,7 +182,7 @@ fn product_counts(counter: &mut Counter, name: &str, k: usize) -> Measured {
     })
 }
 
-/// Counts of the k x k schoolbook product (the seed's reference operation).
+/// Counts of the k x k schoolbook product (the paper's reference operation).
 fn multiplication_counts(counter: &mut Counter, k: usize) -> Measured {
     mean_counts(counter, |rng| Op::Schoolbook {
         limbs: k,
@@ -189,12 +191,12 @@ fn multiplication_counts(counter: &mut Counter, k: usize) -> Measured {
     })
 }
 
-/// Seed 000 Table 1 with measured columns next to the formulas.
+/// Bosselaers et al. 1993 Table 1 with measured columns next to the formulas.
 pub fn seed000_table1(counter: &mut Counter) -> Table {
     let mut t = Table::new(
         "seed000-table1",
         "single-precision multiplications and divisions per reduction of a 2k-limb argument",
-        "seed 000 Table 1",
+        "Bosselaers et al. 1993 Table 1",
         "operations",
         "k (limbs)",
     );
@@ -241,17 +243,17 @@ pub fn seed000_table1(counter: &mut Counter) -> Table {
             ],
         });
     }
-    t.note(format!("Measured: mean over {TRIALS} random products of two residues of random odd moduli, counted by modred's `count` feature (every `mul_wide`, `mul_lo`, `mac` and `div_wide` is one operation). Radix b = 2^64, so k = bits/64 (the seed: b = 2^16)."));
-    t.note("The seed's classical count k(k+2.5) includes normalizing the argument; modred's Algorithm D needs k(k+2) (k+2 per quotient digit: k for q m, 2 for the 3-by-2 estimate check). Barrett's k(k+4) is an upper bound of the partial products. Precalculation, argument transformation and postcalculation are not counted, as in the seed.");
+    t.note(format!("Measured: mean over {TRIALS} random products of two residues of random odd moduli, counted by modred's `count` feature (every `mul_wide`, `mul_lo`, `mac` and `div_wide` is one operation). Radix b = 2^64, so k = bits/64 (the paper: b = 2^16)."));
+    t.note("The paper's classical count k(k+2.5) includes normalizing the argument; modred's Algorithm D needs k(k+2) (k+2 per quotient digit: k for q m, 2 for the 3-by-2 estimate check). Barrett's k(k+4) is an upper bound of the partial products. Precalculation, argument transformation and postcalculation are not counted, as in the paper.");
     t
 }
 
-/// Seed 002 Table 1: multiplications measured vs 2s^2 + s, and the other formulas.
+/// Koç–Acar–Kaliski 1996 Table 1: multiplications measured vs 2s^2 + s, and the other formulas.
 pub fn seed002_table1(counter: &mut Counter) -> Table {
     let mut t = Table::new(
         "seed002-table1",
         "time and space requirements of the Montgomery products",
-        "seed 002 Table 1",
+        "Koç–Acar–Kaliski 1996 Table 1",
         "operations",
         "method, s",
     );
@@ -330,19 +332,19 @@ pub fn seed002_table1(counter: &mut Counter) -> Table {
             });
         }
     }
-    t.note("Measured: single-precision multiplications of one `Reducer::mul` (the MonPro) per method, mean over random operands, by the `count` feature. modred counts multiplications and divisions only, so additions, reads, writes and space are the seed's formulas (s = limbs of 64 bits; the seed used 32-bit words). modred's SOS squares nothing here (a != b), so 2s^2 + s applies to every method.");
+    t.note("Measured: single-precision multiplications of one `Reducer::mul` (the MonPro) per method, mean over random operands, by the `count` feature. modred counts multiplications and divisions only, so additions, reads, writes and space are the paper's formulas (s = limbs of 64 bits; the paper used 32-bit words). modred's SOS squares nothing here (a != b), so 2s^2 + s applies to every method.");
     t
 }
 
-/// Seed 002 Table 2: the CIOS operation count statement by statement, evaluated at s = 16, with
-/// the measured multiplication total.
+/// Koç–Acar–Kaliski 1996 Table 2: the CIOS operation count statement by statement, evaluated at
+/// s = 16, with the measured multiplication total.
 pub fn seed002_table2(counter: &mut Counter) -> Table {
     let s = 16usize;
     let sf = s as f64;
     let mut t = Table::new(
         "seed002-table2",
         "calculating the operations of the CIOS method (s = 16)",
-        "seed 002 Table 2",
+        "Koç–Acar–Kaliski 1996 Table 2",
         "operations",
         "statement",
     );
@@ -408,7 +410,7 @@ pub fn seed002_table2(counter: &mut Counter) -> Table {
             Cell::number(1.0),
         ],
     });
-    t.note("Rows: the seed's statements with per-iteration operations times iterations, evaluated at s = 16 (1024 bits with 64-bit limbs).");
+    t.note("Rows: the paper's statements with per-iteration operations times iterations, evaluated at s = 16 (1024 bits with 64-bit limbs).");
     t
 }
 
@@ -549,7 +551,7 @@ mod tests {
         assert_eq!(row.cells[5], Cell::number(96.0));
         assert_eq!(row.cells[8], Cell::number(72.0));
         assert_eq!(row.cells[11], Cell::number(64.0));
-        // CIOS total row equals the seed's closed forms at s = 16.
+        // CIOS total row equals the paper's closed forms at s = 16.
         let t2 = &tables[2];
         let total = &t2.rows[t2.rows.len() - 2];
         assert_eq!(total.cells[0], Cell::number(2.0 * 256.0 + 16.0));

@@ -42,7 +42,7 @@ impl Rng {
         Natural::from_limbs(v)
     }
 
-    /// An odd modulus of exactly `bits` bits (top bit set), as the seeds' random moduli.
+    /// An odd modulus of exactly `bits` bits (top bit set), as the papers' random moduli.
     pub fn odd_modulus(&mut self, bits: usize) -> Natural {
         let mut v = self.exact(bits).limbs().to_vec();
         v[0] |= 1;

@@ -1,8 +1,8 @@
-//! `modred report`: the seeds' tables and figures measured on this machine, side by side with
-//! GMP (`rug`) and OpenSSL; and `modred count`: the operation-count tables alone.
+//! `modred report`: the source papers' tables and figures measured on this machine, side by side
+//! with GMP (`rug`) and OpenSSL; and `modred count`: the operation-count tables alone.
 //!
 //! Layout: [`harness`] (the measurement protocol), [`table`] (data model), [`sections`] (one
-//! file per seed table or figure, listed by [`sections::all`]), [`output`] (Markdown, JSON,
+//! file per paper's table or figure, listed by [`sections::all`]), [`output`] (Markdown, JSON,
 //! CSV), [`plot`] (SVG), [`mod@env`] (the header: CPU, versions, date), [`progress`] (bar or
 //! plain lines on stderr), [`count`] (operation counts, in-process with the `count` feature or
 //! through the core crate's small `modred-count` binary).

@@ -111,13 +111,15 @@ pub struct PlotSpec {
     pub log_x: bool,
 }
 
-/// One table of the report, with the seed's own rows and columns.
+/// One table of the report, with the paper's own rows and columns.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Table {
     /// Stable id, also the CSV file name.
     pub id: String,
     pub title: String,
-    /// Which seed table/figure this reproduces.
+    /// Which paper's table or figure this reproduces, by its short citation (e.g. "Bosselaers
+    /// et al. 1993 Table 2"; "headline" for modred's own). The field keeps its name, the key
+    /// `seed` of report.json, for the readers of earlier reports.
     pub seed: String,
     /// Unit of the cells ("µs", "operations").
     pub unit: String,
@@ -126,7 +128,7 @@ pub struct Table {
     /// Column that ratios refer to.
     pub reference: Option<String>,
     pub rows: Vec<Row>,
-    /// What was measured, how, and what differs from the seed.
+    /// What was measured, how, and what differs from the paper.
     pub notes: Vec<String>,
     pub plot: Option<PlotSpec>,
 }

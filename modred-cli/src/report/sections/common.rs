@@ -95,7 +95,8 @@ pub fn reducer_mul<'a>(
     })
 }
 
-/// Columns of seed 000's reduction figures: its three methods, then GMP and OpenSSL.
+/// Columns of the reduction figures of Bosselaers, Govaerts, Vandewalle, *Comparison of three
+/// modular reduction functions*, CRYPTO '93: its three methods, then GMP and OpenSSL.
 pub const SEED000_REDUCTION_COLUMNS: [&str; 5] = [
     "classical",
     "barrett",

@@ -103,6 +103,6 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         log_x: true,
     });
     t.note("Full-length random base and exponent, random odd modulus with its top bit set; every call includes the library's per-call setup (Montgomery context, conversions), as `mpz_powm` and `BN_mod_exp` do. OpenSSL's constant-time path is `BN_mod_exp` with BN_FLG_CONSTTIME on the exponent, which dispatches to `BN_mod_exp_mont_consttime`.");
-    t.note(format!("`{INTERIM}`: the report's own m-ary (p = 16) loop (seed 000 section 5) over the reducer `auto` picks (`montgomery-fast` for odd moduli), for comparison with `modred::exp`'s sliding window."));
+    t.note(format!("`{INTERIM}`: the report's own m-ary (p = 16) loop (Bosselaers et al. 1993 §5) over the reducer `auto` picks (`montgomery-fast` for odd moduli), for comparison with `modred::exp`'s sliding window."));
     vec![t]
 }

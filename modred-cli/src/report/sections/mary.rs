@@ -1,9 +1,10 @@
-//! The report's own m-ary exponentiation with p = 16 (seed 000 section 5), written over the
+//! The report's own m-ary exponentiation with p = 16 (Bosselaers, Govaerts, Vandewalle,
+//! *Comparison of three modular reduction functions*, CRYPTO '93, §5), written over the
 //! `Reducer` trait so that each reduction method can be timed inside the same exponentiation,
-//! as the seed's Table 3 and Fig. 3 do. This is a measurement driver, not modred's `pow` (that
+//! as the paper's Table 3 and Fig. 3 do. This is a measurement driver, not modred's `pow` (that
 //! is `modred::exp`): left-to-right, a table of a^0..a^15 in the method's representation, then
 //! per 4-bit exponent digit 4 squarings and one multiplication by the table entry (skipped for
-//! a zero digit, as the seed's "optimized" variant: variable time).
+//! a zero digit, as the paper's "optimized" variant: variable time).
 
 use crate::report::harness::Competitor;
 use crate::report::sections::common::build;
@@ -106,10 +107,10 @@ pub fn competitor<'a>(
 }
 
 /// The same m-ary loop with the classical reduction on *trimmed* operands: products of short
-/// table entries are short and Algorithm D then runs fewer steps, the effect seed 000 Fig. 3
-/// shows for small bases. (The `Reducer` trait works on full k-limb values, so this variant
-/// calls `arith::mul` on the trimmed operands and `Classical::rem_into` on the product's own
-/// length. No allocation below the Karatsuba threshold.)
+/// table entries are short and Algorithm D then runs fewer steps, the effect Bosselaers et al.
+/// 1993 Fig. 3 shows for small bases. (The `Reducer` trait works on full k-limb values, so this
+/// variant calls `arith::mul` on the trimmed operands and `Classical::rem_into` on the product's
+/// own length. No allocation below the Karatsuba threshold.)
 pub fn classical_trimmed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural) -> Competitor<'a> {
     let c = match Classical::new(m.limbs()) {
         Ok(c) => c,

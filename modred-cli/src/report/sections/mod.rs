@@ -1,5 +1,8 @@
-//! The section registry: one file per seed table or figure. Each section returns its tables;
-//! `--only` selects sections by id prefix.
+//! The section registry: one file per table or figure of the source papers (listed in the
+//! References of `modred`'s crate docs). Each section returns its tables; `--only` selects
+//! sections by id prefix (the ids keep the papers' numbers: `seed000` is Bosselaers et al.
+//! 1993, `seed001` Lim–Hwang–Lee 1997, `seed002` Koç–Acar–Kaliski 1996, `seed003` Bloemen
+//! 2014, `seed004` Prots'ko–Gryshchuk 2024).
 
 pub mod common;
 pub mod mary;
@@ -37,52 +40,52 @@ pub fn all() -> Vec<Section> {
         },
         Section {
             id: "seed000-table1",
-            title: "operation counts of the reductions vs the formulas",
+            title: "Bosselaers et al. 1993: operation counts of the reductions vs the formulas",
             run: super::count::run_seed000,
         },
         Section {
             id: "seed000-table2",
-            title: "reduction of a 2k-limb argument, and multiplication",
+            title: "Bosselaers et al. 1993: reduction of a 2k-limb argument, and multiplication",
             run: seed000_table2::run,
         },
         Section {
             id: "seed000-fig1",
-            title: "reduction time vs argument length, 512-bit modulus",
+            title: "Bosselaers et al. 1993: reduction time vs argument length, 512-bit modulus",
             run: seed000_fig1::run,
         },
         Section {
             id: "seed000-fig2",
-            title: "special arguments x = g m b^(k-n) + h",
+            title: "Bosselaers et al. 1993: special arguments x = g m b^(k-n) + h",
             run: seed000_fig2::run,
         },
         Section {
             id: "seed000-table3",
-            title: "m-ary (p = 16) exponentiation per reduction",
+            title: "Bosselaers et al. 1993: m-ary (p = 16) exponentiation per reduction",
             run: seed000_table3::run,
         },
         Section {
             id: "seed000-fig3",
-            title: "exponentiation time vs base length, 512 bits",
+            title: "Bosselaers et al. 1993: exponentiation time vs base length, 512 bits",
             run: seed000_fig3::run,
         },
         Section {
             id: "seed001-table1",
-            title: "multiplication and squaring, schoolbook vs Karatsuba",
+            title: "Lim–Hwang–Lee 1997: multiplication and squaring, schoolbook vs Karatsuba",
             run: seed001_table1::run,
         },
         Section {
             id: "seed001-tables2-9",
-            title: "reduction and exponentiation per method incl. LHL precomputation",
+            title: "Lim–Hwang–Lee 1997: reduction and exponentiation per method incl. LHL precomputation",
             run: seed001_lhl::run,
         },
         Section {
             id: "seed002-table1",
-            title: "operation counts of the five Montgomery products",
+            title: "Koç–Acar–Kaliski 1996: operation counts of the five Montgomery products",
             run: super::count::run_seed002,
         },
         Section {
             id: "seed002-table3",
-            title: "timing of the five Montgomery products",
+            title: "Koç–Acar–Kaliski 1996: timing of the five Montgomery products",
             run: seed002_table3::run,
         },
         Section {
@@ -93,12 +96,12 @@ pub fn all() -> Vec<Section> {
     ];
     v.push(Section {
         id: "seed003",
-        title: "single-word loop: empty, divq, Montgomery",
+        title: "Bloemen 2014: single-word loop: empty, divq, Montgomery",
         run: seed003_word::run,
     });
     v.push(Section {
         id: "seed004",
-        title: "fixed-base and multithreaded modexp, 1024/2048 bits",
+        title: "Prots'ko–Gryshchuk 2024: fixed-base and multithreaded modexp, 1024/2048 bits",
         run: seed004_fixed_base::run,
     });
     v

@@ -1,4 +1,5 @@
-//! Seed 000 Fig. 2: special arguments. For the classical algorithm and Barrett,
+//! Fig. 2 of Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
+//! functions*, CRYPTO '93: special arguments. For the classical algorithm and Barrett,
 //! x = g m b^(k-n) + h (0 < g < b^n, 0 <= h < m) has a quotient with k - n zero digits, so only
 //! n steps of Algorithm D are non-void. For Montgomery, x = h b^k + (b^k - sum_{i<n} t_i m b^i
 //! mod b^k) makes the low k digits vanish after n steps (all later t_i are zero).
@@ -31,7 +32,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut t = Table::new(
         "seed000-fig2",
         "special arguments: time vs number of non-void steps n",
-        "seed 000 Fig. 2",
+        "Bosselaers et al. 1993 Fig. 2",
         "µs per reduction",
         "steps n",
     );
@@ -74,7 +75,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         y_label: "µs per reduction".into(),
         log_x: false,
     });
-    t.note("512-bit modulus, k = 8 limbs of 64 bits (the seed: k = 32 digits of 16 bits), so n = 1..8. Columns 1-5 reduce x = g m b^(k-n) + h; the last column reduces the Montgomery-special argument of the same n.");
-    t.note("modred's reductions are not data-dependent shortcuts: Algorithm D still runs its k steps (with zero quotient digits) and REDC is constant time, so flat lines here are the expected finding, unlike the seed's 1993 C code.");
+    t.note("512-bit modulus, k = 8 limbs of 64 bits (the paper: k = 32 digits of 16 bits), so n = 1..8. Columns 1-5 reduce x = g m b^(k-n) + h; the last column reduces the Montgomery-special argument of the same n.");
+    t.note("modred's reductions are not data-dependent shortcuts: Algorithm D still runs its k steps (with zero quotient digits) and REDC is constant time, so flat lines here are the expected finding, unlike the paper's 1993 C code.");
     vec![t]
 }

@@ -1,4 +1,5 @@
-//! Seed 000 Table 2: time to reduce a 2k-limb argument (the product of two residues) by the
+//! Table 2 of Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
+//! functions*, CRYPTO '93: time to reduce a 2k-limb argument (the product of two residues) by the
 //! classical, Barrett and Montgomery reductions, next to the k x k multiplication, at 128-1024
 //! bits and beyond; plus GMP `mpz_mod`/`mpz_mul` and OpenSSL `BN_nnmod`.
 
@@ -33,7 +34,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut t = Table::new(
         "seed000-table2",
         "reduction of a 2k-limb argument, and the multiplication",
-        "seed 000 Table 2",
+        "Bosselaers et al. 1993 Table 2",
         "µs per operation",
         "modulus bits",
     );
@@ -76,8 +77,8 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         y_label: "µs".into(),
         log_x: true,
     });
-    t.note("Argument: the product of two random residues of a random odd modulus with its top bit set (so it satisfies every method's restriction). Radix b = 2^64 here (the seed used b = 2^16), so k = bits/64.");
+    t.note("Argument: the product of two random residues of a random odd modulus with its top bit set (so it satisfies every method's restriction). Radix b = 2^64 here (the paper used b = 2^16), so k = bits/64.");
     t.note("modred reducers are timed through `Reducer::reduce_wide` with preallocated scratch; each timed call includes copying the 2k-limb argument into the buffer the method destroys. The montgomery-redc result is x R^-1 mod m; the cross-check converts it back outside timing.");
-    t.note("The multiplication column is modred's k x k product (`arith::mul_karatsuba`, schoolbook below the library's Karatsuba threshold), the seed's reference operation.");
+    t.note("The multiplication column is modred's k x k product (`arith::mul_karatsuba`, schoolbook below the library's Karatsuba threshold), the paper's reference operation.");
     vec![t]
 }

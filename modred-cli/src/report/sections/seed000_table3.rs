@@ -1,4 +1,5 @@
-//! Seed 000 Table 3: full-length m-ary (p = 16) modular exponentiation with each reduction
+//! Table 3 of Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
+//! functions*, CRYPTO '93: full-length m-ary (p = 16) modular exponentiation with each reduction
 //! (the report's own loop over the `Reducer` trait, see `mary.rs`), next to GMP `mpz_powm` and
 //! OpenSSL `BN_mod_exp_mont`.
 
@@ -19,7 +20,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut t = Table::new(
         "seed000-table3",
         "m-ary (p = 16) exponentiation per reduction, full-length base and exponent",
-        "seed 000 Table 3",
+        "Bosselaers et al. 1993 Table 3",
         "µs per exponentiation",
         "modulus bits",
     );
@@ -49,7 +50,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
             cells,
         });
     }
-    t.note("m-ary16 = the report's own left-to-right m-ary loop with p = 16 (seed 000 section 5: table a^0..a^15, 4 squarings and 1 multiplication per 4-bit digit, zero digits skipped) over each `Reducer`; it is a measurement driver, not modred's `pow` (see the headline table for that). Times include the table precomputation and the conversions in and out of Montgomery form.");
-    t.note("The seed reports seconds on a 33 MHz 80386; here microseconds.");
+    t.note("m-ary16 = the report's own left-to-right m-ary loop with p = 16 (Bosselaers et al. 1993 §5: table a^0..a^15, 4 squarings and 1 multiplication per 4-bit digit, zero digits skipped) over each `Reducer`; it is a measurement driver, not modred's `pow` (see the headline table for that). Times include the table precomputation and the conversions in and out of Montgomery form.");
+    t.note("The paper reports seconds on a 33 MHz 80386; here microseconds.");
     vec![t]
 }

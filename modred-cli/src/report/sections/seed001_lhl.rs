@@ -1,6 +1,7 @@
-//! Seed 001 Tables 2-5 (reduction of a 2k-limb argument per method at 512, 768, 1024 and 2048
+//! Lim, Hwang, Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97, Tables 2-5
+//! (reduction of a 2k-limb argument per method at 512, 768, 1024 and 2048
 //! bits) and Tables 6-9 (exponentiation per method, precomputation included), with the
-//! seed's columns Montgo, Class, Barret, Table, L1, L2, L224/L624/L1696.
+//! paper's columns Montgo, Class, Barret, Table, L1, L2, L224/L624/L1696.
 //!
 //! The precomputation reducers are discovered at run time in `modred::reduce::REDUCERS`
 //! (`table-residue`, `lhl-l1`, `lhl-l2`, every `table-add-*`); the cells of missing methods say
@@ -54,7 +55,7 @@ fn column(seed: &str, name: &Option<String>) -> String {
 const MISSING: &str = "reducer not in modred::reduce::REDUCERS on this build";
 
 /// m-ary (p = 16) exponentiation with reducer `name`, the context built inside every call so
-/// the precomputation is timed (as in seed 001 Tables 6-9).
+/// the precomputation is timed (as in Lim–Hwang–Lee 1997 Tables 6-9).
 fn exp_with_setup<'a>(
     name: &str,
     label: &str,
@@ -108,7 +109,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut red = Table::new(
         "seed001-tables2-5",
         "modular reduction of a 2k-limb argument per method",
-        "seed 001 Tables 2-5",
+        "Lim–Hwang–Lee 1997 Tables 2-5",
         "µs per reduction",
         "|n| bits",
     );
@@ -121,7 +122,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut exp = Table::new(
         "seed001-tables6-9",
         "modular exponentiation per method (precomputation included)",
-        "seed 001 Tables 6-9",
+        "Lim–Hwang–Lee 1997 Tables 6-9",
         "µs per exponentiation",
         "|n| bits",
     );
@@ -188,8 +189,8 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
             cells,
         });
     }
-    red.note("The seed's rows are machines (SPARC, Pentium, C/assembly); here one machine, so rows are the modulus sizes of its Tables 2 (512), 3 (768), 4 (1024) and 5 (2048 bits). Argument: product of two residues; timed through `Reducer::reduce_wide` (precomputation excluded, as in the seed).");
+    red.note("The paper's rows are machines (SPARC, Pentium, C/assembly); here one machine, so rows are the modulus sizes of its Tables 2 (512), 3 (768), 4 (1024) and 5 (2048 bits). Argument: product of two residues; timed through `Reducer::reduce_wide` (precomputation excluded, as in the paper).");
     red.note("Columns are discovered in `modred::reduce::REDUCERS` at run time: Table = table-residue (Tanaka-Okamoto), L1/L2 = lhl-l1/lhl-l2, L224/L624/L1696 = every table-add-* shape.");
-    exp.note("m-ary16 = the report's m-ary loop (p = 16, as the seed's window method) over each reducer, with the reducer's precomputation inside every timed call (the seed's Tables 6-9 include it).");
+    exp.note("m-ary16 = the report's m-ary loop (p = 16, as the paper's window method) over each reducer, with the reducer's precomputation inside every timed call (the paper's Tables 6-9 include it).");
     vec![red, exp]
 }

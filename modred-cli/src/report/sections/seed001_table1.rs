@@ -1,9 +1,10 @@
-//! Seed 001 Table 1: multiplication and squaring of |n|-bit numbers, schoolbook against
+//! Table 1 of Lim, Hwang, Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97:
+//! multiplication and squaring of |n|-bit numbers, schoolbook against
 //! Karatsuba at the best recursion depth.
 //!
 //! modred's `arith::mul_karatsuba` recurses while the operand is at least
 //! `tuning::KARATSUBA_THRESHOLD` limbs, a compile-time constant, so its depth is fixed per
-//! size. To find the *best depth* as the seed does, this file has a small depth-limited
+//! size. To find the *best depth* as the paper does, this file has a small depth-limited
 //! Karatsuba driver ([`mul_depth`]): `depth` levels of the same subtractive Karatsuba step, then
 //! `arith::mul_basecase` on the pieces. Depths 0..=3 are timed; the best is reported.
 
@@ -44,7 +45,7 @@ fn abs_diff(out: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
 }
 
 /// `r = a * b` (equal lengths n, `r.len() == 2n`) by `depth` levels of subtractive Karatsuba
-/// (seed 001 section 1) over `arith::mul_basecase`. Variable time.
+/// (Lim–Hwang–Lee 1997 §1) over `arith::mul_basecase`. Variable time.
 pub fn mul_depth(r: &mut [Limb], a: &[Limb], b: &[Limb], depth: u32, scratch: &mut [Limb]) {
     let n = a.len();
     if depth == 0 || n < 4 {
@@ -104,7 +105,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut t = Table::new(
         "seed001-table1",
         "multiplication and squaring: schoolbook vs Karatsuba (best depth)",
-        "seed 001 Table 1",
+        "Lim–Hwang–Lee 1997 Table 1",
         "µs per operation",
         "|n| bits",
     );
@@ -193,7 +194,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
             cells,
         });
     }
-    t.note(format!("`multiply depth d`: d levels of subtractive Karatsuba (the report's depth-limited driver over `arith::mul_basecase`, same algorithm as `arith::mul_karatsuba`) then schoolbook; `best multiply depth` is the fastest of them, as the seed's parenthesised depths. `modred (library threshold)` are `arith::mul_karatsuba` / `arith::sqr_karatsuba` whose depth is fixed by `tuning.rs` (KARATSUBA_THRESHOLD = {KARATSUBA_THRESHOLD}, KARATSUBA_SQR_THRESHOLD = {KARATSUBA_SQR_THRESHOLD} limbs; the last two columns)."));
+    t.note(format!("`multiply depth d`: d levels of subtractive Karatsuba (the report's depth-limited driver over `arith::mul_basecase`, same algorithm as `arith::mul_karatsuba`) then schoolbook; `best multiply depth` is the fastest of them, as the paper's parenthesised depths. `modred (library threshold)` are `arith::mul_karatsuba` / `arith::sqr_karatsuba` whose depth is fixed by `tuning.rs` (KARATSUBA_THRESHOLD = {KARATSUBA_THRESHOLD}, KARATSUBA_SQR_THRESHOLD = {KARATSUBA_SQR_THRESHOLD} limbs; the last two columns)."));
     t.note("Squaring: `arith::sqr_basecase` (symmetric schoolbook, k(k+1)/2 multiplications) and the library's Karatsuba squaring; no separate depth sweep for squaring.");
     vec![t]
 }

@@ -1,6 +1,7 @@
-//! Seed 002 Table 3: one Montgomery product MonPro(a, b) = a b R^-1 mod m by each of the five
-//! methods (SOS, CIOS, FIOS, FIPS, CIHS) at 512, 1024, 1536 and 2048 bits, through
-//! `Reducer::mul`; plus modred's separated product+REDC and the libraries' a b mod m.
+//! Table 3 of Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*,
+//! IEEE Micro 1996: one Montgomery product MonPro(a, b) = a b R^-1 mod m by each of the five
+//! methods (SOS, CIOS, FIOS, FIPS, CIHS) at 512, 1024, 1536 and 2048 bits, through `Reducer::mul`;
+//! plus modred's separated product+REDC and the libraries' a b mod m.
 
 use super::common::{gmp_mulmod, ossl_mod_mul, reducer_mul};
 use crate::report::data::{from_rug, limbs_for, to_rug, Rng};
@@ -32,7 +33,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut t = Table::new(
         "seed002-table3",
         "timing of one Montgomery product MonPro(a, b)",
-        "seed 002 Table 3",
+        "Koç–Acar–Kaliski 1996 Table 3",
         "µs per product",
         "bits",
     );
@@ -66,7 +67,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
             cells,
         });
     }
-    t.note("Operands: two random residues of a random odd modulus, used directly as Montgomery representations; every method's output is checked against a b R^-1 mod m (R = 2^(64k)) from GMP. The seed timed C and 386 assembly on a Pentium-60 in milliseconds (32-bit words, s = 16..64); here 64-bit limbs, s = 8..32, microseconds.");
+    t.note("Operands: two random residues of a random odd modulus, used directly as Montgomery representations; every method's output is checked against a b R^-1 mod m (R = 2^(64k)) from GMP. The paper timed C and 386 assembly on a Pentium-60 in milliseconds (32-bit words, s = 16..64); here 64-bit limbs, s = 8..32, microseconds.");
     t.note("GMP and OpenSSL columns compute the plain a b mod m (neither library exposes its Montgomery product through these bindings: rug has no mpn_redc, the openssl crate no BN_mod_mul_montgomery), so they are a reference point, not the same operation.");
     vec![t]
 }

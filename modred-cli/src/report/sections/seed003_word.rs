@@ -1,6 +1,7 @@
-//! Seed 003's table: a loop of many 64-bit modular exponentiations run empty, with the `divq`
-//! instruction and with single-word Montgomery multiplication (plus the u128 remainder, the
-//! seed's own `mul_monty`, and modred's `barrett64`), through `modred::word::loops`.
+//! The table of Bloemen, *Montgomery multiplication*, 2014: a loop of many 64-bit modular
+//! exponentiations run empty, with the `divq` instruction and with single-word Montgomery
+//! multiplication (plus the u128 remainder, the article's own `mul_monty`, and modred's
+//! `barrett64`), through `modred::word::loops`.
 //!
 //! API used: `modred::word::loops::{cases, empty_loop, divq_loop, divq_u128_loop,
 //! montgomery_seed_loop, montgomery_loop, barrett_loop}`; each loop runs `n` cases drawn from
@@ -52,7 +53,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let mut t = Table::new(
         "seed003-table",
         "many 64-bit modular exponentiations: empty loop, divq, Montgomery",
-        "seed 003 table",
+        "Bloemen 2014 table",
         "µs per loop",
         "loop",
     );
@@ -60,7 +61,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         "empty loop".into(),
         "divq".into(),
         "divq (u128 %)".into(),
-        "Montgomery (seed's mul_monty)".into(),
+        "Montgomery (Bloemen's mul_monty)".into(),
         "Montgomery".into(),
         "barrett64".into(),
     ];
@@ -71,7 +72,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         looped("divq", loops::divq_loop, n),
         looped("divq (u128 %)", loops::divq_u128_loop, n),
         looped(
-            "Montgomery (seed's mul_monty)",
+            "Montgomery (Bloemen's mul_monty)",
             loops::montgomery_seed_loop,
             n,
         ),
@@ -84,7 +85,7 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         x: None,
         cells,
     });
-    t.note("Cases: odd 64-bit moduli with the top bit set, 64-bit bases and exponents (`loops::cases`); every loop also builds the Montgomery context, as the seed's loops do. Checksums are checked against GMP on the same cases.");
-    t.note("The seed (2014): empty loop 0.37 s, divq 38.02 s, Montgomery 6.19 s: Montgomery about 6x faster than divq. Ratios here are relative to divq.");
+    t.note("Cases: odd 64-bit moduli with the top bit set, 64-bit bases and exponents (`loops::cases`); every loop also builds the Montgomery context, as the article's loops do. Checksums are checked against GMP on the same cases.");
+    t.note("The article (Bloemen 2014): empty loop 0.37 s, divq 38.02 s, Montgomery 6.19 s: Montgomery about 6x faster than divq. Ratios here are relative to divq.");
     vec![t]
 }
