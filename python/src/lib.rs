@@ -102,7 +102,8 @@ fn powmod<'py>(
         match prepare(&b, &e, mm)? {
             None => Ok(Natural::zero()),
             Some((b, e)) => match (mm.to_u64().filter(|&m1| m1 != 0), e.to_u64()) {
-                // Moduli below 2^64: the single-word path (seed 003's Montgomery).
+                // Moduli below 2^64: the single-word path (the Montgomery product of Bloemen,
+                // *Montgomery multiplication*, 2014).
                 (Some(m1), Some(e1)) => {
                     let b1 = modred::word::residue(&b, m1);
                     Ok(Natural::from(modred::word::pow_mod(b1, e1, m1)?))

@@ -361,8 +361,10 @@ impl PyModulus {
         self.pow_pairs(py, "pow_batch", v)
     }
 
-    /// A ``FixedBase`` for ``base``: precomputes seed 004's residues ``base^(2^i) mod m`` and a
-    /// Lim-Lee comb table once, so each later ``.pow(e)`` costs far fewer multiplications.
+    /// A ``FixedBase`` for ``base``: precomputes the residues ``base^(2^i) mod m`` of Prots'ko,
+    /// Gryshchuk, *The implementation of Montgomery modular reduction to speed up of modular
+    /// exponentiation*, CMIS-2024, and a Lim-Lee comb table once, so each later ``.pow(e)``
+    /// costs far fewer multiplications.
     fn fixed_base(slf: &Bound<'_, Self>, base: &Bound<'_, PyAny>) -> PyResult<PyFixedBase> {
         PyFixedBase::new(slf.py(), slf.clone().unbind(), base)
     }
@@ -418,9 +420,9 @@ impl PyModulus {
 }
 
 /// Powers of one fixed ``base`` modulo ``modulus`` (a ``Modulus``), with precomputed tables:
-/// seed 004's residues ``base^(2^i)`` (with their detected period) and a Lim-Lee comb built from
-/// them. ``Modulus.fixed_base(base)`` makes one. Immutable, thread-safe, picklable (the tables
-/// are rebuilt on unpickling).
+/// the residues ``base^(2^i)`` of Prots'ko–Gryshchuk 2024 (with their detected period) and a
+/// Lim-Lee comb built from them. ``Modulus.fixed_base(base)`` makes one. Immutable,
+/// thread-safe, picklable (the tables are rebuilt on unpickling).
 #[pyclass(module = "modred", name = "FixedBase", frozen)]
 pub struct PyFixedBase {
     modulus: Py<PyModulus>,
@@ -458,18 +460,18 @@ impl PyFixedBase {
         self.modulus.clone_ref(py)
     }
 
-    /// The detected ``(offset, period)`` of the sequence ``base^(2^i) mod m`` (seed 004), or
-    /// None if it did not repeat within the table.
+    /// The detected ``(offset, period)`` of the sequence ``base^(2^i) mod m``
+    /// (Prots'ko–Gryshchuk 2024), or None if it did not repeat within the table.
     #[getter]
     fn period(&self) -> Option<(usize, usize)> {
         self.inner.period()
     }
 
-    /// ``pow(base, exp, m)``. By default the comb table serves the exponent; with ``threads``
-    /// seed 004's method runs instead, one multiplication per set bit of ``exp`` split among
-    /// that many threads. Exponents longer than m fall back to ``Modulus.pow``; a negative
-    /// ``exp`` inverts the base (``ValueError`` if impossible) and also falls back. The GIL is
-    /// released while computing.
+    /// ``pow(base, exp, m)``. By default the comb table serves the exponent; with ``threads`` the
+    /// method of Prots'ko–Gryshchuk 2024 (§5) runs instead, one multiplication per set bit of
+    /// ``exp`` split among that many threads. Exponents longer than m fall back to ``Modulus.pow``;
+    /// a negative ``exp`` inverts the base (``ValueError`` if impossible) and also falls back. The
+    /// GIL is released while computing.
     #[pyo3(signature = (exp, threads = None))]
     fn pow<'py>(
         &self,
