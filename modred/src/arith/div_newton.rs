@@ -171,6 +171,7 @@ impl Reciprocal {
     }
 
     /// `(floor(u / d), u mod d)`, trimmed. With `want_q` false the quotient is empty.
+    /// Leaks: variable time, as [`Reciprocal`].
     pub fn div_rem(&self, u: &[Limb], want_q: bool) -> (Vec<Limb>, Vec<Limb>) {
         let n = self.d.len();
         let u = trim(u);
@@ -232,6 +233,7 @@ impl Reciprocal {
     }
 
     /// One Barrett step: for W (2n limbs) < d B^n, `(floor(W / d), W mod d)` with n limbs each.
+    /// Leaks: variable time: trims, and up to two corrections by comparison.
     fn step(&self, w: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
         let n = self.d.len();
         debug_assert_eq!(w.len(), 2 * n);

@@ -570,6 +570,7 @@ impl Transformed {
     }
 
     /// The three inverse transforms of (transform of `a`) times this operand's.
+    /// Leaks: nothing but the lengths (constant time).
     fn product(&self, a: &[Limb], ca: usize) -> Vec<u64> {
         let n = self.points();
         let mut res = vec![0; 3 * n];
@@ -588,6 +589,7 @@ impl Transformed {
 }
 
 /// Forward transform with the set's kernels.
+/// Leaks: nothing but the length (constant time).
 fn transform(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
     let (tw, f) = (&t.tw[j], &t.fields[j]);
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -602,6 +604,7 @@ fn transform(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
 }
 
 /// Inverse transform (without 1/N) with the set's kernels.
+/// Leaks: nothing but the length (constant time).
 fn transform_inverse(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
     let (tw, f) = (&t.tw[j], &t.fields[j]);
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]

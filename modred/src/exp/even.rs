@@ -207,6 +207,7 @@ impl EvenCtx {
 
     /// `b^e mod m`; `odd_pow(r, base_k, exp)` computes the odd part with the chosen method
     /// (`base_k < m_odd`, k limbs, plain residue in and out).
+    /// Leaks: variable time, as [`EvenCtx`].
     pub fn pow(
         &self,
         base: &Natural,

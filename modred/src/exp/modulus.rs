@@ -376,6 +376,7 @@ pub struct FixedBase {
 impl FixedBase {
     /// `base^exp mod m` by the comb (exponents longer than the tables fall back to
     /// [`Modulus::pow`]).
+    /// Leaks: variable time: the exponent's bit length and comb columns.
     pub fn pow(&self, exp: &Natural) -> Result<Natural> {
         let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
             return Ok(Natural::zero());
@@ -388,6 +389,7 @@ impl FixedBase {
 
     /// `base^exp mod m` by the method of Prots'ko–Gryshchuk 2024 §5: one multiplication per
     /// set bit, split among `threads` (>= 1) worker threads.
+    /// Leaks: variable time: the exponent's bit length and set bits.
     pub fn pow_threads(&self, exp: &Natural, threads: usize) -> Result<Natural> {
         if threads == 0 {
             return Err(Error::InvalidParameter(

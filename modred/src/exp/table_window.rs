@@ -84,6 +84,7 @@ pub fn methods() -> Vec<WindowMethod> {
 }
 
 /// The modular operations the window loop needs, on k-limb values in some representation.
+/// Leaks: as the reduction method's (the table methods' corrections are data dependent).
 trait WindowOps {
     /// acc = acc^2.
     fn sqr(&mut self, acc: &mut [Limb]);
