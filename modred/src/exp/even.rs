@@ -246,10 +246,19 @@ impl EvenCtx {
 }
 
 /// `base mod m` as k = m.len() limbs.
-/// Leaks: variable time: the comparison's early exit, and a division when `base >= m`.
+/// Leaks: the base's length in limbs and whether it is below m (a base of m's length is
+/// compared by a full borrow chain, [`arith::lt_n_ct`], with no early exit); a base `>= m`
+/// adds a variable-time division.
 pub(crate) fn reduce_below(base: &Natural, m: &[Limb]) -> Vec<Limb> {
     let k = m.len();
-    let mut v = if arith::cmp(base.limbs(), m).is_lt() {
+    let x = base.limbs();
+    let below = match m.last() {
+        Some(&top) if top != 0 && x.len() <= k => {
+            x.len() < k || arith::lt_n_ct(x, m).to_bool_vartime()
+        }
+        _ => arith::cmp(x, m).is_lt(),
+    };
+    let mut v = if below {
         base.limbs().to_vec()
     } else {
         arith::rem_vartime(base.limbs(), m)

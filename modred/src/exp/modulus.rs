@@ -279,9 +279,8 @@ impl Modulus {
     /// reducer ([`super::is_constant_time`] lists them; with [`ReducerKind::Auto`] the context's
     /// reducer when it is constant time, else `montgomery-sos`).
     /// Leaks: the sizes of m and of the exponent (its limbs; padded to at least m's bits), and,
-    /// before the constant-time scan, the base's comparison with m: the base's length in limbs
-    /// and, at m's length, how many of its top limbs agree with m's (an early-exit compare); a
-    /// base `>= m` adds a variable-time division.
+    /// before the constant-time scan, the base's length in limbs and whether it is below m (a
+    /// full borrow chain, no early exit); a base `>= m` adds a variable-time division.
     pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
