@@ -96,8 +96,8 @@ impl Op {
 
     fn run(&self, ctx: &Modulus) -> Result<Natural, CliError> {
         match self {
-            Op::Reduce { x, .. } => Ok(ctx.try_reduce(x)?),
-            Op::Mulmod { a, b, .. } => Ok(ctx.mul(a, b)),
+            Op::Reduce { x, .. } => Ok(ctx.try_reduce_vartime(x)?),
+            Op::Mulmod { a, b, .. } => Ok(ctx.mul_vartime(a, b)),
             Op::Pow { .. } => unreachable!("pow lines are run by run_line"),
         }
     }

@@ -66,13 +66,13 @@ fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
 /// raises the inverse of B (Python's `pow`): an error when B has none modulo M.
 pub fn pow(b: &Natural, e: &Signed, m: &Natural, opts: &PowOptions) -> Result<Natural, CliError> {
     if e.negative {
-        return Ok(exp::pow_signed_exp(b, &e.mag, true, m, opts)?);
+        return Ok(exp::pow_signed_exp_vartime(b, &e.mag, true, m, opts)?);
     }
     if let (Some(m1), Some(e1)) = (word_path(opts, m), e.mag.to_u64()) {
-        let r = modred::word::pow_mod(modred::word::residue(b, m1), e1, m1)?;
+        let r = modred::word::pow_mod_vartime(modred::word::residue_vartime(b, m1), e1, m1)?;
         return Ok(Natural::from(r));
     }
-    Ok(exp::pow(b, &e.mag, m, opts)?)
+    Ok(exp::pow_vartime(b, &e.mag, m, opts)?)
 }
 
 pub fn run(a: PowArgs) -> Result<ExitCode, CliError> {

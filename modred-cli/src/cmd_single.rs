@@ -39,7 +39,7 @@ pub fn run_reduce(a: ReduceArgs) -> Result<ExitCode, CliError> {
     let x = parse_number("X", &a.x)?;
     let m = parse_number("M", &a.m)?;
     let ctx = context(a.common.reducer, &m, Workload::Single)?;
-    let r = ctx.try_reduce(&x)?;
+    let r = ctx.try_reduce_vartime(&x)?;
     a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -55,11 +55,15 @@ pub fn mulmod(
         .to_u64()
         .filter(|&m1| m1 != 0 && reducer == ReducerKind::Auto)
     {
-        use modred::word::{mul_mod, residue};
-        return Ok(Natural::from(mul_mod(residue(a, m1), residue(b, m1), m1)?));
+        use modred::word::{mul_mod_vartime, residue_vartime};
+        return Ok(Natural::from(mul_mod_vartime(
+            residue_vartime(a, m1),
+            residue_vartime(b, m1),
+            m1,
+        )?));
     }
     let ctx = context(reducer, m, Workload::Single)?;
-    Ok(ctx.mul(a, b))
+    Ok(ctx.mul_vartime(a, b))
 }
 
 pub fn run_mulmod(a: MulmodArgs) -> Result<ExitCode, CliError> {

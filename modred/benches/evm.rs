@@ -234,7 +234,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// `MODRED_EVM_SWEEP=1`: the crossover of [`modred::tuning::EVM_CLASSICAL_MAX_PRODUCTS`].
 /// Exponent 2^p (p squarings) by binary exponentiation over the `classical` reducer (products
-/// and Knuth's division, no precomputation) against the default `exp::pow` (Montgomery, even
+/// and Knuth's division, no precomputation) against the default `exp::pow_vartime` (Montgomery, even
 /// moduli by CRT), both through the public API: classical / default time per call, median of
 /// 7 interleaved pairs, per modulus size and parity.
 fn sweep() {
@@ -278,10 +278,12 @@ fn sweep() {
                         method: Method::Binary,
                         ..PowOptions::default()
                     };
-                    black_box(exp::pow_with(&r, Method::Binary, &base, e.limbs(), &opts).unwrap());
+                    black_box(
+                        exp::pow_with_vartime(&r, Method::Binary, &base, e.limbs(), &opts).unwrap(),
+                    );
                 };
                 let default = || {
-                    black_box(exp::pow(&b, &e, &m, &PowOptions::default()).unwrap());
+                    black_box(exp::pow_vartime(&b, &e, &m, &PowOptions::default()).unwrap());
                 };
                 let mut r: Vec<f64> = (0..7).map(|_| time(&classical) / time(&default)).collect();
                 line += &format!(" p{p}:{:.2}", median(&mut r));

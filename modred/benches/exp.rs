@@ -49,7 +49,7 @@ fn methods_vs_libraries(c: &mut Criterion) {
         let (b, e, m) = operands(bits, true, bits);
         let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
         let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
-        let want = md.pow(&bn, &en, &opts(Method::Auto)).unwrap();
+        let want = md.pow_vartime(&bn, &en, &opts(Method::Auto)).unwrap();
         let mut g = c.benchmark_group(format!("exp/{bits}"));
         g.sample_size(10)
             .warm_up_time(Duration::from_millis(300))
@@ -63,7 +63,7 @@ fn methods_vs_libraries(c: &mut Criterion) {
         ] {
             g.bench_function(name, |x| {
                 x.iter(|| {
-                    md.pow(black_box(&bn), black_box(&en), &opts(method))
+                    md.pow_vartime(black_box(&bn), black_box(&en), &opts(method))
                         .unwrap()
                 })
             });
@@ -108,7 +108,10 @@ fn even_vs_odd(c: &mut Criterion) {
             let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
             let label = if odd { "odd" } else { "even" };
             g.bench_function(BenchmarkId::new(format!("auto-{label}"), bits), |x| {
-                x.iter(|| md.pow(black_box(&bn), &en, &opts(Method::Auto)).unwrap())
+                x.iter(|| {
+                    md.pow_vartime(black_box(&bn), &en, &opts(Method::Auto))
+                        .unwrap()
+                })
             });
             let (bg, eg, mg) = (rug_of(&b), rug_of(&e), rug_of(&m));
             g.bench_function(BenchmarkId::new(format!("gmp-{label}"), bits), |x| {
@@ -125,20 +128,25 @@ fn fixed_base(c: &mut Criterion) {
     let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
     let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
     let fb = md.fixed_base(&bn).unwrap();
-    let want = md.pow(&bn, &en, &opts(Method::Sliding)).unwrap();
-    assert_eq!(fb.pow(&en).unwrap(), want);
-    assert_eq!(fb.pow_threads(&en, 2).unwrap(), want);
+    let want = md.pow_vartime(&bn, &en, &opts(Method::Sliding)).unwrap();
+    assert_eq!(fb.pow_vartime(&en).unwrap(), want);
+    assert_eq!(fb.pow_threads_vartime(&en, 2).unwrap(), want);
     let mut g = c.benchmark_group("exp-fixed-2048");
     g.sample_size(10)
         .warm_up_time(Duration::from_millis(300))
         .measurement_time(Duration::from_secs(1));
     g.bench_function("sliding", |x| {
-        x.iter(|| md.pow(black_box(&bn), &en, &opts(Method::Sliding)).unwrap())
+        x.iter(|| {
+            md.pow_vartime(black_box(&bn), &en, &opts(Method::Sliding))
+                .unwrap()
+        })
     });
-    g.bench_function("comb", |x| x.iter(|| fb.pow(black_box(&en)).unwrap()));
+    g.bench_function("comb", |x| {
+        x.iter(|| fb.pow_vartime(black_box(&en)).unwrap())
+    });
     for t in [1usize, 2] {
         g.bench_function(BenchmarkId::new("fixed-base-threads", t), |x| {
-            x.iter(|| fb.pow_threads(black_box(&en), t).unwrap())
+            x.iter(|| fb.pow_threads_vartime(black_box(&en), t).unwrap())
         });
     }
     g.bench_function("comb-precompute", |x| {
@@ -168,7 +176,7 @@ fn batch(c: &mut Criterion) {
             .build()
             .unwrap();
         g.bench_function(BenchmarkId::new("pow_many-cores", cores), |x| {
-            x.iter(|| pool.install(|| md.pow_many(black_box(&pairs))))
+            x.iter(|| pool.install(|| md.pow_many_vartime(black_box(&pairs))))
         });
     }
     g.finish();
@@ -234,7 +242,7 @@ fn ratios(_: &mut Criterion) {
         let n = reps(bits);
         let auto = || {
             for _ in 0..n {
-                black_box(md.pow(&bn, &en, &opts(Method::Auto)).unwrap());
+                black_box(md.pow_vartime(&bn, &en, &opts(Method::Auto)).unwrap());
             }
         };
         let ct = || {
@@ -320,10 +328,10 @@ fn ratios(_: &mut Criterion) {
                 &format!("{bits} sliding w={w} / w={}", ws[1]),
                 9,
                 Box::new(|| {
-                    black_box(md.pow(&bn, &en, &ow).unwrap());
+                    black_box(md.pow_vartime(&bn, &en, &ow).unwrap());
                 }),
                 Box::new(|| {
-                    black_box(md.pow(&bn, &en, &om).unwrap());
+                    black_box(md.pow_vartime(&bn, &en, &om).unwrap());
                 }),
             );
         }
@@ -345,12 +353,12 @@ fn ratios(_: &mut Criterion) {
             15,
             Box::new(|| {
                 for _ in 0..n {
-                    black_box(even.pow(&ben, &een, &opts(Method::Auto)).unwrap());
+                    black_box(even.pow_vartime(&ben, &een, &opts(Method::Auto)).unwrap());
                 }
             }),
             Box::new(|| {
                 for _ in 0..n {
-                    black_box(odd.pow(&bn, &en, &opts(Method::Auto)).unwrap());
+                    black_box(odd.pow_vartime(&bn, &en, &opts(Method::Auto)).unwrap());
                 }
             }),
         );
@@ -363,11 +371,11 @@ fn ratios(_: &mut Criterion) {
         "2048 sliding / comb (x4, see below)",
         15,
         Box::new(|| {
-            black_box(md.pow(&bn, &en, &opts(Method::Sliding)).unwrap());
+            black_box(md.pow_vartime(&bn, &en, &opts(Method::Sliding)).unwrap());
         }),
         Box::new(|| {
             for _ in 0..4 {
-                black_box(fb.pow(&en).unwrap());
+                black_box(fb.pow_vartime(&en).unwrap());
             }
         }),
     );
@@ -376,10 +384,10 @@ fn ratios(_: &mut Criterion) {
         "2048 fixed-base 1 thread / 2 threads",
         15,
         Box::new(|| {
-            black_box(fb.pow_threads(&en, 1).unwrap());
+            black_box(fb.pow_threads_vartime(&en, 1).unwrap());
         }),
         Box::new(|| {
-            black_box(fb.pow_threads(&en, 2).unwrap());
+            black_box(fb.pow_threads_vartime(&en, 2).unwrap());
         }),
     );
     let pairs: Vec<(Natural, Natural)> = (0..8)
@@ -426,10 +434,10 @@ fn ratios(_: &mut Criterion) {
         "2048x8 batch 1 core / 2 cores",
         9,
         Box::new(|| {
-            black_box(pool1.install(|| md.pow_many(&pairs)));
+            black_box(pool1.install(|| md.pow_many_vartime(&pairs)));
         }),
         Box::new(|| {
-            black_box(pool2.install(|| md.pow_many(&pairs)));
+            black_box(pool2.install(|| md.pow_many_vartime(&pairs)));
         }),
     );
 }

@@ -26,7 +26,10 @@
 //! the methods themselves, [`word`] and [`evm`]; errors are [`Error`].
 //!
 //! Every kernel's documentation has a `Leaks:` line: what its running time depends on besides
-//! the operand lengths (nothing, for the constant-time ones).
+//! the operand lengths (nothing, for the constant-time ones). Every public function and
+//! inherent method whose time depends on operand values ends in `_vartime`, as in crypto-bigint;
+//! constructors (the modulus is public here), trait methods, operators and [`evm`] carry no
+//! suffix and say their timing in their docs.
 //!
 //! ## References
 //!

@@ -96,7 +96,7 @@ impl Natural {
     }
 
     /// Number of trailing zero bits (None for zero).
-    pub fn trailing_zeros(&self) -> Option<usize> {
+    pub fn trailing_zeros_vartime(&self) -> Option<usize> {
         let i = self.limbs.iter().position(|&l| l != 0)?;
         Some(i * LIMB_BITS as usize + self.limbs[i].trailing_zeros() as usize)
     }
@@ -201,7 +201,7 @@ impl Natural {
     /// Quotient and remainder; `None` when dividing by zero.
     /// Leaks: variable time (Knuth or Newton division: the values' lengths, branches on their
     /// digits, x86 `div` latency).
-    pub fn div_rem(&self, d: &Natural) -> Option<(Natural, Natural)> {
+    pub fn div_rem_vartime(&self, d: &Natural) -> Option<(Natural, Natural)> {
         if d.is_zero() {
             return None;
         }
@@ -211,7 +211,7 @@ impl Natural {
 
     /// `self - other`, or `None` if that would be negative.
     /// Leaks: variable time: the comparison's early exit and the borrow propagation.
-    pub fn checked_sub(&self, other: &Natural) -> Option<Natural> {
+    pub fn checked_sub_vartime(&self, other: &Natural) -> Option<Natural> {
         if *self < *other {
             return None;
         }
@@ -327,9 +327,9 @@ impl core::ops::Mul for &Natural {
 
 impl core::ops::Rem for &Natural {
     type Output = Natural;
-    /// Panics on a zero divisor, like the integer types; use [`Natural::div_rem`] to check.
+    /// Panics on a zero divisor, like the integer types; use [`Natural::div_rem_vartime`] to check.
     fn rem(self, rhs: &Natural) -> Natural {
-        self.div_rem(rhs).expect("remainder by zero").1
+        self.div_rem_vartime(rhs).expect("remainder by zero").1
     }
 }
 

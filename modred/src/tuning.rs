@@ -84,7 +84,7 @@ pub const RECIPROCAL_REUSE_THRESHOLD: usize = 200;
 
 /// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
 /// (`reduce::montgomery::redc_n`: cached NTT transforms, the high half by a half-length cyclic
-/// product) instead of the word-by-word REDC. Measured as `Modulus::pow` with a 256-bit
+/// product) instead of the word-by-word REDC. Measured as `Modulus::pow_vartime` with a 256-bit
 /// exponent against GMP `mpz_powm` (interleaved, CPU time): with IFMA, threshold 96 against 200:
 /// 8192 bits (128 limbs) 1.75 vs 1.29, 10240 1.68, 12288 1.83 (product-based REDC loses while the
 /// products are Karatsuba); from 200 limbs, with NTT products, 12800 bits 0.98, 16384 0.60
@@ -105,7 +105,7 @@ pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
 
 /// Smallest modulus (limbs) whose fused exponentiation runs on the AVX-512 IFMA kernels
 /// (`reduce::montgomery::ifma`) where the CPU has them; below it the unrolled CIOS serves.
-/// Measured (`Modulus::pow`, full-length exponent, best of 5, µs; throwaway example, Zen 4,
+/// Measured (`Modulus::pow_vartime`, full-length exponent, best of 5, µs; throwaway example, Zen 4,
 /// three alternated runs): IFMA from 5 limbs vs this setting: k = 5: 17.8-18.8 vs 11.9-14.2,
 /// 6: 23.0-23.3 vs 21.9-24.5, 7: 40.6-41.5 vs 32.3-34.6, 8: 50.2-53.1 vs 46.0-46.6. Before the
 /// split loop of [`IFMA_SPLIT_MAX_VECTORS`], IFMA vs product + REDC on the MULX/ADX rows:
@@ -165,7 +165,7 @@ pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
 
 // ---- Exponentiation (src/exp/) ----
 
-/// `exp::pow` with the default options computes base^exp by plain powering (no modulus
+/// `exp::pow_vartime` with the default options computes base^exp by plain powering (no modulus
 /// context) when exp fits a limb and the power has at most this many times the bits of m,
 /// then one division (none when it stays below m). Set so that the power's division (at most
 /// a 4k-by-k division) stays below a Montgomery set-up's R^2 mod m (a 2k-by-k division) plus

@@ -123,11 +123,11 @@ fn known_names() -> [&'static str; 10] {
     ]
 }
 
-/// `ctx.try_reduce(x)`: the right residue when `x` is within the method's bound, else
+/// `ctx.try_reduce_vartime(x)`: the right residue when `x` is within the method's bound, else
 /// `ArgumentTooLarge` naming the method.
 fn check_reduce(ctx: &Ctx, x: &BigUint, m: &BigUint, label: &str) {
     let built = ctx.name;
-    let res = ctx.md.try_reduce(&nat(x));
+    let res = ctx.md.try_reduce_vartime(&nat(x));
     let what = || format!("{label}: {built} reduce x={x:#x} m={m:#x}");
     let accept = match known_bound(built) {
         // m = 1 builds no reducer: every x gives 0.
@@ -152,13 +152,13 @@ fn check_reduce(ctx: &Ctx, x: &BigUint, m: &BigUint, label: &str) {
 fn check_mulmod(ctx: &Ctx, a: &BigUint, b: &BigUint, m: &BigUint, label: &str) {
     let name = ctx.name;
     let what = || format!("{label}: {name} mulmod a={a:#x} b={b:#x} m={m:#x}");
-    let r = ctx.md.mul(&nat(a), &nat(b));
+    let r = ctx.md.mul_vartime(&nat(a), &nat(b));
     assert_rem(r.limbs(), &(a * b), m, &what);
     let what = || format!("{label}: {name} sqrmod a={a:#x} m={m:#x}");
-    let r = ctx.md.sqr(&nat(a));
+    let r = ctx.md.sqr_vartime(&nat(a));
     assert_rem(r.limbs(), &(a * a), m, &what);
     let what = || format!("{label}: {name} reduce (any x) x={a:#x} m={m:#x}");
-    let r = ctx.md.reduce(&nat(&(a * b)));
+    let r = ctx.md.reduce_vartime(&nat(&(a * b)));
     assert_rem(r.limbs(), &(a * b), m, &what);
 }
 
@@ -425,7 +425,7 @@ fn exhaustive_small_moduli() {
                 continue;
             };
             for x in 0..m * m {
-                let r = ctx.md.try_reduce(&Natural::from(x)).unwrap();
+                let r = ctx.md.try_reduce_vartime(&Natural::from(x)).unwrap();
                 assert_eq!(r, Natural::from(x % m), "{} {x} mod {m}", info.name);
             }
             let r = reduce::build(info.kind, &nat(&mb)).unwrap();
@@ -443,7 +443,7 @@ fn exhaustive_small_moduli() {
                 r.from_repr(&mut o, &s, &mut scratch);
                 assert_eq!(o[0], a * a % m, "{} sqr {a} mod {m}", info.name);
                 for b in 0..m {
-                    let got = ctx.md.mul(&Natural::from(a), &Natural::from(b));
+                    let got = ctx.md.mul_vartime(&Natural::from(a), &Natural::from(b));
                     assert_eq!(
                         got,
                         Natural::from(a * b % m),
@@ -508,7 +508,10 @@ fn even_moduli_rejected_by_montgomery_with_the_alternatives_named() {
         };
         let x = BigUint::from(12345u32) << 190u32;
         assert_rem(
-            ctx.md.try_reduce(&nat(&(&x * 3u32))).unwrap().limbs(),
+            ctx.md
+                .try_reduce_vartime(&nat(&(&x * 3u32)))
+                .unwrap()
+                .limbs(),
             &(&x * 3u32),
             &m,
             &|| info.name.to_string(),
@@ -524,7 +527,7 @@ fn restriction_errors_at_the_documented_bounds() {
     let b2k = b_pow(2 * k);
     let too_large = |name: &str, x: &BigUint| {
         let ctx = Modulus::new(&nat(&m), name.parse().unwrap()).unwrap();
-        match ctx.try_reduce(&nat(x)) {
+        match ctx.try_reduce_vartime(&nat(x)) {
             Err(e @ Error::ArgumentTooLarge { .. }) => {
                 assert!(e.to_string().contains(name), "{e}");
                 true

@@ -62,7 +62,7 @@ fn check_all(b: &BigUint, e: &BigUint, m: &BigUint, full: bool) {
                 continue;
             }
             let o = opts(info.method, reducer);
-            let got = exp::pow(&nat(b), &nat(e), &nat(m), &o);
+            let got = exp::pow_vartime(&nat(b), &nat(e), &nat(m), &o);
             let ct_refused = info.method == Method::Ct && (!reducer_ct || !m.bit(0)) && !m.is_one();
             if ct_refused {
                 assert!(
@@ -107,7 +107,7 @@ fn small_moduli_exhaustive_exponents() {
                 let want = b.modpow(&e, &m);
                 for info in METHODS {
                     let o = opts(info.method, "auto");
-                    let got = exp::pow(&nat(&b), &nat(&e), &nat(&m), &o);
+                    let got = exp::pow_vartime(&nat(&b), &nat(&e), &nat(&m), &o);
                     if info.method == Method::Ct && !m.bit(0) && !m.is_one() {
                         assert!(matches!(got, Err(Error::InvalidParameter(_))));
                         continue;
@@ -176,7 +176,7 @@ fn semantics_and_errors() {
     let m = Natural::from(1_000_003u64);
     let d = PowOptions::default();
     assert_eq!(
-        exp::pow(
+        exp::pow_vartime(
             &Natural::from(5u64),
             &Natural::from(3u64),
             &Natural::zero(),
@@ -185,19 +185,21 @@ fn semantics_and_errors() {
         Err(Error::ZeroModulus)
     );
     assert!(
-        exp::pow(&Natural::from(5u64), &Natural::zero(), &Natural::one(), &d)
+        exp::pow_vartime(&Natural::from(5u64), &Natural::zero(), &Natural::one(), &d)
             .unwrap()
             .is_zero()
     );
-    assert!(exp::pow(&Natural::zero(), &Natural::zero(), &m, &d)
+    assert!(exp::pow_vartime(&Natural::zero(), &Natural::zero(), &m, &d)
         .unwrap()
         .is_one());
-    assert!(exp::pow(&Natural::zero(), &Natural::from(7u64), &m, &d)
-        .unwrap()
-        .is_zero());
+    assert!(
+        exp::pow_vartime(&Natural::zero(), &Natural::from(7u64), &m, &d)
+            .unwrap()
+            .is_zero()
+    );
     // A Montgomery reducer with an even modulus: its own error; "auto" handles it.
     let even = Natural::from(1_000_002u64);
-    let got = exp::pow(
+    let got = exp::pow_vartime(
         &Natural::from(3u64),
         &Natural::from(5u64),
         &even,
@@ -205,7 +207,7 @@ fn semantics_and_errors() {
     );
     assert!(matches!(got, Err(Error::EvenModulus { .. })), "{got:?}");
     assert_eq!(
-        exp::pow(&Natural::from(3u64), &Natural::from(5u64), &even, &d).unwrap(),
+        exp::pow_vartime(&Natural::from(3u64), &Natural::from(5u64), &even, &d).unwrap(),
         Natural::from(243u64)
     );
     for bad in [
@@ -223,7 +225,7 @@ fn semantics_and_errors() {
         },
     ] {
         assert!(matches!(
-            exp::pow(&Natural::one(), &Natural::one(), &m, &bad),
+            exp::pow_vartime(&Natural::one(), &Natural::one(), &m, &bad),
             Err(Error::InvalidParameter(_))
         ));
     }
@@ -246,7 +248,7 @@ fn semantics_and_errors() {
     // montgomery-redc is constant time below the Karatsuba thresholds (schoolbook product), so
     // it is accepted for this small modulus; FIOS and the division-based methods never are.
     for vartime in ["montgomery-fios", "classical", "barrett"] {
-        let got = exp::pow(
+        let got = exp::pow_vartime(
             &Natural::from(3u64),
             &Natural::from(5u64),
             &m,
@@ -279,7 +281,7 @@ fn semantics_and_errors() {
                 ..d.clone()
             };
             assert_eq!(
-                exp::pow(&nat(&b), &nat(&e), &nat(&mb), &o)
+                exp::pow_vartime(&nat(&b), &nat(&e), &nat(&mb), &o)
                     .unwrap()
                     .to_biguint(),
                 want,
@@ -294,7 +296,7 @@ fn semantics_and_errors() {
             ..d.clone()
         };
         assert_eq!(
-            exp::pow(&nat(&b), &nat(&e), &nat(&mb), &o)
+            exp::pow_vartime(&nat(&b), &nat(&e), &nat(&mb), &o)
                 .unwrap()
                 .to_biguint(),
             want
@@ -311,8 +313,8 @@ fn negative_exponents_inverse_gcd() {
             let m = rng.gen_biguint(bits) + 2u32;
             let a = rng.gen_biguint(bits + 3);
             let g = num_integer::Integer::gcd(&a, &m);
-            assert_eq!(exp::gcd(&nat(&a), &nat(&m)).to_biguint(), g);
-            let inv = exp::inverse(&nat(&a), &nat(&m));
+            assert_eq!(exp::gcd_vartime(&nat(&a), &nat(&m)).to_biguint(), g);
+            let inv = exp::inverse_vartime(&nat(&a), &nat(&m));
             let gm = rug_of(&a).invert(&rug_of(&m));
             match gm {
                 Ok(x) => {
@@ -320,13 +322,20 @@ fn negative_exponents_inverse_gcd() {
                     assert_eq!(rug_of(&inv), x);
                     assert!(((&a * &inv) % &m).is_one());
                     let e = rng.gen_biguint(70);
-                    let got = exp::pow_signed_exp(&nat(&a), &nat(&e), true, &nat(&m), &d).unwrap();
+                    let got = exp::pow_signed_exp_vartime(&nat(&a), &nat(&e), true, &nat(&m), &d)
+                        .unwrap();
                     assert_eq!(got.to_biguint(), oracle(&inv, &e, &m));
                 }
                 Err(_) => {
                     assert_eq!(inv, Err(Error::NotInvertible));
                     assert_eq!(
-                        exp::pow_signed_exp(&nat(&a), &Natural::from(3u64), true, &nat(&m), &d),
+                        exp::pow_signed_exp_vartime(
+                            &nat(&a),
+                            &Natural::from(3u64),
+                            true,
+                            &nat(&m),
+                            &d
+                        ),
                         Err(Error::NotInvertible)
                     );
                 }
@@ -334,10 +343,10 @@ fn negative_exponents_inverse_gcd() {
         }
     }
     // m = 1: everything is 0; exponent -0 is 0.
-    assert!(exp::inverse(&Natural::from(4u64), &Natural::one())
+    assert!(exp::inverse_vartime(&Natural::from(4u64), &Natural::one())
         .unwrap()
         .is_zero());
-    assert!(exp::pow_signed_exp(
+    assert!(exp::pow_signed_exp_vartime(
         &Natural::from(4u64),
         &Natural::zero(),
         true,
@@ -347,7 +356,7 @@ fn negative_exponents_inverse_gcd() {
     .unwrap()
     .is_one());
     assert_eq!(
-        exp::inverse(&Natural::one(), &Natural::zero()),
+        exp::inverse_vartime(&Natural::one(), &Natural::zero()),
         Err(Error::ZeroModulus)
     );
 }
@@ -375,9 +384,12 @@ fn modulus_context_fixed_base_and_batches() {
         let md = Modulus::new(&nat(&m), ReducerKind::Auto).unwrap();
         assert_eq!(md.modulus().to_biguint(), m);
         let (a, b) = (rng.gen_biguint(bits + 10), rng.gen_biguint(bits));
-        assert_eq!(md.reduce(&nat(&a)).to_biguint(), &a % &m);
-        assert_eq!(md.mul(&nat(&a), &nat(&b)).to_biguint(), (&a * &b) % &m);
-        assert_eq!(md.sqr(&nat(&a)).to_biguint(), (&a * &a) % &m);
+        assert_eq!(md.reduce_vartime(&nat(&a)).to_biguint(), &a % &m);
+        assert_eq!(
+            md.mul_vartime(&nat(&a), &nat(&b)).to_biguint(),
+            (&a * &b) % &m
+        );
+        assert_eq!(md.sqr_vartime(&nat(&a)).to_biguint(), (&a * &a) % &m);
         if odd {
             let e = rng.gen_biguint(bits);
             assert_eq!(
@@ -400,14 +412,14 @@ fn modulus_context_fixed_base_and_batches() {
             .collect();
         let natpairs: Vec<(Natural, Natural)> =
             pairs.iter().map(|(b, e)| (nat(b), nat(e))).collect();
-        for (got, (b, e)) in md.pow_many(&natpairs).into_iter().zip(&pairs) {
+        for (got, (b, e)) in md.pow_many_vartime(&natpairs).into_iter().zip(&pairs) {
             assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
         }
         let triples: Vec<(Natural, Natural, Natural)> = natpairs
             .iter()
             .map(|(b, e)| (b.clone(), e.clone(), nat(&m)))
             .collect();
-        for (got, (b, e)) in exp::pow_batch(&triples).into_iter().zip(&pairs) {
+        for (got, (b, e)) in exp::pow_batch_vartime(&triples).into_iter().zip(&pairs) {
             assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
         }
         // Fixed base: comb and the threaded method of Prots'ko, Gryshchuk, *The implementation
@@ -420,17 +432,20 @@ fn modulus_context_fixed_base_and_batches() {
                 let e = rng.gen_biguint(ebits);
                 let want = oracle(&g, &e, &m);
                 assert_eq!(
-                    fb.pow(&nat(&e)).unwrap().to_biguint(),
+                    fb.pow_vartime(&nat(&e)).unwrap().to_biguint(),
                     want,
                     "comb {bits} {ebits}"
                 );
                 for t in [1, 2, 3] {
-                    assert_eq!(fb.pow_threads(&nat(&e), t).unwrap().to_biguint(), want);
+                    assert_eq!(
+                        fb.pow_threads_vartime(&nat(&e), t).unwrap().to_biguint(),
+                        want
+                    );
                 }
             }
         }
         assert!(matches!(
-            fb.pow_threads(&Natural::one(), 0),
+            fb.pow_threads_vartime(&Natural::one(), 0),
             Err(Error::InvalidParameter(_))
         ));
     }
@@ -444,7 +459,7 @@ fn modulus_context_fixed_base_and_batches() {
             Err(e) => panic!("{}: {e}", r.name),
         };
         let got = md
-            .pow(
+            .pow_vartime(
                 &Natural::from(3u64),
                 &Natural::from(1u64 << 40),
                 &PowOptions::default(),
@@ -467,7 +482,7 @@ fn modulus_context_fixed_base_and_batches() {
     assert!(one
         .fixed_base(&Natural::from(9u64))
         .unwrap()
-        .pow(&Natural::from(3u64))
+        .pow_vartime(&Natural::from(3u64))
         .unwrap()
         .is_zero());
 }
@@ -494,7 +509,7 @@ fn every_kernel_tier_in_one_process() {
                     assert_eq!(md.pow_ct(&nat(&b), &nat(&e)).unwrap(), nat(&want));
                 }
                 for info in METHODS.iter().filter(|i| odd || i.method != Method::Ct) {
-                    let got = md.pow(&nat(&b), &nat(&e), &opts(info.method, "auto"));
+                    let got = md.pow_vartime(&nat(&b), &nat(&e), &opts(info.method, "auto"));
                     assert_eq!(
                         got.unwrap(),
                         nat(&want),
@@ -503,9 +518,13 @@ fn every_kernel_tier_in_one_process() {
                     );
                 }
                 let a = rng.gen_biguint_below(&m);
-                assert_eq!(md.mul(&nat(&a), &nat(&b)), nat(&(&a * &b % &m)));
+                assert_eq!(md.mul_vartime(&nat(&a), &nat(&b)), nat(&(&a * &b % &m)));
                 let fb = md.fixed_base(&nat(&b)).unwrap();
-                assert_eq!(fb.pow(&nat(&e)).unwrap(), nat(&want), "{limbs} {tier} comb");
+                assert_eq!(
+                    fb.pow_vartime(&nat(&e)).unwrap(),
+                    nat(&want),
+                    "{limbs} {tier} comb"
+                );
             }
         }
     }
@@ -549,7 +568,10 @@ fn fixed_base_period_detection() {
                 let e = rng.gen_biguint(ebits);
                 let want = oracle(&BigUint::from(g), &e, &mb);
                 for th in [1, 2] {
-                    assert_eq!(fb.pow_threads(&nat(&e), th).unwrap().to_biguint(), want);
+                    assert_eq!(
+                        fb.pow_threads_vartime(&nat(&e), th).unwrap().to_biguint(),
+                        want
+                    );
                 }
             }
         }
@@ -605,7 +627,7 @@ fn ct_trace_independent_of_exponent() {
 }
 
 /// Parameters a caller can get wrong are errors, not panics: the window of `ct::pow_traced`
-/// and `pow_with`, the padded exponent length, a base that is not a residue below m.
+/// and `pow_with_vartime`, the padded exponent length, a base that is not a residue below m.
 #[test]
 fn out_of_range_parameters_are_errors() {
     let m = Natural::from(1_000_003u64);
@@ -641,11 +663,11 @@ fn out_of_range_parameters_are_errors() {
                 window,
                 ..PowOptions::default()
             };
-            assert!(exp::pow_with(&*r, method, &[5], &e, &opts).is_err());
+            assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_err());
         }
         let opts = PowOptions::default();
-        assert!(exp::pow_with(&*r, method, &[1_000_004], &e, &opts).is_err());
-        assert!(exp::pow_with(&*r, method, &[5], &e, &opts).is_ok());
+        assert!(exp::pow_with_vartime(&*r, method, &[1_000_004], &e, &opts).is_err());
+        assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_ok());
     }
 }
 
@@ -663,7 +685,7 @@ fn fermat_mersenne_and_carmichael() {
         let e = &n - 1u32;
         for a in [2u32, 3, 7, 65537] {
             for method in methods {
-                let got = exp::pow(
+                let got = exp::pow_vartime(
                     &Natural::from(a as u64),
                     &nat(&e),
                     &nat(&n),
@@ -675,7 +697,7 @@ fn fermat_mersenne_and_carmichael() {
         }
         // A composite neighbour fails the test (base 3).
         let c = &n + 2u32; // 2^p + 1 is divisible by 3
-        let got = exp::pow(
+        let got = exp::pow_vartime(
             &Natural::from(5u64),
             &nat(&(&c - 1u32)),
             &nat(&c),
@@ -719,7 +741,8 @@ fn fermat_mersenne_and_carmichael() {
             }
             for method in methods {
                 let got =
-                    exp::pow(&nat(&a), &nat(&(n - 1u32)), &nat(n), &opts(method, "auto")).unwrap();
+                    exp::pow_vartime(&nat(&a), &nat(&(n - 1u32)), &nat(n), &opts(method, "auto"))
+                        .unwrap();
                 assert!(got.is_one(), "Carmichael {n} base {a} {method:?}");
             }
         }
@@ -746,7 +769,7 @@ proptest! {
         let mb = m.to_biguint();
         let names = reducers_for(&mb);
         let reducer = names[ri % names.len()].0;
-        let got = exp::pow(&b, &e, &m, &opts(method, reducer));
+        let got = exp::pow_vartime(&b, &e, &m, &opts(method, reducer));
         let want = oracle(&b.to_biguint(), &e.to_biguint(), &mb);
         match got {
             Ok(x) => prop_assert_eq!(x.to_biguint(), want),
@@ -792,7 +815,8 @@ fn even_moduli_shapes() {
                         Method::FixedBase,
                     ] {
                         let got =
-                            exp::pow(&nat(&b), &nat(&e), &nat(&m), &opts(method, "auto")).unwrap();
+                            exp::pow_vartime(&nat(&b), &nat(&e), &nat(&m), &opts(method, "auto"))
+                                .unwrap();
                         assert_eq!(
                             got.to_biguint(),
                             want,

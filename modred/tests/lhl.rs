@@ -5,7 +5,7 @@
 
 use modred::exp::table_window;
 use modred::reduce::diminished_radix::{self, DiminishedRadix, DrMode};
-use modred::reduce::lhl_l1::{fold_top, LhlL1};
+use modred::reduce::lhl_l1::{fold_top_vartime, LhlL1};
 use modred::reduce::lhl_l2::LhlL2;
 use modred::reduce::table_constant::FixedMultiplier;
 use modred::reduce::{self, auto, Reducer};
@@ -32,7 +32,7 @@ fn build(name: &str, m: &Natural) -> modred::Result<Box<dyn Reducer>> {
     reduce::build(name.parse()?, m)
 }
 
-/// `table_window::pow_window` with the method called `name`.
+/// `table_window::pow_window_vartime` with the method called `name`.
 fn pow_window(
     name: &str,
     g: &Natural,
@@ -40,7 +40,7 @@ fn pow_window(
     m: &Natural,
     w: usize,
 ) -> modred::Result<Natural> {
-    table_window::pow_window(name.parse()?, g, e, m, w)
+    table_window::pow_window_vartime(name.parse()?, g, e, m, w)
 }
 
 fn to_rug(x: &BigUint) -> Integer {
@@ -187,16 +187,19 @@ fn general_methods_edge_moduli_and_carry_arguments() {
                 let ctx = Modulus::new(&mn, name.parse().unwrap()).unwrap();
                 let x = &xs[4];
                 assert_eq!(
-                    ctx.try_reduce(&Natural::from(x)).unwrap().to_biguint(),
+                    ctx.try_reduce_vartime(&Natural::from(x))
+                        .unwrap()
+                        .to_biguint(),
                     x % &m
                 );
                 let (a, b) = (&xs[2], &xs[9] % &m);
                 assert_eq!(
-                    ctx.mul(&Natural::from(a), &Natural::from(&b)).to_biguint(),
+                    ctx.mul_vartime(&Natural::from(a), &Natural::from(&b))
+                        .to_biguint(),
                     oracle_rem(&(a * &b), &m)
                 );
                 assert_eq!(
-                    ctx.sqr(&Natural::from(&b)).to_biguint(),
+                    ctx.sqr_vartime(&Natural::from(&b)).to_biguint(),
                     oracle_rem(&(&b * &b), &m)
                 );
             }
@@ -255,7 +258,7 @@ fn l1_final_carry_path_is_taken_and_correct() {
                 for x in [pow2(128 * k as u64) - 1u8, pow2(128 * k as u64) - 2u8] {
                     let mut z = limbs_of(&x, 2 * k);
                     let mut out = vec![0; k];
-                    total += l1.reduce_into(&mut out, &mut z, &mut s);
+                    total += l1.reduce_into_vartime(&mut out, &mut z, &mut s);
                     assert_eq!(to_big(&out), oracle_rem(&x, &m), "k={k} delta={delta}");
                 }
             }
@@ -268,7 +271,7 @@ fn l1_final_carry_path_is_taken_and_correct() {
     let np = limbs_of(&np_big, 4);
     let x = pow2(512) - 1u8;
     let mut z = limbs_of(&x, 8);
-    let fixups = fold_top(&mut z, &np, 2);
+    let fixups = fold_top_vartime(&mut z, &np, 2);
     assert!(fixups > 0);
     assert!(z[6..].iter().all(|&l| l == 0));
     assert_eq!(to_big(&z) % &m, oracle_rem(&x, &m));
@@ -307,7 +310,7 @@ fn fixed_multiplier_matches_oracles() {
                 &m - 1u8,
                 rng.gen_biguint(64 * k as u64),
             ] {
-                let got = to_big(&fm.mul(&limbs_of(&x, k)));
+                let got = to_big(&fm.mul_vartime(&limbs_of(&x, k)));
                 assert_eq!(got, oracle_rem(&(&c * &x), &m));
             }
         }

@@ -41,7 +41,8 @@ fn all_methods(b: &Natural, e: &Natural, m: &Natural, want: &Natural, what: &str
             method: info.method,
             ..PowOptions::default()
         };
-        let got = exp::pow(b, e, m, &o).unwrap_or_else(|err| panic!("{what} {}: {err}", info.name));
+        let got = exp::pow_vartime(b, e, m, &o)
+            .unwrap_or_else(|err| panic!("{what} {}: {err}", info.name));
         assert_eq!(&got, want, "{what} method {}", info.name);
     }
     on_every_tier(b, e, m, 4096, |how, got| {
@@ -66,7 +67,7 @@ fn on_every_tier(
                 method: info.method,
                 ..PowOptions::default()
             };
-            let got = md.clone().and_then(|md| md.pow(b, e, &o));
+            let got = md.clone().and_then(|md| md.pow_vartime(b, e, &o));
             check(&format!("tier {tier} method {}", info.name), got);
         }
     }
@@ -162,7 +163,7 @@ fn go_ethereum_modexp() {
                     method: info.method,
                     ..PowOptions::default()
                 };
-                let got = got_bytes(exp::pow(&b, &e, &m, &o));
+                let got = got_bytes(exp::pow_vartime(&b, &e, &m, &o));
                 assert_eq!(got, want, "{file} {name} method {}", info.name);
             }
             on_every_tier(&b, &e, &m, 8192, |how, got| {
@@ -264,7 +265,7 @@ fn rsa_keys_from_openssl() {
                     ..PowOptions::default()
                 };
                 assert_eq!(
-                    md.pow(&m, &d, &o).unwrap(),
+                    md.pow_vartime(&m, &d, &o).unwrap(),
                     sig_openssl,
                     "{bits} {}",
                     info.name
@@ -272,7 +273,10 @@ fn rsa_keys_from_openssl() {
             }
             // Public operation recovers the message: m^(e d) = m; and agrees with OpenSSL's
             // raw public operation.
-            assert_eq!(md.pow(&s_ct, &e, &PowOptions::default()).unwrap(), m);
+            assert_eq!(
+                md.pow_vartime(&s_ct, &e, &PowOptions::default()).unwrap(),
+                m
+            );
             let enc_path = dir.join(format!("enc{bits}-{round}.bin"));
             openssl(&[
                 "pkeyutl",
@@ -287,8 +291,8 @@ fn rsa_keys_from_openssl() {
                 enc_path.to_str().unwrap(),
             ]);
             let enc = Natural::from_be_bytes(&std::fs::read(&enc_path).unwrap());
-            assert_eq!(md.pow(&m, &e, &PowOptions::default()).unwrap(), enc);
-            assert_eq!(md.pow(&enc, &d, &PowOptions::default()).unwrap(), m);
+            assert_eq!(md.pow_vartime(&m, &e, &PowOptions::default()).unwrap(), enc);
+            assert_eq!(md.pow_vartime(&enc, &d, &PowOptions::default()).unwrap(), m);
             // Same through the plain function and the oracle.
             let want = BigUint::from(&m).modpow(&BigUint::from(&d), &BigUint::from(&n));
             assert_eq!(BigUint::from(&sig_openssl), want);

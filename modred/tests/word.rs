@@ -128,18 +128,22 @@ fn divq_all_edges() {
         for &a in &operands(m, &mut rng) {
             for &b in &operands(m, &mut rng) {
                 let want = mul_u128(a, b, m);
-                assert_eq!(divq::mul_divq_u128(a, b, m), want, "u128 {a} {b} {m}");
-                assert_eq!(divq::mul_divq(a, b, m), want, "divq {a} {b} {m}");
+                assert_eq!(
+                    divq::mul_divq_u128_vartime(a, b, m),
+                    want,
+                    "u128 {a} {b} {m}"
+                );
+                assert_eq!(divq::mul_divq_vartime(a, b, m), want, "divq {a} {b} {m}");
                 #[cfg(target_arch = "x86_64")]
-                assert_eq!(divq::mul_divq_asm(a, b, m), want, "asm {a} {b} {m}");
+                assert_eq!(divq::mul_divq_asm_vartime(a, b, m), want, "asm {a} {b} {m}");
             }
         }
         for &e in EXPONENTS {
             let b = rng.gen::<u64>();
             let want = pow_rug(b, e, m);
             assert_eq!(want, pow_big(b, e, m));
-            assert_eq!(divq::pow_divq(b, e, m), want);
-            assert_eq!(divq::pow_divq_u128(b, e, m), want);
+            assert_eq!(divq::pow_divq_vartime(b, e, m), want);
+            assert_eq!(divq::pow_divq_u128_vartime(b, e, m), want);
         }
     }
 }
@@ -197,10 +201,10 @@ fn monty64_all_edges() {
             for b in [0, 1, m - 1, rng.gen()] {
                 let want = pow_rug(b, e, m);
                 assert_eq!(want, pow_big(b, e, m));
-                assert_eq!(ctx.pow_mod(b, e), want, "pow {b}^{e} mod {m}");
+                assert_eq!(ctx.pow_mod_vartime(b, e), want, "pow {b}^{e} mod {m}");
                 let x = ctx.to_monty(b);
                 assert_eq!(ctx.from_monty(ctx.pow_ct(x, e)), want, "pow_ct");
-                assert_eq!(ctx.pow_seed(b, e), want, "pow_seed {b}^{e} mod {m}");
+                assert_eq!(ctx.pow_seed_vartime(b, e), want, "pow_seed {b}^{e} mod {m}");
             }
         }
     }
@@ -211,7 +215,7 @@ fn monty64_all_edges() {
 /// Bloemen's routine on odd m and arbitrary u64 inputs returns a value congruent to
 /// a b 2^-64 mod m; with m > 2^63 it is < 2^64 < 2m; with a, b < m it is < 2m for every m.
 fn check_seed(a: u64, b: u64, m: u64, ctx: &Monty64, stats: &mut [u32; 2]) {
-    let p = montgomery64::mul_monty_seed(a, b, ctx.r(), ctx.k(), m);
+    let p = montgomery64::mul_monty_seed_vartime(a, b, ctx.r(), ctx.k(), m);
     let want = redc_rug(a as u128 * b as u128, m);
     assert_eq!(p % m, want, "mul_monty_seed congruence {a} {b} {m}");
     if a < m && b < m {
@@ -246,16 +250,22 @@ fn mul_monty_seed_all_moduli_above_2_63() {
             let t = a as u128 * b as u128;
             let (tl, th) = (t as u64, (t >> 64) as u64);
             assert_eq!(tl, 0);
-            assert_eq!(montgomery64::mul_monty_seed(a, b, ctx.r(), ctx.k(), m), th);
+            assert_eq!(
+                montgomery64::mul_monty_seed_vartime(a, b, ctx.r(), ctx.k(), m),
+                th
+            );
             check_seed(a, b, m, &ctx, &mut stats);
         }
         // The conversions: mod_to_monty = a R mod m, monty_to_mod of any u64 fully reduces.
         for &a in &operands(m, &mut rng) {
-            let am = montgomery64::mod_to_monty_seed(a, ctx.r(), m);
+            let am = montgomery64::mod_to_monty_seed_vartime(a, ctx.r(), m);
             assert_eq!(am, ctx.to_monty(a));
-            assert_eq!(montgomery64::monty_to_mod_seed(am, ctx.r_inv(), m), a % m);
             assert_eq!(
-                montgomery64::monty_to_mod_seed(a, ctx.r_inv(), m),
+                montgomery64::monty_to_mod_seed_vartime(am, ctx.r_inv(), m),
+                a % m
+            );
+            assert_eq!(
+                montgomery64::monty_to_mod_seed_vartime(a, ctx.r_inv(), m),
                 redc_big(a as u128, m)
             );
         }
@@ -320,7 +330,7 @@ fn barrett64_all_edges() {
             for b in [0, 1, m - 1, u64::MAX, rng.gen()] {
                 let want = pow_rug(b, e, m);
                 assert_eq!(want, pow_big(b, e, m));
-                assert_eq!(ctx.pow(b, e), want, "pow {b}^{e} mod {m}");
+                assert_eq!(ctx.pow_vartime(b, e), want, "pow {b}^{e} mod {m}");
             }
         }
     }
@@ -377,11 +387,11 @@ fn shoup64_all_edges() {
 #[test]
 fn pow_mul_inv_all_edges() {
     let mut rng = StdRng::seed_from_u64(7);
-    assert_eq!(word::pow_mod(2, 3, 0), Err(Error::ZeroModulus));
-    assert_eq!(word::mul_mod(2, 3, 0), Err(Error::ZeroModulus));
-    assert_eq!(word::inv_mod(2, 0), Err(Error::ZeroModulus));
-    assert_eq!(word::pow_mod(0, 0, 7), Ok(1));
-    assert_eq!(word::pow_mod(5, 0, 1), Ok(0));
+    assert_eq!(word::pow_mod_vartime(2, 3, 0), Err(Error::ZeroModulus));
+    assert_eq!(word::mul_mod_vartime(2, 3, 0), Err(Error::ZeroModulus));
+    assert_eq!(word::inv_mod_vartime(2, 0), Err(Error::ZeroModulus));
+    assert_eq!(word::pow_mod_vartime(0, 0, 7), Ok(1));
+    assert_eq!(word::pow_mod_vartime(5, 0, 1), Ok(0));
     let mut moduli = all_edges();
     moduli.extend(random_moduli(&mut rng, 300));
     for &m in &moduli {
@@ -390,11 +400,15 @@ fn pow_mul_inv_all_edges() {
             for &e in EXPONENTS {
                 let want = pow_rug(a, e, m);
                 assert_eq!(want, pow_big(a, e, m));
-                assert_eq!(word::pow_mod(a, e, m), Ok(want), "pow_mod {a} {e} {m}");
+                assert_eq!(
+                    word::pow_mod_vartime(a, e, m),
+                    Ok(want),
+                    "pow_mod {a} {e} {m}"
+                );
             }
             let b = rng.gen::<u64>();
-            assert_eq!(word::mul_mod(a, b, m), Ok(mul_u128(a, b, m)));
-            let inv = word::inv_mod(a, m);
+            assert_eq!(word::mul_mod_vartime(a, b, m), Ok(mul_u128(a, b, m)));
+            let inv = word::inv_mod_vartime(a, m);
             match Integer::from(a).invert(&mi) {
                 Ok(x) => {
                     let x = x.to_u64().unwrap();
@@ -435,7 +449,7 @@ fn is_prime_matches_sieve_below_10_7() {
         i += 1;
     }
     for (n, &c) in composite.iter().enumerate() {
-        assert_eq!(word::is_prime(n as u64), !c, "{n}");
+        assert_eq!(word::is_prime_vartime(n as u64), !c, "{n}");
     }
 }
 
@@ -453,22 +467,25 @@ fn is_prime_known_numbers() {
         3825123056546413051,
     ];
     for (k, &n) in spsp.iter().enumerate() {
-        assert!(!word::is_prime(n), "{n}");
+        assert!(!word::is_prime_vartime(n), "{n}");
         assert!(!is_prime_rug(n));
         // ... and they do fool Miller–Rabin with the first k+1 prime bases.
         let bases = &prime::FIRST_12_PRIMES[..k + 1];
-        assert!(prime::miller_rabin(n, bases), "{n} is a spsp to {bases:?}");
+        assert!(
+            prime::miller_rabin_vartime(n, bases),
+            "{n} is a spsp to {bases:?}"
+        );
     }
     // Mersenne primes below 2^64 and the composite Mersenne numbers.
     let mersenne_exponents = [2u32, 3, 5, 7, 13, 17, 19, 31, 61];
     for p in 1..=64u32 {
         let n = if p == 64 { u64::MAX } else { (1u64 << p) - 1 };
         assert_eq!(
-            word::is_prime(n),
+            word::is_prime_vartime(n),
             mersenne_exponents.contains(&p),
             "2^{p}-1"
         );
-        assert_eq!(word::is_prime(n), is_prime_rug(n));
+        assert_eq!(word::is_prime_vartime(n), is_prime_rug(n));
     }
     // Carmichael numbers (A002997) and a large Chernick one (6k+1)(12k+1)(18k+1) < 2^64 found
     // with GMP.
@@ -501,20 +518,20 @@ fn is_prime_known_numbers() {
     for &n in &carmichael {
         // They pass Fermat's test to base 2 (as Carmichael numbers must), yet are rejected.
         assert_eq!(pow_rug(2, n - 1, n), 1, "{n} passes Fermat base 2");
-        assert!(!word::is_prime(n), "{n}");
+        assert!(!word::is_prime_vartime(n), "{n}");
     }
     // Primes and composites near 2^64 and 2^32, and squares of primes.
     for n in (u64::MAX - 2000..=u64::MAX).chain((1 << 32) - 500..(1 << 32) + 500) {
-        assert_eq!(word::is_prime(n), is_prime_rug(n), "{n}");
+        assert_eq!(word::is_prime_vartime(n), is_prime_rug(n), "{n}");
     }
-    assert!(word::is_prime(u64::MAX - 58));
-    assert!(word::is_prime((1 << 63) - 25));
-    assert!(word::is_prime((1 << 32) - 5) && word::is_prime((1 << 32) + 15));
+    assert!(word::is_prime_vartime(u64::MAX - 58));
+    assert!(word::is_prime_vartime((1 << 63) - 25));
+    assert!(word::is_prime_vartime((1 << 32) - 5) && word::is_prime_vartime((1 << 32) + 15));
     for p in [4294967291u64, 4294967279, 3037000493, 2147483647] {
-        assert!(word::is_prime(p));
-        assert!(!word::is_prime(p * p), "{p}^2");
+        assert!(word::is_prime_vartime(p));
+        assert!(!word::is_prime_vartime(p * p), "{p}^2");
     }
-    assert!(!word::is_prime(4294967291 * 4294967279));
+    assert!(!word::is_prime_vartime(4294967291 * 4294967279));
 }
 
 #[test]
@@ -525,7 +542,11 @@ fn is_prime_divisors_of_witnesses() {
         while d * d <= a {
             if a % d == 0 {
                 for n in [d, a / d] {
-                    assert_eq!(word::is_prime(n), is_prime_rug(n), "divisor {n} of {a}");
+                    assert_eq!(
+                        word::is_prime_vartime(n),
+                        is_prime_rug(n),
+                        "divisor {n} of {a}"
+                    );
                 }
             }
             d += 1;
@@ -539,16 +560,20 @@ fn is_prime_random_against_gmp_and_twelve_bases() {
     for i in 0..20_000 {
         let n = rng.gen::<u64>() >> (i % 40) | 1;
         let want = is_prime_rug(n);
-        assert_eq!(word::is_prime(n), want, "{n}");
+        assert_eq!(word::is_prime_vartime(n), want, "{n}");
         if n > 37 {
-            assert_eq!(prime::miller_rabin(n, &prime::FIRST_12_PRIMES), want, "{n}");
+            assert_eq!(
+                prime::miller_rabin_vartime(n, &prime::FIRST_12_PRIMES),
+                want,
+                "{n}"
+            );
         }
     }
     // Random primes (found by GMP) near the top of the range.
     for _ in 0..300 {
         let n = Integer::from(rng.gen::<u64>() | (1 << 63)).next_prime();
         if let Some(p) = n.to_u64() {
-            assert!(word::is_prime(p), "{p}");
+            assert!(word::is_prime_vartime(p), "{p}");
         }
     }
 }
@@ -579,14 +604,14 @@ proptest! {
     #[test]
     fn prop_mul_all_methods(a: u64, b: u64, m in 1u64..) {
         let want = mul_u128(a, b, m);
-        prop_assert_eq!(divq::mul_divq(a, b, m), want);
-        prop_assert_eq!(divq::mul_divq_u128(a, b, m), want);
+        prop_assert_eq!(divq::mul_divq_vartime(a, b, m), want);
+        prop_assert_eq!(divq::mul_divq_u128_vartime(a, b, m), want);
         prop_assert_eq!(Barrett64::new(m).unwrap().mul_mod(a, b), want);
-        prop_assert_eq!(word::mul_mod(a, b, m), Ok(want));
+        prop_assert_eq!(word::mul_mod_vartime(a, b, m), Ok(want));
         if m & 1 == 1 {
             let ctx = Monty64::new(m).unwrap();
             prop_assert_eq!(ctx.mul_mod(a, b), want);
-            let p = montgomery64::mul_monty_seed(a, b, ctx.r(), ctx.k(), m);
+            let p = montgomery64::mul_monty_seed_vartime(a, b, ctx.r(), ctx.k(), m);
             prop_assert_eq!(p % m, redc_big(a as u128 * b as u128, m));
         }
         if m <= shoup64::SHOUP64_MAX_MODULUS {
@@ -597,13 +622,13 @@ proptest! {
     #[test]
     fn prop_pow_all_methods(b: u64, e: u64, m in 1u64..) {
         let want = pow_big(b, e, m);
-        prop_assert_eq!(word::pow_mod(b, e, m), Ok(want));
-        prop_assert_eq!(Barrett64::new(m).unwrap().pow(b, e), want);
-        prop_assert_eq!(divq::pow_divq(b, e, m), want);
+        prop_assert_eq!(word::pow_mod_vartime(b, e, m), Ok(want));
+        prop_assert_eq!(Barrett64::new(m).unwrap().pow_vartime(b, e), want);
+        prop_assert_eq!(divq::pow_divq_vartime(b, e, m), want);
         if m & 1 == 1 {
             let ctx = Monty64::new(m).unwrap();
-            prop_assert_eq!(ctx.pow_mod(b, e), want);
-            prop_assert_eq!(ctx.pow_seed(b, e), want);
+            prop_assert_eq!(ctx.pow_mod_vartime(b, e), want);
+            prop_assert_eq!(ctx.pow_seed_vartime(b, e), want);
             prop_assert_eq!(ctx.from_monty(ctx.pow_ct(ctx.to_monty(b), e)), want);
         }
     }
@@ -611,13 +636,13 @@ proptest! {
     #[test]
     fn prop_inv(a: u64, m in 1u64..) {
         match Integer::from(a).invert(&Integer::from(m)) {
-            Ok(x) => prop_assert_eq!(word::inv_mod(a, m), Ok(x.to_u64().unwrap())),
-            Err(_) => prop_assert_eq!(word::inv_mod(a, m), Err(Error::NotInvertible)),
+            Ok(x) => prop_assert_eq!(word::inv_mod_vartime(a, m), Ok(x.to_u64().unwrap())),
+            Err(_) => prop_assert_eq!(word::inv_mod_vartime(a, m), Err(Error::NotInvertible)),
         }
     }
 
     #[test]
     fn prop_is_prime(n: u64) {
-        prop_assert_eq!(word::is_prime(n), is_prime_rug(n));
+        prop_assert_eq!(word::is_prime_vartime(n), is_prime_rug(n));
     }
 }

@@ -30,7 +30,7 @@ use pyo3::types::{PyDict, PyList};
 pub(crate) fn residue(x: &Int, m: &Natural) -> Natural {
     let r = &x.mag % m;
     if x.negative && !r.is_zero() {
-        m.checked_sub(&r).expect("r < m")
+        m.checked_sub_vartime(&r).expect("r < m")
     } else {
         r
     }
@@ -44,7 +44,11 @@ fn prepare(b: &Int, e: &Int, m: &Natural) -> modred::Result<Option<(Natural, Nat
         return Ok(None);
     }
     let b = residue(b, m);
-    let b = if e.negative { exp::inverse(&b, m)? } else { b };
+    let b = if e.negative {
+        exp::inverse_vartime(&b, m)?
+    } else {
+        b
+    };
     Ok(Some((b, e.mag.clone())))
 }
 
@@ -57,7 +61,7 @@ fn finish<'py>(
     m_negative: bool,
 ) -> PyResult<Bound<'py, PyAny>> {
     if m_negative && !r.is_zero() {
-        to_py_signed(py, true, &m.checked_sub(r).expect("r < m"))
+        to_py_signed(py, true, &m.checked_sub_vartime(r).expect("r < m"))
     } else {
         conv::to_py(py, r)
     }
@@ -105,10 +109,10 @@ fn powmod<'py>(
                 // Moduli below 2^64: the single-word path (the Montgomery product of Bloemen,
                 // *Montgomery multiplication*, 2014).
                 (Some(m1), Some(e1)) => {
-                    let b1 = modred::word::residue(&b, m1);
-                    Ok(Natural::from(modred::word::pow_mod(b1, e1, m1)?))
+                    let b1 = modred::word::residue_vartime(&b, m1);
+                    Ok(Natural::from(modred::word::pow_mod_vartime(b1, e1, m1)?))
                 }
-                _ => exp::pow(&b, &e, mm, &PowOptions::default()),
+                _ => exp::pow_vartime(&b, &e, mm, &PowOptions::default()),
             },
         }
     })?
@@ -163,11 +167,11 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
                 }
             }
             let done = if parallel::pool_usable() {
-                exp::pow_batch(&work)
+                exp::pow_batch_vartime(&work)
             } else {
                 let opts = PowOptions::default();
                 work.iter()
-                    .map(|(b, e, m)| exp::pow(b, e, m, &opts))
+                    .map(|(b, e, m)| exp::pow_vartime(b, e, m, &opts))
                     .collect()
             };
             let mut done = done.into_iter();

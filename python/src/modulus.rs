@@ -105,7 +105,7 @@ impl PyModulus {
     /// `base^exp mod m` with Python's semantics for a negative exponent.
     fn pow_signed(&self, b: &Int, e: &Int, opts: &PowOptions) -> modred::Result<Natural> {
         self.inner
-            .pow_signed(&residue(b, self.m()), &e.mag, e.negative, opts)
+            .pow_signed_vartime(&residue(b, self.m()), &e.mag, e.negative, opts)
     }
 
     /// Prepare `(base, exp)` pairs (negative exponents inverted), run them in parallel, and
@@ -133,18 +133,18 @@ impl PyModulus {
                 for (i, (b, e)) in pairs.iter().enumerate() {
                     let b = residue(b, m);
                     let b = if e.negative {
-                        self.inner.inverse(&b).map_err(|err| (i, err))?
+                        self.inner.inverse_vartime(&b).map_err(|err| (i, err))?
                     } else {
                         b
                     };
                     work.push((b, e.mag.clone()));
                 }
                 let done = if crate::parallel::pool_usable() {
-                    self.inner.pow_many(&work)
+                    self.inner.pow_many_vartime(&work)
                 } else {
                     let opts = PowOptions::default();
                     work.iter()
-                        .map(|(b, e)| self.inner.pow(b, e, &opts))
+                        .map(|(b, e)| self.inner.pow_vartime(b, e, &opts))
                         .collect()
                 };
                 done.into_iter()
@@ -216,9 +216,9 @@ impl PyModulus {
     fn reduce<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = to_int(x, "reduce", "x")?;
         let r = self.maybe_release(py, || {
-            let r = self.inner.reduce(&x.mag);
+            let r = self.inner.reduce_vartime(&x.mag);
             if x.negative && !r.is_zero() {
-                self.m().checked_sub(&r).expect("r < m")
+                self.m().checked_sub_vartime(&r).expect("r < m")
             } else {
                 r
             }
@@ -237,7 +237,7 @@ impl PyModulus {
         let b = to_int(b, "mul", "b")?;
         let r = self.maybe_release(py, || {
             let (a, b) = (residue(&a, self.m()), residue(&b, self.m()));
-            self.inner.mul(&a, &b)
+            self.inner.mul_vartime(&a, &b)
         });
         to_py(py, &r)
     }
@@ -245,7 +245,7 @@ impl PyModulus {
     /// ``a * a % m`` by this modulus's reducer.
     fn sqr<'py>(&self, py: Python<'py>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let a = to_int(a, "sqr", "a")?;
-        let r = self.maybe_release(py, || self.inner.sqr(&residue(&a, self.m())));
+        let r = self.maybe_release(py, || self.inner.sqr_vartime(&residue(&a, self.m())));
         to_py(py, &r)
     }
 
@@ -307,7 +307,7 @@ impl PyModulus {
             return to_py(py, &Natural::zero());
         }
         let r = self
-            .maybe_release(py, || self.inner.inverse(&residue(&a, self.m())))
+            .maybe_release(py, || self.inner.inverse_vartime(&residue(&a, self.m())))
             .map_err(to_pyerr)?;
         to_py(py, &r)
     }
@@ -491,8 +491,8 @@ impl PyFixedBase {
                 return md.pow_signed(&b, &e, &PowOptions::default());
             }
             match threads {
-                Some(t) => self.inner.pow_threads(&e.mag, t),
-                None => self.inner.pow(&e.mag),
+                Some(t) => self.inner.pow_threads_vartime(&e.mag, t),
+                None => self.inner.pow_vartime(&e.mag),
             }
         })?
         .map_err(to_pyerr)?;

@@ -18,7 +18,8 @@
 //! materialised only after the size checks. Exponentiation goes through modred's fastest
 //! paths: the one-word Montgomery / Barrett kernels for 64-bit moduli, the fused Montgomery
 //! kernels (MULX/ADX, AVX-512 IFMA) for odd moduli, the CRT split of `crate::exp::even`
-//! for even ones. Variable time (MODEXP's operands are public).
+//! for even ones. Variable time, without the `_vartime` suffix: MODEXP's inputs are public by
+//! protocol (every node re-executes the call).
 
 pub mod schedule;
 
@@ -444,12 +445,12 @@ fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
         }
         let p = &mut prod[..2 * len];
         arith::sqr(p, &acc[..len]);
-        r.rem_into(acc, p, u);
+        r.rem_into_vartime(acc, p, u);
         len = arith::normalized_len(acc);
         if arith::bit(e, i) && len > 0 {
             let p = &mut prod[..len + b.len()];
             arith::mul(p, &acc[..len], b);
-            r.rem_into(acc, p, u);
+            r.rem_into_vartime(acc, p, u);
             len = arith::normalized_len(acc);
         }
     }

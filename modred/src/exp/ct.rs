@@ -17,7 +17,7 @@
 //! Timing depends only on the operand *sizes* (k limbs of m, the padded exponent length) and
 //! requires a constant-time reducer, one whose [`crate::Reducer::is_constant_time`] holds (schoolbook or
 //! integrated Montgomery products with the masked final subtraction `arith::sub_mod_final`;
-//! [`super::is_constant_time`] lists them); [`super::pow`] refuses other reducers for `ct`, and
+//! [`super::is_constant_time`] lists them); [`super::pow_vartime`] refuses other reducers for `ct`, and
 //! with [`crate::ReducerKind::Auto`] a [`super::Modulus`] runs `ct` on its reducer when that is
 //! constant time, else on `montgomery-sos`. (The fused fixed-size kernels of
 //! `montgomery-fast`, up to 8 limbs, keep residues below R = 2^(64k) instead of below m,
@@ -47,7 +47,7 @@ fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
 
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
 /// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`. The
-/// callers ([`super::pow_with`], [`super::Modulus`]) check the parameters.
+/// callers ([`super::pow_with_vartime`], [`super::Modulus`]) check the parameters.
 /// Leaks: nothing but the lengths, `exp_bits` and `w`, over a constant-time reducer.
 pub(crate) fn pow<R: Reducer + ?Sized>(
     r: &R,

@@ -96,7 +96,7 @@ impl EvenCtx {
     /// Context for the even modulus `m` (>= 2); the odd part gets `reducer` ("auto" picks the
     /// fastest Montgomery method) on the kernels of `tier` (see [`reduce::build_with_tier`]).
     pub fn new(m: &Natural, reducer: ReducerKind, tier: Tier) -> crate::Result<Self> {
-        let t = m.trailing_zeros().expect("m != 0");
+        let t = m.trailing_zeros_vartime().expect("m != 0");
         debug_assert!(t >= 1);
         let m_odd = m >> t;
         let n = t.div_ceil(64);
@@ -183,7 +183,7 @@ impl EvenCtx {
             }
             e
         } else {
-            let v = match Natural::from_slice(&b).trailing_zeros() {
+            let v = match Natural::from_slice(&b).trailing_zeros_vartime() {
                 None => return vec![0; n], // b = 0 mod 2^t, e >= 1
                 Some(v) => v,
             };

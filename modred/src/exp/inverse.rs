@@ -6,7 +6,7 @@ use crate::natural::Natural;
 
 /// gcd(a, b) by Euclid's algorithm (gcd(0, 0) = 0).
 /// Leaks: variable time: the number of division steps and each division's.
-pub fn gcd(a: &Natural, b: &Natural) -> Natural {
+pub fn gcd_vartime(a: &Natural, b: &Natural) -> Natural {
     let (mut x, mut y) = (a.clone(), b.clone());
     while !y.is_zero() {
         let r = &x % &y;
@@ -19,7 +19,7 @@ pub fn gcd(a: &Natural, b: &Natural) -> Natural {
 /// gcd(a, m) != 1 ([`Error::NotInvertible`]). For m = 1 the answer is 0 (as Python's
 /// `pow(a, -1, 1)`).
 /// Leaks: variable time: the number of division steps and each division's.
-pub fn inverse(a: &Natural, m: &Natural) -> Result<Natural> {
+pub fn inverse_vartime(a: &Natural, m: &Natural) -> Result<Natural> {
     if m.is_zero() {
         return Err(Error::ZeroModulus);
     }
@@ -33,7 +33,7 @@ pub fn inverse(a: &Natural, m: &Natural) -> Result<Natural> {
     let (mut s0, mut s1) = (Natural::zero(), Natural::one());
     let mut i = 1usize; // index of r1 / s1
     while !r1.is_zero() {
-        let (q, r) = r0.div_rem(&r1).expect("r1 != 0");
+        let (q, r) = r0.div_rem_vartime(&r1).expect("r1 != 0");
         let s = &s0 + &(&q * &s1);
         r0 = core::mem::replace(&mut r1, r);
         s0 = core::mem::replace(&mut s1, s);
@@ -47,6 +47,6 @@ pub fn inverse(a: &Natural, m: &Natural) -> Result<Natural> {
     if (i - 1) % 2 == 1 || s0.is_zero() {
         Ok(s0)
     } else {
-        Ok(m.checked_sub(&s0).expect("s0 < m"))
+        Ok(m.checked_sub_vartime(&s0).expect("s0 < m"))
     }
 }

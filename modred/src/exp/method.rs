@@ -1,5 +1,5 @@
 //! The choice of exponentiation method: [`Method`] and its listing [`METHODS`], the options
-//! [`PowOptions`], and [`pow_with`], which runs a method over a reducer.
+//! [`PowOptions`], and [`pow_with_vartime`], which runs a method over a reducer.
 
 use super::fixed_base::Powers;
 use super::{binary, binary_rl, comb, ct, fixed_base, sliding, window};
@@ -126,7 +126,7 @@ impl Method {
     }
 }
 
-/// Options of [`super::pow`].
+/// Options of [`super::pow_vartime`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PowOptions {
     /// The method.
@@ -225,7 +225,7 @@ pub(crate) fn ct_reducers() -> String {
 /// Leaks: for `ct`, nothing but the lengths of `base`, `exp` and m and the options, over a
 /// constant-time reducer (the base check is a full borrow chain); for every other method
 /// variable time, as that method's.
-pub fn pow_with<R: Reducer + ?Sized>(
+pub fn pow_with_vartime<R: Reducer + ?Sized>(
     r: &R,
     method: Method,
     base: &[Limb],

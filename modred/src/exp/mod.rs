@@ -13,7 +13,7 @@
 //!
 //! The public entry points follow Python's `pow(b, e, m)` for naturals: m = 0 is an error,
 //! m = 1 gives 0, e = 0 gives 1 mod m, any base (0, >= m) works, and a negative exponent
-//! ([`pow_signed_exp`]) uses the modular inverse.
+//! ([`pow_signed_exp_vartime`]) uses the modular inverse.
 
 pub mod batch;
 pub(crate) mod binary;
@@ -31,10 +31,10 @@ mod small_exp;
 pub mod table_window;
 pub(crate) mod window;
 
-pub use batch::pow_batch;
-pub use inverse::{gcd, inverse};
-pub use method::{is_constant_time, pow_with, Method, MethodInfo, PowOptions, METHODS};
-pub use modulus::{pow, pow_signed_exp, FixedBase, Modulus};
+pub use batch::pow_batch_vartime;
+pub use inverse::{gcd_vartime, inverse_vartime};
+pub use method::{is_constant_time, pow_with_vartime, Method, MethodInfo, PowOptions, METHODS};
+pub use modulus::{pow_signed_exp_vartime, pow_vartime, FixedBase, Modulus};
 
 use crate::cancel::Poll;
 use crate::limb::Limb;

@@ -1,10 +1,12 @@
-//! The exponentiation API on naturals: [`pow`] and [`pow_signed_exp`] for one-off use, and the
+//! The exponentiation API on naturals: [`pow_vartime`] and [`pow_signed_exp_vartime`] for one-off use, and the
 //! contexts [`Modulus`] (built once per modulus, shared across threads) and [`FixedBase`]
 //! (precomputed tables for one base).
 
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
-use super::method::{comb_entries, ct_reducers, is_constant_time, pow_with, Method, PowOptions};
+use super::method::{
+    comb_entries, ct_reducers, is_constant_time, pow_with_vartime, Method, PowOptions,
+};
 use super::{batch, comb, ct, inverse, Ops};
 use crate::alloc::{bytes_of, ensure_available};
 use crate::cpu::{self, Tier};
@@ -24,7 +26,12 @@ const CT_AUTO_REDUCER: ReducerKind = ReducerKind::MontgomerySos;
 /// [`ReducerKind::Auto`]), `ct` with an even m or a reducer that is not constant time.
 /// Leaks: variable time, except `ct` (see [`Modulus::pow_ct`]); the one-word and small-exponent
 /// shortcuts are taken by the operands' sizes.
-pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Result<Natural> {
+pub fn pow_vartime(
+    base: &Natural,
+    exp: &Natural,
+    m: &Natural,
+    opts: &PowOptions,
+) -> Result<Natural> {
     opts.validate()?;
     if let Some(x) = pow_one_word(base, exp, m, opts) {
         return Ok(x);
@@ -35,16 +42,16 @@ pub fn pow(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Res
             return Ok(x);
         }
     }
-    Modulus::new(m, opts.reducer)?.pow(base, exp, opts)
+    Modulus::new(m, opts.reducer)?.pow_vartime(base, exp, opts)
 }
 
 /// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the
-/// single-word path ([`crate::word::pow_mod`]: the Montgomery product of Bloemen, *Montgomery
+/// single-word path ([`crate::word::pow_mod_vartime`]: the Montgomery product of Bloemen, *Montgomery
 /// multiplication*, 2014, Barrett for even m),
 /// without building a [`Modulus`], whose setup would cost more than the exponentiation
 /// (measured with a 64-bit modulus and exponent, throwaway example: 626-635 ns through
 /// `Modulus`, 297-312 ns here, GMP `mpz_powm` 394-426 ns). `None` for anything else.
-/// Leaks: variable time, as [`crate::word::pow_mod`].
+/// Leaks: variable time, as [`crate::word::pow_mod_vartime`].
 fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Option<Natural> {
     let (&[m0], [] | [_]) = (m.limbs(), exp.limbs()) else {
         return None;
@@ -53,15 +60,15 @@ fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -
         return None;
     }
     let e = exp.limbs().first().copied().unwrap_or(0);
-    crate::word::pow_mod(crate::word::residue(base, m0), e, m0)
+    crate::word::pow_mod_vartime(crate::word::residue_vartime(base, m0), e, m0)
         .ok()
         .map(Natural::from)
 }
 
 /// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
 /// ([`Error::NotInvertible`] when gcd(base, m) != 1).
-/// Leaks: variable time (the inverse, and [`pow`]'s).
-pub fn pow_signed_exp(
+/// Leaks: variable time (the inverse, and [`pow_vartime`]'s).
+pub fn pow_signed_exp_vartime(
     base: &Natural,
     exp: &Natural,
     exp_negative: bool,
@@ -69,17 +76,17 @@ pub fn pow_signed_exp(
     opts: &PowOptions,
 ) -> Result<Natural> {
     if !exp_negative || exp.is_zero() {
-        return pow(base, exp, m, opts);
+        return pow_vartime(base, exp, m, opts);
     }
     opts.validate()?;
-    Modulus::new(m, opts.reducer)?.pow_signed(base, exp, exp_negative, opts)
+    Modulus::new(m, opts.reducer)?.pow_signed_vartime(base, exp, exp_negative, opts)
 }
 
 /// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
 ///
 /// Leaks: its methods are variable time in their operands (the Montgomery ones through the
 /// reducer's and the exponentiation method's leaks), except [`Self::pow_ct`] and `ct` through
-/// [`Self::pow`], which see [`Self::pow_ct`]. Building it is variable time in m.
+/// [`Self::pow_vartime`], which see [`Self::pow_ct`]. Building it is variable time in m.
 #[derive(Clone, Debug)]
 pub struct Modulus {
     m: Natural,
@@ -166,13 +173,13 @@ impl Modulus {
     }
 
     /// `x mod m` for any `x`: by the reducer's own reduction when `x` is within its range (see
-    /// [`Self::try_reduce`]), else by division.
+    /// [`Self::try_reduce_vartime`]), else by division.
     /// Leaks: variable time: a comparison with m, then the reducer's or a division's.
-    pub fn reduce(&self, x: &Natural) -> Natural {
+    pub fn reduce_vartime(&self, x: &Natural) -> Natural {
         if x < &self.m {
             return x.clone();
         }
-        self.try_reduce(x).unwrap_or_else(|_| x % &self.m)
+        self.try_reduce_vartime(x).unwrap_or_else(|_| x % &self.m)
     }
 
     /// `x mod m` by the reducer's own reduction ([`Reducer::reduce_wide`], the operation the
@@ -180,7 +187,7 @@ impl Modulus {
     /// range ([`Reducer::check_wide`]: any x for classical, x < b^(2k) for Barrett, x < m R for
     /// the Montgomery family, which then converts x R^{-1} back with one more product).
     /// Leaks: the length of `x`, the range check, and the reducer's own leaks.
-    pub fn try_reduce(&self, x: &Natural) -> Result<Natural> {
+    pub fn try_reduce_vartime(&self, x: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
@@ -210,7 +217,7 @@ impl Modulus {
     /// `a b mod m` (any a, b) by the reducer.
     /// Leaks: variable time: the reductions of `a` and `b` below m (a comparison, a division
     /// when `>= m`), and the reducer's product's own leaks.
-    pub fn mul(&self, a: &Natural, b: &Natural) -> Natural {
+    pub fn mul_vartime(&self, a: &Natural, b: &Natural) -> Natural {
         let Some(r) = self.r.as_deref() else {
             return Natural::zero();
         };
@@ -224,8 +231,8 @@ impl Modulus {
     }
 
     /// `a^2 mod m` (any a) by the reducer's squaring.
-    /// Leaks: variable time, as [`Self::mul`].
-    pub fn sqr(&self, a: &Natural) -> Natural {
+    /// Leaks: variable time, as [`Self::mul_vartime`].
+    pub fn sqr_vartime(&self, a: &Natural) -> Natural {
         let Some(r) = self.r.as_deref() else {
             return Natural::zero();
         };
@@ -240,7 +247,7 @@ impl Modulus {
     /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
     /// used).
     /// Leaks: as [`Self::pow_ct`] for [`Method::Ct`]; otherwise variable time, as the method's.
-    pub fn pow(&self, base: &Natural, exp: &Natural, opts: &PowOptions) -> Result<Natural> {
+    pub fn pow_vartime(&self, base: &Natural, exp: &Natural, opts: &PowOptions) -> Result<Natural> {
         opts.validate()?;
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
@@ -253,17 +260,20 @@ impl Modulus {
                 ));
             }
             let method = opts.method;
-            return even.pow(base, exp, &|r, b, e| pow_with(r, method, b, e, opts));
+            return even.pow(base, exp, &|r, b, e| {
+                pow_with_vartime(r, method, b, e, opts)
+            });
         }
         if opts.method == Method::Ct {
             let Some(ct) = self.ct.as_deref() else {
                 return Err(self.ct_refusal(r));
             };
             let b = self.k_residue(ct, base);
-            return pow_with(ct, Method::Ct, &b, exp.limbs(), opts).map(Natural::from_limbs);
+            return pow_with_vartime(ct, Method::Ct, &b, exp.limbs(), opts)
+                .map(Natural::from_limbs);
         }
         let b = self.k_residue(r, base);
-        pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
+        pow_with_vartime(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
     }
 
     fn ct_refusal(&self, r: &dyn Reducer) -> Error {
@@ -303,8 +313,8 @@ impl Modulus {
     /// `base^(±exp) mod m` (Python's `pow(base, ±exp, m)` for a natural base): with
     /// `exp_negative`, the inverse of `base` raised to `exp` ([`Error::NotInvertible`] when
     /// gcd(base, m) != 1; m = 1 gives 0).
-    /// Leaks: variable time (the inverse, and [`Self::pow`]'s).
-    pub fn pow_signed(
+    /// Leaks: variable time (the inverse, and [`Self::pow_vartime`]'s).
+    pub fn pow_signed_vartime(
         &self,
         base: &Natural,
         exp: &Natural,
@@ -313,21 +323,21 @@ impl Modulus {
     ) -> Result<Natural> {
         opts.validate()?;
         if !exp_negative || exp.is_zero() || self.m.is_one() {
-            return self.pow(base, exp, opts);
+            return self.pow_vartime(base, exp, opts);
         }
-        let inv = self.inverse(base)?;
-        self.pow(&inv, exp, opts)
+        let inv = self.inverse_vartime(base)?;
+        self.pow_vartime(&inv, exp, opts)
     }
 
     /// `a^{-1} mod m` ([`Error::NotInvertible`] if gcd(a, m) != 1).
     /// Leaks: variable time (Euclid's steps).
-    pub fn inverse(&self, a: &Natural) -> Result<Natural> {
-        inverse::inverse(a, &self.m)
+    pub fn inverse_vartime(&self, a: &Natural) -> Result<Natural> {
+        inverse::inverse_vartime(a, &self.m)
     }
 
     /// `b^e mod m` for every pair, in parallel over the cores (rayon), sharing this context.
-    pub fn pow_many(&self, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
-        batch::pow_many(self, pairs)
+    pub fn pow_many_vartime(&self, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
+        batch::pow_many_vartime(self, pairs)
     }
 
     /// Fixed-base context for `base`, serving exponents up to the bit length of m without
@@ -337,7 +347,7 @@ impl Modulus {
     }
 
     /// Fixed-base context for `base` with tables for exponents of up to `max_exp_bits` bits;
-    /// longer exponents fall back to [`Self::pow`].
+    /// longer exponents fall back to [`Self::pow_vartime`].
     pub fn fixed_base_bits(&self, base: &Natural, max_exp_bits: usize) -> Result<FixedBase> {
         let bits = max_exp_bits.max(1);
         if let Some(r) = self.r.as_deref() {
@@ -374,22 +384,24 @@ pub struct FixedBase {
 
 impl FixedBase {
     /// `base^exp mod m` by the comb (exponents longer than the tables fall back to
-    /// [`Modulus::pow`]).
+    /// [`Modulus::pow_vartime`]).
     /// Leaks: variable time: the exponent's bit length and comb columns.
-    pub fn pow(&self, exp: &Natural) -> Result<Natural> {
+    pub fn pow_vartime(&self, exp: &Natural) -> Result<Natural> {
         let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
             return Ok(Natural::zero());
         };
         match t.1.pow(r, exp.limbs()) {
             Some(x) => Ok(Natural::from_limbs(x)),
-            None => self.modulus.pow(&self.base, exp, &PowOptions::default()),
+            None => self
+                .modulus
+                .pow_vartime(&self.base, exp, &PowOptions::default()),
         }
     }
 
     /// `base^exp mod m` by the method of Prots'ko–Gryshchuk 2024 §5: one multiplication per
     /// set bit, split among `threads` (>= 1) worker threads.
     /// Leaks: variable time: the exponent's bit length and set bits.
-    pub fn pow_threads(&self, exp: &Natural, threads: usize) -> Result<Natural> {
+    pub fn pow_threads_vartime(&self, exp: &Natural, threads: usize) -> Result<Natural> {
         if threads == 0 {
             return Err(Error::InvalidParameter(
                 "threads must be at least 1 (got 0)".to_string(),
@@ -400,7 +412,9 @@ impl FixedBase {
         };
         match fixed_base::pow(r, &t.0, exp.limbs(), threads) {
             Some(x) => Ok(Natural::from_limbs(x)),
-            None => self.modulus.pow(&self.base, exp, &PowOptions::default()),
+            None => self
+                .modulus
+                .pow_vartime(&self.base, exp, &PowOptions::default()),
         }
     }
 

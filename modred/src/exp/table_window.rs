@@ -1,7 +1,7 @@
 //! Sliding-window exponentiation built from the precomputation reductions of Lim, Hwang, Lee,
 //! *Fast Modular Reduction With Precomputation*, JW-ISC '97, for its Tables 6-9.
 //!
-//! `pow_window(method, g, e, m, w)`: left-to-right sliding window over the odd powers
+//! `pow_window_vartime(method, g, e, m, w)`: left-to-right sliding window over the odd powers
 //! g, g^3, ..., g^(2^w - 1) (2^(w-1) precomputed values). The [`WindowMethod`] is either
 //! - [`WindowMethod::Table`] (`"table"`, the paper's column "Table", section 2.4): squarings
 //!   reduced by the Tanaka–Okamoto residue table ([`TableResidue`]), and every multiplication
@@ -27,7 +27,7 @@ use crate::{arith, reduce::check_modulus};
 use core::fmt;
 use core::str::FromStr;
 
-/// How [`pow_window`] reduces: by name, `"table"` or a reducer's name.
+/// How [`pow_window_vartime`] reduces: by name, `"table"` or a reducer's name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum WindowMethod {
     /// The residue table for squarings and constant-multiplication tables for products.
@@ -72,7 +72,7 @@ impl FromStr for WindowMethod {
 /// Largest accepted window size.
 pub const MAX_WINDOW: usize = 12;
 
-/// Every method [`pow_window`] accepts: [`WindowMethod::Table`] and every reducer.
+/// Every method [`pow_window_vartime`] accepts: [`WindowMethod::Table`] and every reducer.
 pub fn methods() -> Vec<WindowMethod> {
     let mut v = vec![WindowMethod::Table];
     v.extend(
@@ -167,11 +167,12 @@ struct TableOps {
 impl WindowOps for TableOps {
     fn sqr(&mut self, acc: &mut [Limb]) {
         arith::sqr_karatsuba(&mut self.prod, acc, &mut self.scratch);
-        self.residue.reduce_into(acc, &self.prod, &mut self.scratch);
+        self.residue
+            .reduce_into_vartime(acc, &self.prod, &mut self.scratch);
     }
     fn mul_power(&mut self, acc: &mut [Limb], idx: usize) {
         self.tmp.copy_from_slice(acc);
-        self.fixed[idx].mul_into(acc, &self.tmp, &mut self.scratch);
+        self.fixed[idx].mul_into_vartime(acc, &self.tmp, &mut self.scratch);
     }
     fn power(&self, idx: usize) -> &[Limb] {
         &self.powers[idx]
@@ -185,7 +186,7 @@ impl WindowOps for TableOps {
 /// that cannot be reserved ([`Error::TooLarge`]).
 /// Leaks: variable time: the reduction of `g` (a division), the window scan over `e` and the
 /// reduction method's own leaks (the table methods' corrections are data dependent).
-pub fn pow_window(
+pub fn pow_window_vartime(
     method: WindowMethod,
     g: &Natural,
     e: &Natural,
@@ -236,8 +237,8 @@ pub fn pow_window(
     Ok(Natural::from_limbs(out))
 }
 
-/// [`pow_window`] by [`WindowMethod::Table`]: `g < m` (k limbs), `m` trimmed.
-/// Leaks: variable time, as [`pow_window`].
+/// [`pow_window_vartime`] by [`WindowMethod::Table`]: `g < m` (k limbs), `m` trimmed.
+/// Leaks: variable time, as [`pow_window_vartime`].
 fn pow_table(gl: Vec<Limb>, e: &[Limb], ml: &[Limb], w: usize) -> Result<Natural> {
     let k = ml.len();
     let npow = 1usize << (w - 1);
@@ -261,7 +262,7 @@ fn pow_table(gl: Vec<Limb>, e: &[Limb], ml: &[Limb], w: usize) -> Result<Natural
     for i in 0..npow {
         if i > 0 {
             let prev = p.clone();
-            fixed_g2.mul_into(&mut p, &prev, &mut ops.scratch);
+            fixed_g2.mul_into_vartime(&mut p, &prev, &mut ops.scratch);
         }
         ops.fixed.push(FixedMultiplier::new(&p, ml)?);
         ops.powers.push(p.clone());

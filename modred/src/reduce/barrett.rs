@@ -17,7 +17,7 @@ use crate::limb::Limb;
 /// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs); from
 /// [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton reciprocal of the normalized m
 /// instead, whose block division runs on the fast products.
-/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// Leaks: variable time: [`Self::reduce_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
 /// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct Barrett {
@@ -66,7 +66,13 @@ impl Barrett {
     /// after an early-exit comparison; zero quotient digits are skipped; carries stop when they
     /// die. From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton block division
     /// instead, also variable time.
-    pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb], v: &mut [Limb]) {
+    pub fn reduce_into_vartime(
+        &self,
+        out: &mut [Limb],
+        x: &[Limb],
+        u: &mut [Limb],
+        v: &mut [Limb],
+    ) {
         let k = self.m.len();
         debug_assert_eq!(x.len(), 2 * k);
         if let Some(inv) = &self.large {
@@ -131,7 +137,7 @@ impl Reducer for Barrett {
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
         let (u, rest) = scratch.split_at_mut(2 * k + 2);
-        self.reduce_into(out, x, u, &mut rest[..k + 1]);
+        self.reduce_into_vartime(out, x, u, &mut rest[..k + 1]);
     }
 }
 

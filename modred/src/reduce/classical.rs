@@ -13,7 +13,7 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// Classical reduction context: the modulus and its normalized copy.
-/// Leaks: variable time: [`Self::rem_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// Leaks: variable time: [`Self::rem_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
 /// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct Classical {
@@ -57,7 +57,7 @@ impl Classical {
     /// comparison instead); the estimate's refinement loop and the rare add-back branch on the
     /// data. From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton block division
     /// instead, also variable time.
-    pub fn rem_into(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb]) {
+    pub fn rem_into_vartime(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb]) {
         let k = self.m.len();
         if x.len() < k {
             out[..x.len()].copy_from_slice(x);
@@ -101,10 +101,10 @@ impl Reducer for Classical {
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         if x.len() < scratch.len() {
-            self.rem_into(out, x, scratch);
+            self.rem_into_vartime(out, x, scratch);
         } else {
             let mut u = vec![0; x.len() + 1];
-            self.rem_into(out, x, &mut u);
+            self.rem_into_vartime(out, x, &mut u);
         }
     }
     fn check_wide(&self, _: &[Limb]) -> core::result::Result<(), &'static str> {

@@ -101,7 +101,7 @@ pub fn detect(m: &[Limb]) -> Option<DrForm> {
 /// Diminished-radix context.
 /// Leaks: for 2k-limb arguments and the moduli `fold_fixed` serves (3..=8 limbs, c' of one
 /// limb with c 2^(2 sh) < 2^64: 2^255-19, secp256k1, ...) nothing but the lengths (constant
-/// time); otherwise variable time (see [`Self::reduce_into`]). Its `mul`/`sqr` are the
+/// time); otherwise variable time (see [`Self::reduce_into_vartime`]). Its `mul`/`sqr` are the
 /// [`Reducer`] defaults: schoolbook (constant time) below the Karatsuba threshold.
 #[derive(Debug, Clone)]
 pub struct DiminishedRadix {
@@ -287,7 +287,7 @@ impl DiminishedRadix {
     /// Leaks: for a 2k-limb `x` and a one-limb c', as `reduce_one_limb` (nothing through
     /// `fold_fixed`); otherwise variable time, `fold_block`'s or `fold_digits`'s (the shifts
     /// and the final masked subtraction leak nothing).
-    pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], s: &mut [Limb]) {
+    pub fn reduce_into_vartime(&self, out: &mut [Limb], x: &[Limb], s: &mut [Limb]) {
         let k = self.m.len();
         if self.one_limb_fast() && x.len() == 2 * k {
             let z = &mut s[..2 * k];
@@ -326,7 +326,7 @@ impl Reducer for DiminishedRadix {
         if self.one_limb_fast() {
             return self.reduce_one_limb(out, x);
         }
-        self.reduce_into(out, x, scratch);
+        self.reduce_into_vartime(out, x, scratch);
     }
 }
 

@@ -24,7 +24,7 @@ use crate::tuning::LHL_DELTA;
 /// `delta >= 1`.
 /// Leaks: variable time: zero digits are skipped, the carry propagation stops when the carry
 /// dies, and the rare fix-up is a branch.
-pub fn fold_top(z: &mut [Limb], np: &[Limb], delta: usize) -> usize {
+pub fn fold_top_vartime(z: &mut [Limb], np: &[Limb], delta: usize) -> usize {
     let k = np.len();
     let w = k + delta;
     let mut fixups = 0;
@@ -51,7 +51,7 @@ pub fn fold_top(z: &mut [Limb], np: &[Limb], delta: usize) -> usize {
 }
 
 /// L1 context: the modulus, n' = b^(k+δ) mod m, δ, and the classical tail.
-/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// Leaks: variable time: [`Self::reduce_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
 /// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct LhlL1 {
@@ -101,12 +101,12 @@ impl LhlL1 {
 
     /// `out = z mod m` for `z` of any length (destroyed); `u` is scratch of `k + δ + 1` limbs.
     /// Returns the number of final-carry fix-ups.
-    /// Leaks: variable time: [`fold_top`]'s, then the classical tail's
-    /// ([`Classical::rem_into`]).
-    pub fn reduce_into(&self, out: &mut [Limb], z: &mut [Limb], u: &mut [Limb]) -> usize {
-        let fixups = fold_top(z, &self.np, self.delta);
+    /// Leaks: variable time: [`fold_top_vartime`]'s, then the classical tail's
+    /// ([`Classical::rem_into_vartime`]).
+    pub fn reduce_into_vartime(&self, out: &mut [Limb], z: &mut [Limb], u: &mut [Limb]) -> usize {
+        let fixups = fold_top_vartime(z, &self.np, self.delta);
         let w = (self.m.len() + self.delta).min(z.len());
-        self.classical.rem_into(out, &z[..w], u);
+        self.classical.rem_into_vartime(out, &z[..w], u);
         fixups
     }
 }
@@ -126,7 +126,7 @@ impl Reducer for LhlL1 {
         self.classical.one()
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
-        self.reduce_into(out, x, scratch);
+        self.reduce_into_vartime(out, x, scratch);
     }
 }
 

@@ -14,7 +14,7 @@
 //! chunk), all in caller scratch.
 
 use super::classical::Classical;
-use super::lhl_l1::fold_top;
+use super::lhl_l1::fold_top_vartime;
 use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, add_in_place, karatsuba_scratch_len, mul_basecase, mul_karatsuba};
 use crate::error::{Error, Result};
@@ -22,7 +22,7 @@ use crate::limb::Limb;
 use crate::tuning::{KARATSUBA_THRESHOLD, LHL_DELTA};
 
 /// L2 context.
-/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// Leaks: variable time: [`Self::reduce_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
 /// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct LhlL2 {
@@ -106,8 +106,8 @@ impl LhlL2 {
     /// `out = z mod m` for a 2k-limb z (destroyed). `s` needs [`Reducer::scratch_len`] minus
     /// the product's 2k limbs.
     /// Leaks: variable time: `mul_top`'s, the carry of the first fold stops when it dies,
-    /// then [`fold_top`]'s and the classical tail's ([`Classical::rem_into`]).
-    pub fn reduce_into(&self, out: &mut [Limb], z: &mut [Limb], s: &mut [Limb]) {
+    /// then [`fold_top_vartime`]'s and the classical tail's ([`Classical::rem_into_vartime`]).
+    pub fn reduce_into_vartime(&self, out: &mut [Limb], z: &mut [Limb], s: &mut [Limb]) {
         let k = self.m.len();
         debug_assert_eq!(z.len(), 2 * k);
         let t = self.lo_len();
@@ -125,9 +125,9 @@ impl LhlL2 {
             let c = add_in_place(&mut zp[..], p);
             debug_assert_eq!(c, 0);
         }
-        fold_top(zp, &self.np, self.delta);
+        fold_top_vartime(zp, &self.np, self.delta);
         let w = (k + self.delta).min(zp.len());
-        self.classical.rem_into(out, &zp[..w], rest);
+        self.classical.rem_into_vartime(out, &zp[..w], rest);
     }
 }
 
@@ -151,7 +151,7 @@ impl Reducer for LhlL2 {
         self.classical.one()
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
-        self.reduce_into(out, x, scratch);
+        self.reduce_into_vartime(out, x, scratch);
     }
 }
 

@@ -43,7 +43,8 @@ pub enum WideResult {
 }
 
 /// A modulus context for one reduction method. See the module docs for the conventions.
-/// Each implementing type's doc has a `Leaks:` line for its `reduce_wide`, `mul` and `sqr`.
+/// Each implementing type's doc has a `Leaks:` line for its `reduce_wide`, `mul` and `sqr`
+/// (trait methods carry no `_vartime` suffix); [`Self::is_constant_time`] tells at run time.
 /// (`len` is the modulus size in limbs, never zero, so there is no `is_empty`; `from_repr` is
 /// the inverse of `to_repr`, hence its name.)
 #[allow(clippy::len_without_is_empty, clippy::wrong_self_convention)]

@@ -59,7 +59,7 @@ pub const SHAPE_6X2048: Shape = Shape {
 };
 
 /// Addition-only table reduction context.
-/// Leaks: variable time: [`Self::reduce_into`]'s table indices, and its `mul`/`sqr` are the
+/// Leaks: variable time: [`Self::reduce_into_vartime`]'s table indices, and its `mul`/`sqr` are the
 /// [`Reducer`] defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct TableAdd {
@@ -150,7 +150,7 @@ impl TableAdd {
     /// Additions, shifts and table look-ups only.
     /// Leaks: variable time: every digit's fields index the tables (cache timing), and the final
     /// carry fold loops until no carry is left (up to three times).
-    pub fn reduce_into(&self, out: &mut [Limb], x: &[Limb], z: &mut [Limb]) {
+    pub fn reduce_into_vartime(&self, out: &mut [Limb], x: &[Limb], z: &mut [Limb]) {
         let k = self.m.len();
         let len = x.len() + 1;
         let z = &mut z[..len];
@@ -215,7 +215,7 @@ impl Reducer for TableAdd {
         &self.one
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
-        self.reduce_into(out, x, scratch);
+        self.reduce_into_vartime(out, x, scratch);
     }
 }
 

@@ -35,7 +35,7 @@ fn accumulate(acc: &mut [Limb], table: &[Limb], x: &[Limb], k: usize) {
 
 /// Fill `table` (rows of k = `c.len()` limbs) with c b^j mod m, j = 0, 1, ..., from `c < m`;
 /// `u` has 2k + 3 limbs. One quotient digit per row: O(k) each.
-/// Leaks: variable time: each row is [`Classical::rem_into`].
+/// Leaks: variable time: each row is [`Classical::rem_into_vartime`].
 pub(crate) fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, u: &mut [Limb]) {
     let k = c.len();
     let rows = table.len() / k;
@@ -46,12 +46,12 @@ pub(crate) fn build_rows(table: &mut [Limb], c: &[Limb], classical: &Classical, 
         let (shifted, u) = u.split_at_mut(k + 1);
         shifted[0] = 0;
         shifted[1..].copy_from_slice(prev);
-        classical.rem_into(next, shifted, u);
+        classical.rem_into_vartime(next, shifted, u);
     }
 }
 
 /// Fixed multiplier c mod m: `c[j] = c b^j mod m`, k rows of k limbs (k^2 limbs).
-/// Leaks: variable time: the classical tail of [`Self::mul_into`].
+/// Leaks: variable time: the classical tail of [`Self::mul_into_vartime`].
 #[derive(Debug, Clone)]
 pub struct FixedMultiplier {
     m: Vec<Limb>,
@@ -85,27 +85,27 @@ impl FixedMultiplier {
         })
     }
 
-    /// Scratch limbs [`Self::mul_into`] needs.
+    /// Scratch limbs [`Self::mul_into_vartime`] needs.
     pub fn scratch_len(&self) -> usize {
         2 * self.m.len() + 5
     }
 
     /// `out = c x mod m` for any `x` of at most k limbs (not necessarily < m). Output < m.
     /// Leaks: variable time: the accumulation's carries, then the classical tail
-    /// ([`Classical::rem_into`]).
-    pub fn mul_into(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
+    /// ([`Classical::rem_into_vartime`]).
+    pub fn mul_into_vartime(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
         let (acc, u) = scratch.split_at_mut(k + 2);
         accumulate(acc, &self.table, x, k);
-        self.classical.rem_into(out, acc, u);
+        self.classical.rem_into_vartime(out, acc, u);
     }
 
     /// `c x mod m` on [`crate::Natural`]-free limbs, allocating (convenience).
-    /// Leaks: as [`Self::mul_into`].
-    pub fn mul(&self, x: &[Limb]) -> Vec<Limb> {
+    /// Leaks: as [`Self::mul_into_vartime`].
+    pub fn mul_vartime(&self, x: &[Limb]) -> Vec<Limb> {
         let mut out = vec![0; self.m.len()];
         let mut s = vec![0; self.scratch_len()];
-        self.mul_into(&mut out, &x[..x.len().min(self.m.len())], &mut s);
+        self.mul_into_vartime(&mut out, &x[..x.len().min(self.m.len())], &mut s);
         out
     }
 
@@ -117,7 +117,7 @@ impl FixedMultiplier {
 
 /// The `table-constant` reducer (see the module docs).
 /// Leaks: variable time: `mul` and `sqr` build the table of `a` row by row with
-/// [`Classical::rem_into`], and every operation ends with the accumulation's carries and the
+/// [`Classical::rem_into_vartime`], and every operation ends with the accumulation's carries and the
 /// classical tail.
 #[derive(Debug, Clone)]
 pub struct TableConstant {
@@ -162,7 +162,7 @@ impl Reducer for TableConstant {
         build_rows(table, a, &self.bk.classical, rest);
         let (acc, u) = rest.split_at_mut(k + 2);
         accumulate(acc, table, b, k);
-        self.bk.classical.rem_into(out, acc, u);
+        self.bk.classical.rem_into_vartime(out, acc, u);
     }
     /// [`Self::mul`] with b = a: the table of `a`, multiplied by `a`.
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
@@ -177,7 +177,7 @@ impl Reducer for TableConstant {
         let c = arith::add_n_in_place(&mut acc[..k], &x[..k]);
         let top = add_1_in_place(&mut acc[k..], c);
         debug_assert_eq!(top, 0);
-        self.bk.classical.rem_into(out, acc, u);
+        self.bk.classical.rem_into_vartime(out, acc, u);
     }
 }
 

@@ -16,7 +16,7 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// Residue-table context: the modulus, n[1..k] and a classical context for the last digits.
-/// Leaks: variable time: [`Self::reduce_into`]'s, and its `mul`/`sqr` are the [`Reducer`]
+/// Leaks: variable time: [`Self::reduce_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
 /// defaults (Karatsuba from its threshold).
 #[derive(Debug, Clone)]
 pub struct TableResidue {
@@ -63,7 +63,7 @@ impl TableResidue {
     /// and the sum fits (it is < k b^(k+1)). k(k - 1) multiplications.
     /// Leaks: variable time only in each row's carry into the top two limbs, which stops when it
     /// dies; the rows are read in a fixed order.
-    pub fn fold_into(&self, acc: &mut [Limb], z: &[Limb]) {
+    pub fn fold_into_vartime(&self, acc: &mut [Limb], z: &[Limb]) {
         let k = self.m.len();
         debug_assert!(z.len() == 2 * k && acc.len() == k + 2);
         acc[..=k].copy_from_slice(&z[..=k]);
@@ -77,13 +77,13 @@ impl TableResidue {
     }
 
     /// `out = z mod m` for a 2k-limb `z`. `scratch` needs `2k + 3` limbs.
-    /// Leaks: variable time: [`Self::fold_into`]'s carries, then the classical tail's
-    /// ([`Classical::rem_into`]).
-    pub fn reduce_into(&self, out: &mut [Limb], z: &[Limb], scratch: &mut [Limb]) {
+    /// Leaks: variable time: [`Self::fold_into_vartime`]'s carries, then the classical tail's
+    /// ([`Classical::rem_into_vartime`]).
+    pub fn reduce_into_vartime(&self, out: &mut [Limb], z: &[Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
         let (acc, u) = scratch.split_at_mut(k + 2);
-        self.fold_into(acc, z);
-        self.classical.rem_into(out, acc, u);
+        self.fold_into_vartime(acc, z);
+        self.classical.rem_into_vartime(out, acc, u);
     }
 }
 
@@ -103,7 +103,7 @@ impl Reducer for TableResidue {
         self.classical.one()
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
-        self.reduce_into(out, x, scratch);
+        self.reduce_into_vartime(out, x, scratch);
     }
 }
 

@@ -1,8 +1,8 @@
-//! The user-facing single-word operations: `pow_mod`, `mul_mod`, `inv_mod` for any modulus
+//! The user-facing single-word operations: `pow_mod_vartime`, `mul_mod_vartime`, `inv_mod_vartime` for any modulus
 //! `1 <= m < 2^64`. Each returns `Err(ZeroModulus)` for m = 0 and never panics.
 
 use super::barrett64::Barrett64;
-use super::divq::mul_divq;
+use super::divq::mul_divq_vartime;
 use super::montgomery64::Monty64;
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -12,7 +12,7 @@ use crate::natural::Natural;
 /// limb of `x`, so multi-limb operands can enter the single-word path.
 /// Leaks: variable time: one hardware division per limb (x86 `div`, whose latency depends on
 /// the operands).
-pub fn residue(x: &Natural, m: Limb) -> Limb {
+pub fn residue_vartime(x: &Natural, m: Limb) -> Limb {
     crate::arith::div_rem_1(None, x.limbs(), m)
 }
 
@@ -21,7 +21,7 @@ pub fn residue(x: &Natural, m: Limb) -> Limb {
 /// Leaks: the bit length of `e` (the loop length), and the modulus (its parity picks the
 /// method; the context is built with divisions, whose latency depends on m); nothing about `b`
 /// or the bits of `e`.
-pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
+pub fn pow_mod_vartime(b: Limb, e: u64, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);
     }
@@ -29,9 +29,9 @@ pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
         return Ok(0);
     }
     if m & 1 == 1 {
-        Ok(Monty64::new(m)?.pow_mod(b, e))
+        Ok(Monty64::new(m)?.pow_mod_vartime(b, e))
     } else {
-        Ok(Barrett64::new(m)?.pow(b, e))
+        Ok(Barrett64::new(m)?.pow_vartime(b, e))
     }
 }
 
@@ -39,17 +39,17 @@ pub fn pow_mod(b: Limb, e: u64, m: Limb) -> Result<Limb> {
 /// product nothing beats it; precomputing a context costs a division already).
 /// Leaks: variable time: the hardware division's latency depends on the operands (x86 `div`),
 /// and a branch on whether the product's high word is below m.
-pub fn mul_mod(a: Limb, b: Limb, m: Limb) -> Result<Limb> {
+pub fn mul_mod_vartime(a: Limb, b: Limb, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);
     }
-    Ok(mul_divq(a, b, m))
+    Ok(mul_divq_vartime(a, b, m))
 }
 
 /// `a^{-1} mod m` by the extended Euclidean algorithm, output `< m` (0 for m = 1, where every
 /// residue is the inverse of every other). `Err(NotInvertible)` when gcd(a, m) != 1.
 /// Leaks: variable time: the number of Euclid steps and their divisions depend on `a` and m.
-pub fn inv_mod(a: Limb, m: Limb) -> Result<Limb> {
+pub fn inv_mod_vartime(a: Limb, m: Limb) -> Result<Limb> {
     if m == 0 {
         return Err(Error::ZeroModulus);
     }

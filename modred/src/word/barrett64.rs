@@ -7,7 +7,7 @@
 //! Works for every modulus 1 <= m < 2^64, odd or even. The quotient estimate costs one
 //! 64x64->128 multiplication plus one low multiplication; two corrections, done with masks, make
 //! the remainder exact. All kernels are branch-free (constant-time in the operands; the
-//! modulus and its shift are public); [`Barrett64::pow`] is variable time only in the bit
+//! modulus and its shift are public); [`Barrett64::pow_vartime`] is variable time only in the bit
 //! length of the exponent.
 
 use crate::error::{Error, Result};
@@ -15,7 +15,7 @@ use crate::limb::{adc, div_wide, mul_lo, mul_wide, Choice, Limb};
 
 /// A precomputed-reciprocal context for one modulus `1 <= m < 2^64`.
 /// Leaks: nothing in its products and reductions (constant time, the corrections are masks);
-/// the exponent's bit length in [`Self::pow`]; the constructor divides (variable time in m).
+/// the exponent's bit length in [`Self::pow_vartime`]; the constructor divides (variable time in m).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Barrett64 {
     m: Limb,
@@ -137,7 +137,7 @@ impl Barrett64 {
     /// products, in the shifted representation. Output `< m` (0 for m = 1).
     /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
-    pub fn pow(&self, b: Limb, e: u64) -> Limb {
+    pub fn pow_vartime(&self, b: Limb, e: u64) -> Limb {
         let base = self.reduce(b) << self.s;
         let one = (1 % self.m) << self.s;
         let bits = 64 - e.leading_zeros();

@@ -21,7 +21,7 @@ use crate::limb::{div_wide, mul_wide, Limb};
 /// Panics if `m == 0`.
 /// Leaks: variable time (see the module docs).
 #[inline]
-pub fn mul_divq_u128(a: Limb, b: Limb, m: Limb) -> Limb {
+pub fn mul_divq_u128_vartime(a: Limb, b: Limb, m: Limb) -> Limb {
     assert!(m != 0, "mul_divq_u128: zero modulus");
     let (lo, hi) = mul_wide(a, b);
     let hi = if hi >= m { div_wide(0, hi, m).1 } else { hi };
@@ -33,7 +33,7 @@ pub fn mul_divq_u128(a: Limb, b: Limb, m: Limb) -> Limb {
 /// Leaks: variable time (see the module docs).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-pub fn mul_divq_asm(a: Limb, b: Limb, m: Limb) -> Limb {
+pub fn mul_divq_asm_vartime(a: Limb, b: Limb, m: Limb) -> Limb {
     assert!(m != 0, "mul_divq_asm: zero modulus");
     let (lo, hi) = mul_wide(a, b);
     // hi < m now guaranteed: reduce the high word with a first division (0:hi) if needed.
@@ -45,14 +45,14 @@ pub fn mul_divq_asm(a: Limb, b: Limb, m: Limb) -> Limb {
     div_wide_asm(hi, lo, m).1
 }
 
-/// `a * b mod m` by hardware division: [`mul_divq_asm`] on x86_64, [`mul_divq_u128`]
+/// `a * b mod m` by hardware division: [`mul_divq_asm_vartime`] on x86_64, [`mul_divq_u128_vartime`]
 /// elsewhere. Output `< m`. Panics if `m == 0`.
 /// Leaks: variable time (see the module docs).
 #[inline]
-pub fn mul_divq(a: Limb, b: Limb, m: Limb) -> Limb {
+pub fn mul_divq_vartime(a: Limb, b: Limb, m: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
     {
-        mul_divq_asm(a, b, m)
+        mul_divq_asm_vartime(a, b, m)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -60,20 +60,20 @@ pub fn mul_divq(a: Limb, b: Limb, m: Limb) -> Limb {
     }
 }
 
-/// `b^e mod m` by binary exponentiation over [`mul_divq_u128`]. Output `< m` (0 for m = 1).
+/// `b^e mod m` by binary exponentiation over [`mul_divq_u128_vartime`]. Output `< m` (0 for m = 1).
 /// Panics if `m == 0`.
 /// Leaks: variable time: the divisions, and a branch on each bit of `e`.
-pub fn pow_divq_u128(b: Limb, e: u64, m: Limb) -> Limb {
+pub fn pow_divq_u128_vartime(b: Limb, e: u64, m: Limb) -> Limb {
     assert!(m != 0, "pow_divq_u128: zero modulus");
     let base = b % m;
-    super::pow_binary(|x, y| mul_divq_u128(x, y, m), 1 % m, base, e)
+    super::pow_binary(|x, y| mul_divq_u128_vartime(x, y, m), 1 % m, base, e)
 }
 
-/// `b^e mod m` by binary exponentiation over [`mul_divq`] (the `div` instruction on x86_64).
+/// `b^e mod m` by binary exponentiation over [`mul_divq_vartime`] (the `div` instruction on x86_64).
 /// Output `< m` (0 for m = 1). Panics if `m == 0`.
 /// Leaks: variable time: the divisions, and a branch on each bit of `e`.
-pub fn pow_divq(b: Limb, e: u64, m: Limb) -> Limb {
+pub fn pow_divq_vartime(b: Limb, e: u64, m: Limb) -> Limb {
     assert!(m != 0, "pow_divq: zero modulus");
     let base = b % m;
-    super::pow_binary(|x, y| mul_divq(x, y, m), 1 % m, base, e)
+    super::pow_binary(|x, y| mul_divq_vartime(x, y, m), 1 % m, base, e)
 }

@@ -10,7 +10,7 @@
 //! checksums of every non-empty loop are equal, which `tests/word.rs` checks.
 
 use super::barrett64::Barrett64;
-use super::divq::{pow_divq, pow_divq_u128};
+use super::divq::{pow_divq_u128_vartime, pow_divq_vartime};
 use super::montgomery64::Monty64;
 use crate::limb::Limb;
 
@@ -66,23 +66,23 @@ pub fn empty_loop(n: usize, seed: u64) -> u64 {
 
 /// Exponentiation with the `div` instruction (inline asm on x86_64), Bloemen's `divq` row.
 pub fn divq_loop(n: usize, seed: u64) -> u64 {
-    run(n, seed, |_, c| pow_divq(c.b, c.e, c.m))
+    run(n, seed, |_, c| pow_divq_vartime(c.b, c.e, c.m))
 }
 
 /// Exponentiation with the portable u128 remainder.
 pub fn divq_u128_loop(n: usize, seed: u64) -> u64 {
-    run(n, seed, |_, c| pow_divq_u128(c.b, c.e, c.m))
+    run(n, seed, |_, c| pow_divq_u128_vartime(c.b, c.e, c.m))
 }
 
 /// Exponentiation with Bloemen's own `mul_monty` and divq-based conversions.
 pub fn montgomery_seed_loop(n: usize, seed: u64) -> u64 {
-    run(n, seed, |ctx, c| ctx.pow_seed(c.b, c.e))
+    run(n, seed, |ctx, c| ctx.pow_seed_vartime(c.b, c.e))
 }
 
 /// Exponentiation with [`Monty64`] (REDC with final conditional subtraction), Bloemen's
 /// Montgomery row as modred implements it.
 pub fn montgomery_loop(n: usize, seed: u64) -> u64 {
-    run(n, seed, |ctx, c| ctx.pow_mod(c.b, c.e))
+    run(n, seed, |ctx, c| ctx.pow_mod_vartime(c.b, c.e))
 }
 
 /// Exponentiation with [`Barrett64`] (its reciprocal computed per case, as part of its work).
@@ -90,6 +90,6 @@ pub fn barrett_loop(n: usize, seed: u64) -> u64 {
     run(n, seed, |_, c| {
         Barrett64::new(c.m)
             .expect("loop moduli are non-zero")
-            .pow(c.b, c.e)
+            .pow_vartime(c.b, c.e)
     })
 }

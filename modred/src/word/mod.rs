@@ -8,8 +8,8 @@
 //!   every odd modulus;
 //! - [`barrett64`]: Möller–Granlund reciprocal of the normalized modulus, every modulus >= 1;
 //! - [`shoup64`]: multiplication by a fixed multiplier with a precomputed quotient (m <= 2^63);
-//! - [`arith`]: the user-facing [`pow_mod`], [`mul_mod`], [`inv_mod`];
-//! - [`prime`]: deterministic Miller–Rabin [`is_prime`] for all u64;
+//! - [`arith`]: the user-facing [`pow_mod_vartime`], [`mul_mod_vartime`], [`inv_mod_vartime`];
+//! - [`prime`]: deterministic Miller–Rabin [`is_prime_vartime`] for all u64;
 //! - [`loops`]: Bloemen's benchmark loops (shared by the criterion bench and the report).
 //!
 //! [`Limb`]: crate::limb::Limb
@@ -22,10 +22,10 @@ pub mod montgomery64;
 pub mod prime;
 pub mod shoup64;
 
-pub use arith::{inv_mod, mul_mod, pow_mod, residue};
+pub use arith::{inv_mod_vartime, mul_mod_vartime, pow_mod_vartime, residue_vartime};
 pub use barrett64::Barrett64;
 pub use montgomery64::Monty64;
-pub use prime::is_prime;
+pub use prime::is_prime_vartime;
 pub use shoup64::Shoup64;
 
 /// Right-to-left binary exponentiation `base^e` in whatever representation `mul` works in,

@@ -6,12 +6,12 @@
 //! t + u m divisible by R (Bloemen 2014, "The great Montgomery trick").
 //!
 //! Two versions live here:
-//! - Bloemen's own routines, kept faithful for the benchmark: [`mul_monty_seed`],
-//!   [`mod_to_monty_seed`], [`monty_to_mod_seed`], [`Monty64::pow_seed`];
+//! - Bloemen's own routines, kept faithful for the benchmark: [`mul_monty_seed_vartime`],
+//!   [`mod_to_monty_seed_vartime`], [`monty_to_mod_seed_vartime`], [`Monty64::pow_seed_vartime`];
 //! - [`Monty64`], the general REDC with one final conditional subtraction for every odd modulus
 //!   1 <= m < 2^64, whose values are always fully reduced (< m).
 
-use super::divq::mul_divq;
+use super::divq::mul_divq_vartime;
 use crate::error::{Error, Result};
 use crate::limb::{adc, mul_lo, mul_wide, neg_inv_newton, sbb, Choice, Limb};
 
@@ -25,7 +25,7 @@ use crate::limb::{adc, mul_lo, mul_wide, neg_inv_newton, sbb, Choice, Limb};
 /// - for any odd m and any `a, b < 2^64`: a value `< 2^64` congruent to `a b 2^{-64}` mod m
 ///   (Bloemen's doc comment says "mod 2^64", a typo for "mod m");
 /// - the output is NOT fully reduced: it can lie in `[m, 2^64)`. For m > 2^63 (Bloemen's
-///   setting) that means `< 2m`, so one conditional subtraction ([`monty_to_mod_seed`]'s
+///   setting) that means `< 2m`, so one conditional subtraction ([`monty_to_mod_seed_vartime`]'s
 ///   `if a >= m { a -= m }`) reduces it; for `a, b < m` the output is `< 2m` for every odd m.
 ///
 /// The `tl == 0` shortcut is exact, and needed: if tl = 0 then t = th 2^64 is already divisible
@@ -39,7 +39,7 @@ use crate::limb::{adc, mul_lo, mul_wide, neg_inv_newton, sbb, Choice, Limb};
 ///
 /// Leaks: variable time: two branches on the data (tl == 0 and the wrap).
 #[inline]
-pub fn mul_monty_seed(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Limb {
+pub fn mul_monty_seed_vartime(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Limb {
     debug_assert!(m & 1 == 1);
     let (tl, th) = mul_wide(a, b);
     if tl == 0 {
@@ -57,22 +57,22 @@ pub fn mul_monty_seed(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Limb {
 
 /// Bloemen's `mod_to_monty`: `a 2^64 mod m` as the divq product `a r mod m`, `r` = 2^64 mod m.
 /// Output `< m`, any `a`.
-/// Leaks: variable time (hardware division, see [`mul_divq`]).
+/// Leaks: variable time (hardware division, see [`mul_divq_vartime`]).
 #[inline]
-pub fn mod_to_monty_seed(a: Limb, r: Limb, m: Limb) -> Limb {
-    mul_divq(a, r, m)
+pub fn mod_to_monty_seed_vartime(a: Limb, r: Limb, m: Limb) -> Limb {
+    mul_divq_vartime(a, r, m)
 }
 
 /// Bloemen's `monty_to_mod`: `a 2^{-64} mod m` as `if a >= m { a -= m }` then the divq product
 /// with `r_inv` = 2^{-64} mod m. Output `< m` for every odd m and every `a < 2^64`: Bloemen
-/// requires m > 2^63 so that one subtraction brings [`mul_monty_seed`]'s output below m, but the
+/// requires m > 2^63 so that one subtraction brings [`mul_monty_seed_vartime`]'s output below m, but the
 /// divq product reduces fully anyway (its high word is `< r_inv < m`), so the subtraction is
 /// not needed for correctness.
 /// Leaks: variable time: the branch on `a >= m` and the hardware division.
 #[inline]
-pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
+pub fn monty_to_mod_seed_vartime(a: Limb, r_inv: Limb, m: Limb) -> Limb {
     let a = if a >= m { a - m } else { a };
-    mul_divq(a, r_inv, m)
+    mul_divq_vartime(a, r_inv, m)
 }
 
 /// A single-word Montgomery context for an odd modulus `1 <= m < 2^64`: R = 2^64, k = -m^{-1}
@@ -83,8 +83,8 @@ pub fn monty_to_mod_seed(a: Limb, r_inv: Limb, m: Limb) -> Limb {
 /// shorter [`Self::redc_sub`] (measured faster in `benches/word.rs`).
 /// Leaks: nothing in [`Self::redc`], [`Self::mul`], [`Self::sqr`], [`Self::to_monty`],
 /// [`Self::from_monty`] and [`Self::pow_ct`] (constant time: branch-free, the final subtraction
-/// a mask select); the exponent's bit length in [`Self::pow`]; variable time in
-/// [`Self::pow_seed`]; the constructor divides (hardware division: variable time in m, which is
+/// a mask select); the exponent's bit length in [`Self::pow_vartime`]; variable time in
+/// [`Self::pow_seed_vartime`]; the constructor divides (hardware division: variable time in m, which is
 /// public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Monty64 {
@@ -106,7 +106,7 @@ impl Monty64 {
         if m & 1 == 0 {
             return Err(Error::EvenModulus {
                 reducer: "montgomery64",
-                accepting: "barrett64, divq (word::pow_mod picks barrett64 itself)".into(),
+                accepting: "barrett64, divq (word::pow_mod_vartime picks barrett64 itself)".into(),
             });
         }
         let k = neg_inv_newton(m);
@@ -224,13 +224,13 @@ impl Monty64 {
     /// `e`, so no mispredictions; the squaring and product chains overlap).
     /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
-    pub fn pow(&self, x: Limb, e: u64) -> Limb {
+    pub fn pow_vartime(&self, x: Limb, e: u64) -> Limb {
         debug_assert!(x < self.m);
         let bits = 64 - e.leading_zeros();
         super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, bits)
     }
 
-    /// Like [`Self::pow`] but constant-time in `e` too: 64 squarings and 64 multiplications
+    /// Like [`Self::pow_vartime`] but constant-time in `e` too: 64 squarings and 64 multiplications
     /// whatever `e` is, each product kept or dropped by mask.
     /// Leaks: nothing (constant time).
     pub fn pow_ct(&self, x: Limb, e: u64) -> Limb {
@@ -238,11 +238,11 @@ impl Monty64 {
         super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, 64)
     }
 
-    /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow`], convert out. Output `< m`.
+    /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow_vartime`], convert out. Output `< m`.
     /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
-    pub fn pow_mod(&self, b: Limb, e: u64) -> Limb {
-        self.from_monty(self.pow(self.to_monty(b), e))
+    pub fn pow_mod_vartime(&self, b: Limb, e: u64) -> Limb {
+        self.from_monty(self.pow_vartime(self.to_monty(b), e))
     }
 
     /// `a b mod m` for any `a, b < 2^64`, as REDC(REDC(a R^2) b) = REDC(a R mod m, b): the
@@ -254,15 +254,15 @@ impl Monty64 {
         self.mul(self.to_monty(a), b)
     }
 
-    /// `b^e mod m` the way Bloemen 2014 does it: [`mod_to_monty_seed`], binary exponentiation
-    /// over [`mul_monty_seed`] (whose intermediate values may exceed m), [`monty_to_mod_seed`].
+    /// `b^e mod m` the way Bloemen 2014 does it: [`mod_to_monty_seed_vartime`], binary exponentiation
+    /// over [`mul_monty_seed_vartime`] (whose intermediate values may exceed m), [`monty_to_mod_seed_vartime`].
     /// Output `< m`. Correct for every odd m (tested), although Bloemen states m > 2^63.
-    /// Leaks: variable time: the hardware divisions, [`mul_monty_seed`]'s branches and a branch
+    /// Leaks: variable time: the hardware divisions, [`mul_monty_seed_vartime`]'s branches and a branch
     /// on each bit of `e`.
-    pub fn pow_seed(&self, b: Limb, e: u64) -> Limb {
+    pub fn pow_seed_vartime(&self, b: Limb, e: u64) -> Limb {
         let (r, k, m) = (self.r, self.k, self.m);
-        let x = mod_to_monty_seed(b, r, m);
-        let acc = super::pow_binary(|a, c| mul_monty_seed(a, c, r, k, m), r, x, e);
-        monty_to_mod_seed(acc, self.r_inv, m)
+        let x = mod_to_monty_seed_vartime(b, r, m);
+        let acc = super::pow_binary(|a, c| mul_monty_seed_vartime(a, c, r, k, m), r, x, e);
+        monty_to_mod_seed_vartime(acc, self.r_inv, m)
     }
 }

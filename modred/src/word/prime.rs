@@ -21,7 +21,7 @@ pub const FIRST_12_PRIMES: [Limb; 12] = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31,
 /// mod n; a base that is 0 mod n is skipped). Returns `false` for even or `n < 3`.
 /// Leaks: variable time: it stops at the first base that decides, the squaring loop exits
 /// early, and the bases are reduced by hardware division.
-pub fn miller_rabin(n: Limb, bases: &[Limb]) -> bool {
+pub fn miller_rabin_vartime(n: Limb, bases: &[Limb]) -> bool {
     if n < 3 || n & 1 == 0 {
         return false;
     }
@@ -38,7 +38,7 @@ pub fn miller_rabin(n: Limb, bases: &[Limb]) -> bool {
         if a == 0 {
             continue;
         }
-        let mut x = ctx.pow(ctx.to_monty(a), d);
+        let mut x = ctx.pow_vartime(ctx.to_monty(a), d);
         if x == one || x == minus_one {
             continue;
         }
@@ -57,10 +57,10 @@ pub fn miller_rabin(n: Limb, bases: &[Limb]) -> bool {
 }
 
 /// Whether `n` is prime, deterministically for every u64: trial division by the primes up to
-/// 37, then [`miller_rabin`] with [`SINCLAIR_BASES`].
+/// 37, then [`miller_rabin_vartime`] with [`SINCLAIR_BASES`].
 /// Leaks: variable time: the trial divisions stop at the first factor, then
-/// [`miller_rabin`]'s.
-pub fn is_prime(n: Limb) -> bool {
+/// [`miller_rabin_vartime`]'s.
+pub fn is_prime_vartime(n: Limb) -> bool {
     if n < 2 {
         return false;
     }
@@ -76,5 +76,5 @@ pub fn is_prime(n: Limb) -> bool {
     if n < 41 * 41 {
         return true;
     }
-    miller_rabin(n, &SINCLAIR_BASES)
+    miller_rabin_vartime(n, &SINCLAIR_BASES)
 }

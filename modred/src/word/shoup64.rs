@@ -16,7 +16,7 @@ pub const SHOUP64_MAX_MODULUS: Limb = 1 << 63;
 /// `w' = floor(w 2^64 / m)` for `w < m` (one 128/64 division).
 /// Leaks: variable time (the division, `__udivti3`, depends on `w` and m).
 #[inline]
-pub fn shoup_precompute(w: Limb, m: Limb) -> Limb {
+pub fn shoup_precompute_vartime(w: Limb, m: Limb) -> Limb {
     debug_assert!(w < m);
     div_wide(w, 0, m).0
 }
@@ -71,7 +71,7 @@ impl Shoup64 {
         Ok(Shoup64 {
             m,
             w,
-            wp: shoup_precompute(w, m),
+            wp: shoup_precompute_vartime(w, m),
         })
     }
 

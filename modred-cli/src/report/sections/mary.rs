@@ -109,7 +109,7 @@ pub fn competitor<'a>(
 /// The same m-ary loop with the classical reduction on *trimmed* operands: products of short
 /// table entries are short and Algorithm D then runs fewer steps, the effect Bosselaers et al.
 /// 1993 Fig. 3 shows for small bases. (The `Reducer` trait works on full k-limb values, so this
-/// variant calls `arith::mul` on the trimmed operands and `Classical::rem_into` on the product's
+/// variant calls `arith::mul` on the trimmed operands and `Classical::rem_into_vartime` on the product's
 /// own length. No allocation below the Karatsuba threshold.)
 pub fn classical_trimmed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural) -> Competitor<'a> {
     let c = match Classical::new(m.limbs()) {
@@ -135,7 +135,7 @@ pub fn classical_trimmed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural)
         }
         let p = &mut prod[..a.len() + b.len()];
         arith::mul(p, a, b);
-        c.rem_into(out, p, u);
+        c.rem_into_vartime(out, p, u);
     };
     Competitor::new(label, move |check| {
         let nd = arith::bit_len(&e).div_ceil(4);

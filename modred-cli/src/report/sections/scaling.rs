@@ -119,7 +119,7 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
         let (mb, me, mm, o) = (b.clone(), e.clone(), m.clone(), opts.clone());
         let comps = vec![
             Competitor::new("modred pow (auto)", move |check| {
-                let r = modred::exp::pow(&mb, &me, &mm, &o).expect("valid options");
+                let r = modred::exp::pow_vartime(&mb, &me, &mm, &o).expect("valid options");
                 black_box(&r);
                 check.then_some(r)
             }),

@@ -21,7 +21,10 @@ fn montgomery_special(rng: &mut Rng, m: &Natural, k: usize, n: usize) -> Natural
         let t = Natural::from(rng.next_u64() | 1);
         s = &s + &(&(&t * m) << (64 * i));
     }
-    let low = (&bk.checked_sub(&(&s % &bk)).expect("s mod b^k < b^k")) % &bk;
+    let low = (&bk
+        .checked_sub_vartime(&(&s % &bk))
+        .expect("s mod b^k < b^k"))
+        % &bk;
     let h = rng.below(m);
     &(&h << (64 * k)) + &low
 }

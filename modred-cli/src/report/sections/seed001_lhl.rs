@@ -6,7 +6,7 @@
 //! The precomputation reducers are discovered at run time in `modred::reduce::REDUCERS`
 //! (`table-residue`, `lhl-l1`, `lhl-l2`, every `table-add-*`); the cells of missing methods say
 //! n/a. The window exponentiation built only from the table methods
-//! (`modred::exp::table_window::pow_window`) adds a column per table method.
+//! (`modred::exp::table_window::pow_window_vartime`) adds a column per table method.
 
 use super::common::{
     build, gmp_mod, gmp_powm, oracle_mod, oracle_powm, ossl_mod_exp, ossl_nnmod, reducer_reduce,
@@ -87,17 +87,17 @@ fn window_competitor<'a>(
     e: &Natural,
     m: &Natural,
 ) -> Competitor<'a> {
-    use modred::exp::table_window::{pow_window, WindowMethod};
+    use modred::exp::table_window::{pow_window_vartime, WindowMethod};
     let (b, e, m) = (b.clone(), e.clone(), m.clone());
     let checked = name
         .parse::<WindowMethod>()
-        .and_then(|method| pow_window(method, &b, &Natural::one(), &m, 4).map(|_| method));
+        .and_then(|method| pow_window_vartime(method, &b, &Natural::one(), &m, 4).map(|_| method));
     let method = match checked {
         Ok(method) => method,
         Err(err) => return Competitor::na(label, super::common::short_reason(&err.to_string())),
     };
     Competitor::new(label, move |check| {
-        let r = pow_window(method, &b, &e, &m, 4).expect("checked above");
+        let r = pow_window_vartime(method, &b, &e, &m, 4).expect("checked above");
         black_box(&r);
         check.then_some(r)
     })

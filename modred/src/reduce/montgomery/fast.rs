@@ -652,7 +652,7 @@ impl MontKernel for Fast {
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
         match &p.redc_n {
             None => redc(p, out, x),
-            Some(r) => r.reduce(out, x, &p.m),
+            Some(r) => r.reduce_vartime(out, x, &p.m),
         }
     }
 }

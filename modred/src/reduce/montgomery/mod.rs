@@ -174,7 +174,7 @@ pub trait MontKernel: Send + Sync + 'static {
 
 /// A Montgomery-family reducer using kernel `K`.
 /// Leaks: what `K` leaks (its doc's `Leaks:` line; `to_repr` is `K`'s product with R^2 mod m,
-/// `from_repr` and `reduce_wide` its REDC), and `check_wide` what [`check_below_m_r`] leaks.
+/// `from_repr` and `reduce_wide` its REDC), and `check_wide` what [`check_below_m_r_vartime`] leaks.
 pub struct Montgomery<K: MontKernel> {
     p: MontParams,
     _kernel: PhantomData<K>,
@@ -272,13 +272,13 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
         self.p.tier
     }
     fn check_wide(&self, x: &[Limb]) -> core::result::Result<(), &'static str> {
-        check_below_m_r(x, &self.p.m)
+        check_below_m_r_vartime(x, &self.p.m)
     }
 }
 
 /// Whether `x < m R` with R = b^k: the input range of Montgomery reduction.
 /// Leaks: variable time: trims `x` and compares with an early exit.
-pub fn check_below_m_r(x: &[Limb], m: &[Limb]) -> core::result::Result<(), &'static str> {
+pub fn check_below_m_r_vartime(x: &[Limb], m: &[Limb]) -> core::result::Result<(), &'static str> {
     let x = arith::trim(x);
     let k = m.len();
     if x.len() <= k || arith::cmp(&x[k..], m).is_lt() {

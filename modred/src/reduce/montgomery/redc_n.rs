@@ -11,12 +11,12 @@
 //! H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference rotated by L - k limbs (GMP
 //! does the same with `mpn_mulmod_bnm1`).
 //!
-//! Variable time (see [`RedcN::reduce`]).
+//! Variable time (see [`RedcN::reduce_vartime`]).
 
 use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
 use crate::limb::Limb;
 
-/// The per-modulus constants of [`RedcN::reduce`].
+/// The per-modulus constants of [`RedcN::reduce_vartime`].
 #[derive(Debug)]
 pub struct RedcN {
     /// -m^{-1} mod R, k limbs.
@@ -52,7 +52,7 @@ impl RedcN {
     /// Leaks: variable time: a zero low half of x (found by an early-exit scan) skips the
     /// products; q is multiplied trimmed (its length shows); below the NTT range the Toom-3
     /// products branch on operand signs; the carry and borrow propagations stop early.
-    pub fn reduce(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
+    pub fn reduce_vartime(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
         let k = m.len();
         debug_assert!(x.len() == 2 * k && out.len() == k);
         let (x_lo, x_hi) = x.split_at(k);
@@ -154,7 +154,7 @@ mod tests {
                     _ => arith::mul(&mut x, &mm1, &r),
                 }
                 let mut out = vec![0; k];
-                ctx.reduce(&mut out, &x, &m);
+                ctx.reduce_vartime(&mut out, &x, &m);
                 // out = x R^-1 mod m iff out < m and out R = x (mod m): checked by a product
                 // and a division (a modular inverse of 2000 limbs in num-bigint took minutes).
                 let (out, m) = (big(&out), big(&m));
