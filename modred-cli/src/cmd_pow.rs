@@ -69,7 +69,7 @@ pub fn pow(b: &Natural, e: &Signed, m: &Natural, opts: &PowOptions) -> Result<Na
         return Ok(exp::pow_signed_exp_vartime(b, &e.mag, true, m, opts)?);
     }
     if let (Some(m1), Some(e1)) = (word_path(opts, m), e.mag.to_u64()) {
-        let r = modred::word::pow_mod_vartime(modred::word::residue_vartime(b, m1), e1, m1)?;
+        let r = modred::word::pow_mod_vartime(modred::word::residue_vartime(b, m1)?, e1, m1)?;
         return Ok(Natural::from(r));
     }
     Ok(exp::pow_vartime(b, &e.mag, m, opts)?)

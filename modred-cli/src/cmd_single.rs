@@ -57,8 +57,8 @@ pub fn mulmod(
     {
         use modred::word::{mul_mod_vartime, residue_vartime};
         return Ok(Natural::from(mul_mod_vartime(
-            residue_vartime(a, m1),
-            residue_vartime(b, m1),
+            residue_vartime(a, m1)?,
+            residue_vartime(b, m1)?,
             m1,
         )?));
     }

@@ -273,7 +273,7 @@ fn sweep() {
                 let b = &b % &m;
                 let classical = || {
                     let r = Classical::new(m.limbs()).unwrap();
-                    let base = b.to_padded(m.len());
+                    let base = b.to_padded(m.len()).unwrap();
                     let opts = PowOptions {
                         method: Method::Binary,
                         ..PowOptions::default()

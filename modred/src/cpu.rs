@@ -16,7 +16,7 @@
 //!
 //! Both are read once, at the first use. The arithmetic on slices and the non-Montgomery
 //! reducers follow [`tier`]; a Montgomery context keeps the tier it was built with
-//! ([`crate::reduce::montgomery::MontParams::with_tier`], [`crate::exp::Modulus::with_tier`]) for
+//! ([`crate::reduce::montgomery::Montgomery::with_tier`], [`crate::exp::Modulus::with_tier`]) for
 //! all its products and exponentiations, so tests can run every tier of [`available`] in one
 //! process. Builds with the `count` feature (every single-precision operation counted) and
 //! non-x86-64 targets detect [`Tier::Portable`] only.

@@ -56,12 +56,14 @@ impl Natural {
         }
     }
 
-    /// The limbs zero-padded to `len` (which must be at least [`Self::len`]).
-    pub fn to_padded(&self, len: usize) -> Vec<Limb> {
-        assert!(len >= self.limbs.len());
+    /// The limbs zero-padded to `len`; `None` if the value needs more limbs ([`Self::len`]).
+    pub fn to_padded(&self, len: usize) -> Option<Vec<Limb>> {
+        if len < self.limbs.len() {
+            return None;
+        }
         let mut v = self.limbs.clone();
         v.resize(len, 0);
-        v
+        Some(v)
     }
 
     /// Number of limbs (zero has none; see [`Self::is_zero`]).
@@ -435,6 +437,9 @@ mod tests {
         assert_eq!(Natural::from_be_bytes(&n.to_be_bytes()), n);
         assert_eq!(n.to_be_bytes_padded(12).unwrap()[..2], [0, 0]);
         assert!(n.to_be_bytes_padded(9).is_none());
+        assert_eq!(n.to_padded(3), Some(vec![0x0304_0506_0708_090a, 0x0102, 0]));
+        assert_eq!(n.to_padded(1), None);
+        assert_eq!(Natural::zero().to_padded(0), Some(vec![]));
         assert!(Natural::zero().to_be_bytes().is_empty());
     }
 }

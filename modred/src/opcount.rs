@@ -54,7 +54,7 @@ fn padded(x: &Natural, len: usize, what: &str) -> Result<Vec<Limb>> {
             x.len()
         )));
     }
-    Ok(x.to_padded(len))
+    Ok(x.to_padded(len).expect("length checked above"))
 }
 
 impl Op {
@@ -81,7 +81,7 @@ impl Op {
                 }
                 let r = reduce::build(name.parse()?, m)?;
                 let k = r.len();
-                let (a, b) = (a.to_padded(k), b.to_padded(k));
+                let (a, b) = (padded(a, k, "a")?, padded(b, k, "b")?);
                 let mut out: Vec<Limb> = vec![0; k];
                 let mut scratch: Vec<Limb> = vec![0; r.scratch_len()];
                 Ok(count::measure(|| r.mul(&mut out, &a, &b, &mut scratch)).1)

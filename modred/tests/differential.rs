@@ -551,6 +551,83 @@ fn restriction_errors_at_the_documented_bounds() {
     assert!(!too_large("classical", &(b_pow(9 * k) - 1u32)));
 }
 
+/// The raw `Reducer` kernels check the lengths of their slices: a value of k + 1 or k - 1 limbs,
+/// a `reduce_wide` argument of 2k +- 1 limbs (classical and lhl-l1 take any) or an output of
+/// another length panics, on every kernel tier, instead of being read as another number.
+#[test]
+fn reducer_kernels_check_slice_lengths() {
+    use std::panic::{catch_unwind, AssertUnwindSafe};
+    let panics = |label: &str, f: &mut dyn FnMut()| {
+        let msg = catch_unwind(AssertUnwindSafe(f)).expect_err(label);
+        let msg = msg.downcast::<String>().map(|s| *s).unwrap_or_default();
+        assert!(msg.starts_with("Reducer"), "{label}: {msg}");
+    };
+    let mut rng = StdRng::seed_from_u64(0x1e45);
+    for k in [1usize, 3, 4, 8, 9, 17, 70] {
+        let odd =
+            rng.gen_biguint(64 * k as u64) | BigUint::one() | (BigUint::one() << (64 * k - 1));
+        let dr = b_pow(k) - 189u32; // diminished radix: 2^(64k) - 189
+        for info in REDUCERS {
+            for tier in modred::cpu::available() {
+                let m = if info.name == "diminished-radix" {
+                    &dr
+                } else {
+                    &odd
+                };
+                let Ok(r) = reduce::build_with_tier(info.kind, &nat(m), tier) else {
+                    continue;
+                };
+                let label = format!("{} k={k} {tier}", info.name);
+                let (v, wide) = (vec![1u64; k], vec![1u64; 2 * k]);
+                let mut s = vec![0u64; r.scratch_len()];
+                let mut lens = vec![k + 1];
+                lens.extend((k > 1).then_some(k - 1));
+                for bad in lens {
+                    let w = vec![1u64; bad];
+                    let (mut out, mut o) = (vec![0u64; k], vec![0u64; bad]);
+                    panics(&format!("{label} mul a"), &mut || {
+                        r.mul(&mut out, &w, &v, &mut s)
+                    });
+                    panics(&format!("{label} mul b"), &mut || {
+                        r.mul(&mut out, &v, &w, &mut s)
+                    });
+                    panics(&format!("{label} mul out"), &mut || {
+                        r.mul(&mut o, &v, &v, &mut s)
+                    });
+                    panics(&format!("{label} sqr"), &mut || r.sqr(&mut out, &w, &mut s));
+                    panics(&format!("{label} sqr out"), &mut || {
+                        r.sqr(&mut o, &v, &mut s)
+                    });
+                    panics(&format!("{label} to_repr"), &mut || {
+                        r.to_repr(&mut out, &w, &mut s)
+                    });
+                    panics(&format!("{label} from_repr"), &mut || {
+                        r.from_repr(&mut out, &w, &mut s)
+                    });
+                    panics(&format!("{label} reduce_wide out"), &mut || {
+                        r.reduce_wide(&mut o, &mut wide.clone(), &mut s)
+                    });
+                    if r.pow_fused(&v, &[5], modred::scan::FusedPow::Binary)
+                        .is_some()
+                    {
+                        panics(&format!("{label} pow_fused base"), &mut || {
+                            r.pow_fused(&w, &[5], modred::scan::FusedPow::Binary);
+                        });
+                    }
+                }
+                if !matches!(r.name(), "classical" | "lhl-l1") {
+                    for len in [2 * k - 1, 2 * k + 1] {
+                        let mut out = vec![0u64; k];
+                        panics(&format!("{label} reduce_wide {len}"), &mut || {
+                            r.reduce_wide(&mut out, &mut vec![1u64; len], &mut s)
+                        });
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn auto_builds_the_repeated_workload_choice() {
     use modred::reduce::auto::{choose, Workload};

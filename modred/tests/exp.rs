@@ -600,8 +600,8 @@ fn ct_trace_independent_of_exponent() {
                 let mut trace: Vec<CtEvent> = Vec::new();
                 let got = exp::ct::pow_traced(
                     &*r,
-                    &nat(&b).to_padded(k),
-                    &nat(e).to_padded(k),
+                    &nat(&b).to_padded(k).unwrap(),
+                    &nat(e).to_padded(k).unwrap(),
                     bits as usize,
                     w,
                     &mut trace,
@@ -668,6 +668,93 @@ fn out_of_range_parameters_are_errors() {
         let opts = PowOptions::default();
         assert!(exp::pow_with_vartime(&*r, method, &[1_000_004], &e, &opts).is_err());
         assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_ok());
+    }
+}
+
+/// A computation cancelled while the fixed-base or comb tables are built (their residues then
+/// stop short of the exponent) ends in `Error::Cancelled`, not a panic: the Python package
+/// cancels on Ctrl-C.
+#[test]
+fn cancelled_table_methods_are_errors() {
+    use std::sync::atomic::AtomicBool;
+    let mut rng = StdRng::seed_from_u64(0xca9c);
+    for limbs in [1usize, 4, 9, 16] {
+        let m = rng.gen_biguint(64 * limbs as u64) | BigUint::one() | (BigUint::one() << 3);
+        let (b, e) = (nat(&rng.gen_biguint_below(&m)), nat(&rng.gen_biguint(256)));
+        let md = Modulus::new(&nat(&m), ReducerKind::Auto).unwrap();
+        let cancelled = AtomicBool::new(true);
+        for method in [Method::FixedBase, Method::Comb] {
+            for threads in [None, Some(2)] {
+                let o = PowOptions {
+                    method,
+                    threads,
+                    ..PowOptions::default()
+                };
+                let r = modred::cancel::with_flag(&cancelled, || md.pow(&b, &e, &o));
+                assert_eq!(r, Err(Error::Cancelled), "{limbs} limbs {method:?}");
+                let r = modred::cancel::with_flag(&cancelled, || exp::pow(&b, &e, &nat(&m), &o));
+                assert_eq!(r, Err(Error::Cancelled), "{limbs} limbs {method:?}");
+            }
+        }
+        let r = modred::cancel::with_flag(&cancelled, || md.fixed_base(&b).map(|f| f.pow(&e)));
+        assert!(
+            matches!(r, Err(Error::Cancelled)),
+            "{limbs} limbs fixed_base"
+        );
+        // Not cancelled, the same calls succeed.
+        let want = nat(&oracle(&b.to_biguint(), &e.to_biguint(), &m));
+        assert_eq!(md.pow(&b, &e, &opts(Method::Comb, "auto")).unwrap(), want);
+        assert_eq!(md.fixed_base(&b).unwrap().pow(&e).unwrap(), want);
+    }
+}
+
+/// `Reducer::pow_fused` is public: scan parameters out of range panic with a message on every
+/// kernel tier instead of computing a wrong power (`FusedPow::Ct` with `exp_bits` below the
+/// exponent's length would scan only its low bits).
+#[test]
+fn fused_pow_parameters_are_checked() {
+    use modred::cpu::available;
+    use modred::scan::FusedPow;
+    let mut rng = StdRng::seed_from_u64(0xf05e);
+    for limbs in [1usize, 4, 6, 9, 16, 64] {
+        let m = rng.gen_biguint(64 * limbs as u64)
+            | BigUint::one()
+            | (BigUint::one() << (64 * limbs - 1));
+        let base = nat(&rng.gen_biguint_below(&m)).to_padded(limbs).unwrap();
+        let e = [u64::MAX, 5];
+        for tier in available() {
+            let r = modred::reduce::build_with_tier(ReducerKind::MontgomeryFast, &nat(&m), tier)
+                .unwrap();
+            for alg in [
+                FusedPow::Sliding { w: 0 },
+                FusedPow::Sliding { w: 17 },
+                FusedPow::Window { w: 0 },
+                FusedPow::Window { w: 64 },
+                FusedPow::Ct {
+                    exp_bits: 128,
+                    w: 0,
+                },
+                FusedPow::Ct { exp_bits: 0, w: 4 },
+                FusedPow::Ct { exp_bits: 66, w: 4 },
+            ] {
+                let got = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    r.pow_fused(&base, &e, alg)
+                }));
+                let msg = got.expect_err(&format!("{limbs} limbs {tier} {alg:?}"));
+                let msg = msg.downcast::<String>().map(|s| *s).unwrap_or_default();
+                assert!(msg.starts_with("FusedPow"), "{limbs} {tier} {alg:?}: {msg}");
+            }
+            let big = |x: &[u64]| Natural::from_slice(x).to_biguint();
+            let want = nat(&oracle(&big(&base), &big(&e), &m));
+            for alg in [
+                FusedPow::Sliding { w: 16 },
+                FusedPow::Ct { exp_bits: 67, w: 1 },
+            ] {
+                if let Some(x) = r.pow_fused(&base, &e, alg) {
+                    assert_eq!(Natural::from_limbs(x), want, "{limbs} {tier} {alg:?}");
+                }
+            }
+        }
     }
 }
 

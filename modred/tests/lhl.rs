@@ -280,6 +280,53 @@ fn l1_final_carry_path_is_taken_and_correct() {
         Err(Error::InvalidParameter(msg)) => assert!(msg.contains("diminished-radix")),
         other => panic!("{other:?}"),
     }
+    // ... and by fold_top itself, which would otherwise drop carries (as with an empty n').
+    for (np, delta) in [(&np[..], 0), (&[][..], 2)] {
+        let mut z = limbs_of(&x, 8);
+        let r =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| fold_top(&mut z, np, delta)));
+        let msg = r.expect_err("fold_top accepted it");
+        assert!(msg.downcast_ref::<&str>().unwrap().starts_with("fold_top"));
+    }
+}
+
+/// `table-add` with a shape of one's own: shapes whose fields do not fit a digit are
+/// `InvalidParameter`, one with tables too large to reserve `TooLarge`, and a valid one reduces
+/// like the oracle.
+#[test]
+fn table_add_custom_shapes() {
+    use modred::reduce::table_add::{Shape, TableAdd};
+    let m = [0x1234_5678_9abc_def1u64, 0x0fed_cba9];
+    for (bits, fields) in [(0, 4), (4, 1), (4, 17), (64, 2), (32, 3), (13, 6), (1, 66)] {
+        let shape = Shape { bits, fields };
+        match TableAdd::new("custom", shape, &m) {
+            Err(Error::InvalidParameter(msg)) => assert!(msg.contains("fields"), "{msg}"),
+            other => panic!("{bits}x{fields}: {other:?}"),
+        }
+    }
+    let huge = Shape { bits: 1, fields: 2 };
+    assert_eq!(huge.top_bits(), 63);
+    assert_eq!(huge.rows(), usize::MAX);
+    assert!(matches!(
+        TableAdd::new("custom", huge, &m),
+        Err(Error::TooLarge { .. })
+    ));
+    let shape = Shape {
+        bits: 13,
+        fields: 5,
+    };
+    assert_eq!(shape.rows(), 4 * 8192 + 6 * 4096 + 6);
+    let r = TableAdd::new("custom", shape, &m).unwrap();
+    let mut rng = StdRng::seed_from_u64(0x7ab1e);
+    let mb = to_big(&m);
+    for _ in 0..200 {
+        let x: Vec<Limb> = (0..4).map(|_| rng.gen()).collect();
+        let mut wide = x.clone();
+        let mut out = vec![0; 2];
+        let mut scratch = vec![0; r.scratch_len()];
+        r.reduce_wide(&mut out, &mut wide, &mut scratch);
+        assert_eq!(to_big(&out), oracle_rem(&to_big(&x), &mb));
+    }
 }
 
 #[test]
@@ -313,6 +360,10 @@ fn fixed_multiplier_matches_oracles() {
                 let got = to_big(&fm.mul_vartime(&limbs_of(&x, k)));
                 assert_eq!(got, oracle_rem(&(&c * &x), &m));
             }
+            // Longer than m: reduced first, not cut to k limbs.
+            let x = rng.gen_biguint(64 * 2 * k as u64) | pow2(64 * 2 * k as u64 - 1);
+            let got = to_big(&fm.mul(&limbs_of(&x, 2 * k + 1)));
+            assert_eq!(got, oracle_rem(&(&c * &x), &m), "k={k}: x of 2k limbs");
         }
     }
     assert!(matches!(

@@ -373,10 +373,6 @@ fn shoup64_all_edges() {
                 let lazy = ctx.mul_lazy(a);
                 assert!((lazy as u128) < 2 * m as u128);
                 assert_eq!(lazy % m, want);
-                assert_eq!(
-                    shoup64::mul_shoup(a, ctx.multiplier(), ctx.quotient(), m),
-                    want
-                );
             }
         }
     }
@@ -390,6 +386,11 @@ fn pow_mul_inv_all_edges() {
     assert_eq!(word::pow_mod_vartime(2, 3, 0), Err(Error::ZeroModulus));
     assert_eq!(word::mul_mod_vartime(2, 3, 0), Err(Error::ZeroModulus));
     assert_eq!(word::inv_mod_vartime(2, 0), Err(Error::ZeroModulus));
+    assert_eq!(word::residue_vartime(&5u64.into(), 0), Err(Error::ZeroModulus));
+    assert_eq!(
+        word::residue_vartime(&(u128::MAX - 4).into(), 7),
+        Ok(((u128::MAX - 4) % 7) as u64)
+    );
     assert_eq!(word::pow_mod_vartime(0, 0, 7), Ok(1));
     assert_eq!(word::pow_mod_vartime(5, 0, 1), Ok(0));
     let mut moduli = all_edges();
@@ -427,6 +428,45 @@ fn pow_mul_inv_all_edges() {
             }
         }
     }
+}
+
+/// The context kernels' preconditions (a factor below m, a REDC high word below m) are
+/// checked: outside them they would return a wrong residue, not an error.
+#[test]
+fn context_kernels_check_their_preconditions() {
+    let big = u64::MAX;
+    let monty = Monty64::new(1001).unwrap();
+    let barrett = Barrett64::new(1000).unwrap();
+    let message = |f: &dyn Fn() -> u64| {
+        let e = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).expect_err("no panic");
+        e.downcast::<&str>()
+            .map(|s| s.to_string())
+            .unwrap_or_else(|e| *e.downcast::<String>().expect("a message"))
+    };
+    for (name, msg) in [
+        ("Monty64::mul", message(&|| monty.mul(big, big))),
+        ("Monty64::sqr", message(&|| monty.sqr(1001))),
+        ("Monty64::redc:", message(&|| monty.redc(1001, 5))),
+        ("Monty64::redc_sub", message(&|| monty.redc_sub(big, 5))),
+        ("Monty64::pow:", message(&|| monty.pow(1001, 3))),
+        ("Monty64::pow_ct", message(&|| monty.pow_ct(big, 3))),
+        ("Barrett64::mul", message(&|| barrett.mul(big, 1000))),
+        ("Barrett64::sqr", message(&|| barrett.sqr(1000))),
+    ] {
+        assert!(msg.starts_with(name), "{name}: {msg}");
+    }
+    // At the edges of the preconditions the kernels agree with the oracles.
+    assert_eq!(monty.mul(1000, big), redc_rug(1000 * big as u128, 1001));
+    assert_eq!(
+        monty.redc(1000, big),
+        redc_rug((1000 << 64) + big as u128, 1001)
+    );
+    assert_eq!(barrett.mul(999, big), mul_u128(999, big, 1000));
+    let plain = monty.from_monty(1000);
+    assert_eq!(
+        monty.from_monty(monty.pow(1000, 3)),
+        pow_rug(plain, 3, 1001)
+    );
 }
 
 // ---------------------------------------------------------------- primality

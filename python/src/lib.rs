@@ -109,7 +109,7 @@ fn powmod<'py>(
                 // Moduli below 2^64: the single-word path (the Montgomery product of Bloemen,
                 // *Montgomery multiplication*, 2014).
                 (Some(m1), Some(e1)) => {
-                    let b1 = modred::word::residue_vartime(&b, m1);
+                    let b1 = modred::word::residue_vartime(&b, m1)?;
                     Ok(Natural::from(modred::word::pow_mod_vartime(b1, e1, m1)?))
                 }
                 _ => exp::pow_vartime(&b, &e, mm, &PowOptions::default()),

@@ -392,10 +392,15 @@ fn pow_be(base: &[u8], exp: &[u8], m_bytes: &[u8], m_zeros: usize, out: &mut [u8
 fn pow_word(b: Limb, e: &[Limb], m: Limb) -> Limb {
     if m & 1 == 1 {
         let c = Monty64::new(m).expect("odd m >= 3");
-        c.from_monty(pow_limbs(|x, y| c.mul(x, y), c.one(), c.to_monty(b), e))
+        c.from_monty(pow_limbs(
+            |x, y| c.mul_unchecked(x, y),
+            c.one(),
+            c.to_monty(b),
+            e,
+        ))
     } else {
         let c = Barrett64::new(m).expect("m >= 2");
-        pow_limbs(|x, y| c.mul(x, y), 1, b, e)
+        pow_limbs(|x, y| c.mul_unchecked(x, y), 1, b, e)
     }
 }
 

@@ -34,14 +34,24 @@ pub struct CombTable {
 
 impl CombTable {
     /// Tables for exponents of up to `bits` bits with `h` teeth (1..=16) and `v` tables (>= 1),
-    /// from the residues `p` (which must cover `bits`).
-    pub fn new<R: Reducer + ?Sized>(r: &R, p: &Powers, bits: usize, h: usize, v: usize) -> Self {
-        assert!((1..=16).contains(&h) && v >= 1);
+    /// from the residues `p`; `None` if they do not cover the `h ceil(bits / h)` bits the comb
+    /// needs (which happens only when [`Powers::new`] was cancelled).
+    pub fn new<R: Reducer + ?Sized>(
+        r: &R,
+        p: &Powers,
+        bits: usize,
+        h: usize,
+        v: usize,
+    ) -> Option<Self> {
+        // The callers pass `PowOptions::validate`d teeth or `tuning::comb_params`.
+        debug_assert!((1..=16).contains(&h) && v >= 1);
         let bits = bits.max(1);
         let a = bits.div_ceil(h);
         let v = v.min(a);
         let b = a.div_ceil(v);
-        assert!(p.covers(h * a), "residues do not cover the comb");
+        if !p.covers(h * a) {
+            return None;
+        }
         let mut ops = Ops::new(r);
         let mut tables = Vec::with_capacity(v);
         for s in 0..v {
@@ -65,13 +75,13 @@ impl CombTable {
             let import = |g: &Vec<Vec<Limb>>| g.iter().map(|x| f.import(x)).collect();
             tables.iter().map(import).collect()
         });
-        Self {
+        Some(Self {
             h,
             a,
             b,
             tables,
             fused,
-        }
+        })
     }
 
     /// The longest exponent (bits) the tables serve.

@@ -112,7 +112,9 @@ impl EvenCtx {
         // modulo 2^(64 len) with len doubling up to n: the steps cost about two truncated
         // products at full length in all (at full length every step, a 1024-byte power of two
         // spent 64 us of a 65 us MODEXP here on an inverse that is 1).
-        let mo = m_odd.to_padded(n.max(m_odd.len()));
+        let mo = m_odd
+            .to_padded(n.max(m_odd.len()))
+            .expect("at least its own length");
         let mut inv = vec![0; n];
         inv[0] = neg_inv_newton(mo[0]).wrapping_neg();
         let mut len = 1;

@@ -285,17 +285,18 @@ pub fn pow_with_vartime<R: Reducer + ?Sized>(
                     .unwrap_or_else(|| tuning::ct_window_bits(exp_bits)),
             )
         }
+        // The residues fall short of the exponent only when `Powers::new` was cancelled.
         Method::FixedBase => {
             let p = Powers::new(r, base, bits);
-            fixed_base::pow(r, &p, exp, opts.threads.unwrap_or(1)).expect("covers exp")
+            fixed_base::pow(r, &p, exp, opts.threads.unwrap_or(1)).ok_or(Error::Cancelled)?
         }
         Method::Comb => {
             let (h, v) = tuning::comb_params(bits);
             let h = opts.window.unwrap_or(h);
             let p = Powers::new(r, base, bits.max(1).div_ceil(h) * h);
             comb::CombTable::new(r, &p, bits, h, v)
-                .pow(r, exp)
-                .expect("covers exp")
+                .and_then(|c| c.pow(r, exp))
+                .ok_or(Error::Cancelled)?
         }
     })
 }

@@ -41,7 +41,8 @@ use crate::limb::Limb;
 use crate::reduce::Reducer;
 use crate::scan::{ExpArith, FusedPow};
 
-/// Scratch-owning helper the methods share: the reducer's operations on owned buffers.
+/// Scratch-owning helper the methods share: the reducer's operations on owned buffers (of k
+/// limbs, so the products skip the reducer's length checks).
 /// Once the computation is cancelled ([`crate::cancel`]), its products do nothing, so any scan
 /// over it runs out at once (the scans also check every
 /// [`crate::scan::CANCEL_CHECK_STEPS`] steps, which the fused kernels rely on).
@@ -81,25 +82,26 @@ impl<'a, R: Reducer + ?Sized> Ops<'a, R> {
     }
     pub(crate) fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
         if !self.poll.stop() {
-            self.r.mul(out, a, b, &mut self.scratch);
+            self.r.mul_unchecked(out, a, b, &mut self.scratch);
         }
     }
     pub(crate) fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
         if !self.poll.stop() {
-            self.r.sqr(out, a, &mut self.scratch);
+            self.r.sqr_unchecked(out, a, &mut self.scratch);
         }
     }
     /// `acc = acc * b`.
     pub(crate) fn mul_in_place(&mut self, acc: &mut Vec<Limb>, b: &[Limb]) {
         if !self.poll.stop() {
-            self.r.mul(&mut self.tmp, acc, b, &mut self.scratch);
+            self.r
+                .mul_unchecked(&mut self.tmp, acc, b, &mut self.scratch);
             core::mem::swap(acc, &mut self.tmp);
         }
     }
     /// `acc = acc^2`.
     pub(crate) fn sqr_in_place(&mut self, acc: &mut Vec<Limb>) {
         if !self.poll.stop() {
-            self.r.sqr(&mut self.tmp, acc, &mut self.scratch);
+            self.r.sqr_unchecked(&mut self.tmp, acc, &mut self.scratch);
             core::mem::swap(acc, &mut self.tmp);
         }
     }

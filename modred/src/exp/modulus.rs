@@ -60,7 +60,8 @@ fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -
         return None;
     }
     let e = exp.limbs().first().copied().unwrap_or(0);
-    crate::word::pow_mod_vartime(crate::word::residue_vartime(base, m0), e, m0)
+    crate::word::residue_vartime(base, m0)
+        .and_then(|b| crate::word::pow_mod_vartime(b, e, m0))
         .ok()
         .map(Natural::from)
 }
@@ -198,7 +199,9 @@ impl Modulus {
             })?;
         let k = r.len();
         // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
-        let mut wide = x.to_padded((2 * k).max(x.len()));
+        let mut wide = x
+            .to_padded((2 * k).max(x.len()))
+            .expect("at least its own length");
         let mut scratch = vec![0; r.scratch_len()];
         let mut out = vec![0; k];
         r.reduce_wide(&mut out, &mut wide, &mut scratch);
@@ -356,13 +359,17 @@ impl Modulus {
                 bytes_of(&[comb_entries(bits, None), r.len(), 8]),
             )?;
         }
-        let tables = self.r.as_deref().map(|r| {
-            let b = self.k_residue(r, base);
-            let (h, v) = tuning::comb_params(bits);
-            let powers = Powers::new(r, &b, bits.div_ceil(h) * h);
-            let comb = comb::CombTable::new(r, &powers, bits, h, v);
-            Arc::new((powers, comb))
-        });
+        let tables = match self.r.as_deref() {
+            None => None,
+            Some(r) => {
+                let b = self.k_residue(r, base);
+                let (h, v) = tuning::comb_params(bits);
+                let powers = Powers::new(r, &b, bits.div_ceil(h) * h);
+                // Short of the comb's bits only when `Powers::new` was cancelled.
+                let comb = comb::CombTable::new(r, &powers, bits, h, v).ok_or(Error::Cancelled)?;
+                Some(Arc::new((powers, comb)))
+            }
+        };
         Ok(FixedBase {
             modulus: self.clone(),
             base: base.clone(),

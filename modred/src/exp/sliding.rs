@@ -14,7 +14,9 @@ use crate::scan::FusedPow;
 /// Leaks: variable time: the exponent's bit length and its windows (the products and the
 /// table entries read), plus the reducer's own.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
-    assert!((1..=16).contains(&w), "window size must be 1..=16");
+    // `pow_with` passes `PowOptions::validate`d windows, `evm` tuning's; `FusedPow::run`
+    // checks again.
+    debug_assert!((1..=16).contains(&w), "window size must be 1..=16");
     let w = w.min(arith::bit_len(exp).max(1));
     super::pow_scan(r, base, exp, FusedPow::Sliding { w })
 }

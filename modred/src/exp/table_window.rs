@@ -142,12 +142,13 @@ struct ReducerOps<'a> {
 impl WindowOps for ReducerOps<'_> {
     fn sqr(&mut self, acc: &mut [Limb]) {
         self.tmp.copy_from_slice(acc);
-        self.r.sqr(acc, &self.tmp, &mut self.scratch);
+        // k-limb buffers by construction: no length checks per product.
+        self.r.sqr_unchecked(acc, &self.tmp, &mut self.scratch);
     }
     fn mul_power(&mut self, acc: &mut [Limb], idx: usize) {
         self.tmp.copy_from_slice(acc);
         self.r
-            .mul(acc, &self.tmp, &self.powers[idx], &mut self.scratch);
+            .mul_unchecked(acc, &self.tmp, &self.powers[idx], &mut self.scratch);
     }
     fn power(&self, idx: usize) -> &[Limb] {
         &self.powers[idx]

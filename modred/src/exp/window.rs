@@ -16,6 +16,7 @@ use crate::scan::FusedPow;
 /// Leaks: variable time: the exponent's bit length and each digit (a table index; zero digits
 /// skip their multiplication), plus the reducer's own.
 pub fn pow<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb], w: usize) -> Vec<Limb> {
-    assert!((1..=16).contains(&w), "window size must be 1..=16");
+    // `pow_with` passes `PowOptions::validate`d windows; `FusedPow::run` checks again.
+    debug_assert!((1..=16).contains(&w), "window size must be 1..=16");
     super::pow_scan(r, base, exp, FusedPow::Window { w })
 }

@@ -7,7 +7,7 @@
 //! r = (x mod b^(k+1) - (q3 m mod b^(k+1))) mod b^(k+1) from the partial product
 //! (digits i + j <= k), then r -= m while r >= m. At most k(k+4) multiplications.
 
-use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
+use super::{check_modulus, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{
     self, add_1_in_place, addmul_1, cmp, karatsuba_scratch_len, sub_in_place, sub_n,
 };
@@ -136,6 +136,7 @@ impl Reducer for Barrett {
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         let k = self.m.len();
+        check_wide_len(k, out, x);
         let (u, rest) = scratch.split_at_mut(2 * k + 2);
         self.reduce_into_vartime(out, x, u, &mut rest[..k + 1]);
     }

@@ -7,7 +7,7 @@
 //! about k(k+2) multiplications (k(k+2.5) in Bosselaers et al. 1993, Table 1, which also counts the
 //! normalization of the argument).
 
-use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
+use super::{check_len, check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, divrem_normalized, karatsuba_scratch_len, shl, shr_in_place};
 use crate::error::Result;
 use crate::limb::Limb;
@@ -100,6 +100,7 @@ impl Reducer for Classical {
         &self.one
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_len(self.m.len(), &[out]); // x of any length
         if x.len() < scratch.len() {
             self.rem_into_vartime(out, x, scratch);
         } else {

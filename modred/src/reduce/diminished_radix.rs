@@ -21,7 +21,7 @@
 //! `fold_fixed`; see [`DiminishedRadix`].
 
 use super::montgomery::fast::sub_final_fixed;
-use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
+use super::{check_modulus, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{
     self, add_1_in_place, add_in_place, addmul_1, karatsuba_scratch_len, mul_1, mul_basecase,
     normalized_len, shl, shr_in_place, sub_mod_final,
@@ -323,6 +323,7 @@ impl Reducer for DiminishedRadix {
         &self.one
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_wide_len(self.m.len(), out, x);
         if self.one_limb_fast() {
             return self.reduce_one_limb(out, x);
         }

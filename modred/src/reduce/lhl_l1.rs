@@ -12,7 +12,7 @@
 //! plus the classical tail on k + δ limbs.
 
 use super::classical::Classical;
-use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
+use super::{check_len, check_modulus, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, add_1_in_place, add_in_place, addmul_1, karatsuba_scratch_len};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -21,10 +21,14 @@ use crate::tuning::LHL_DELTA;
 /// Fold `z` (any length L) from the top down to its low `k + delta` limbs with
 /// `np = b^(k+delta) mod m` (k limbs): afterwards `z[k+delta..]` is zero and
 /// `z[..k+delta]` ≡ z (mod m). Returns how many final-carry fix-ups happened (for tests).
-/// `delta >= 1`.
+/// `delta >= 1`. Panics if `delta` is 0 or `np` empty (the fold would then lose carries).
 /// Leaks: variable time: zero digits are skipped, the carry propagation stops when the carry
 /// dies, and the rare fix-up is a branch.
 pub fn fold_top_vartime(z: &mut [Limb], np: &[Limb], delta: usize) -> usize {
+    assert!(
+        delta >= 1 && !np.is_empty(),
+        "fold_top_vartime: needs delta >= 1 and n' of k >= 1 limbs"
+    );
     let k = np.len();
     let w = k + delta;
     let mut fixups = 0;
@@ -126,6 +130,7 @@ impl Reducer for LhlL1 {
         self.classical.one()
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_len(self.m.len(), &[out]); // x of any length
         self.reduce_into_vartime(out, x, scratch);
     }
 }

@@ -15,7 +15,7 @@
 
 use super::classical::Classical;
 use super::lhl_l1::fold_top_vartime;
-use super::{check_modulus, Reducer, ReducerInfo, ReducerKind};
+use super::{check_modulus, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, add_in_place, karatsuba_scratch_len, mul_basecase, mul_karatsuba};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -151,6 +151,7 @@ impl Reducer for LhlL2 {
         self.classical.one()
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_wide_len(self.m.len(), out, x);
         self.reduce_into_vartime(out, x, scratch);
     }
 }

@@ -47,6 +47,10 @@ pub enum WideResult {
 /// (trait methods carry no `_vartime` suffix); [`Self::is_constant_time`] tells at run time.
 /// (`len` is the modulus size in limbs, never zero, so there is no `is_empty`; `from_repr` is
 /// the inverse of `to_repr`, hence its name.)
+///
+/// Panics: the kernels check the lengths of their slices (O(1)) and panic unless every value
+/// in or out has k limbs and `reduce_wide`'s argument 2k (any length for `classical` and
+/// `lhl-l1`). That values are below m is the caller's to keep (checking it would cost O(k)).
 #[allow(clippy::len_without_is_empty, clippy::wrong_self_convention)]
 pub trait Reducer: Send + Sync + fmt::Debug {
     /// The method's name (as listed in [`REDUCERS`] and accepted by the CLI).
@@ -69,11 +73,13 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// `out = repr(x)` for `x < m` (k limbs). Default: the plain residue itself (every method
     /// but the Montgomery family).
     fn to_repr(&self, out: &mut [Limb], x: &[Limb], _scratch: &mut [Limb]) {
+        check_len(self.len(), &[out, x]);
         out.copy_from_slice(x)
     }
 
     /// `out = x` for `x` in representation (inverse of [`Self::to_repr`]).
     fn from_repr(&self, out: &mut [Limb], x: &[Limb], _scratch: &mut [Limb]) {
+        check_len(self.len(), &[out, x]);
         out.copy_from_slice(x)
     }
 
@@ -87,6 +93,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// branches on the signs of the half differences, found by an early-exit comparison, and its
     /// carries stop when they die; so does Toom-3 above it).
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        check_len(self.len(), &[out, a, b]);
         let (t, rest) = scratch.split_at_mut(2 * self.len());
         arith::mul_karatsuba(t, a, b, rest);
         self.reduce_wide(out, t, rest);
@@ -97,9 +104,24 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// Leaks (this default): as [`Self::mul`]'s, with
     /// [`crate::tuning::KARATSUBA_SQR_THRESHOLD`].
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        check_len(self.len(), &[out, a]);
         let (t, rest) = scratch.split_at_mut(2 * self.len());
         arith::sqr_karatsuba(t, a, rest);
         self.reduce_wide(out, t, rest);
+    }
+
+    /// [`Self::mul`] without its O(1) length checks, for the library's exponentiation loops,
+    /// whose buffers have k limbs by construction (a wrong length computes a wrong value).
+    /// Default: [`Self::mul`].
+    #[doc(hidden)]
+    fn mul_unchecked(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        self.mul(out, a, b, scratch)
+    }
+
+    /// [`Self::sqr`] without its length checks (see [`Self::mul_unchecked`]).
+    #[doc(hidden)]
+    fn sqr_unchecked(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        self.sqr(out, a, scratch)
     }
 
     /// Reduce the 2k-limb argument `x` (destroyed), the operation the source papers' reduction
@@ -118,6 +140,8 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// same algorithm as the scan over [`Self::mul`] and [`Self::sqr`] without the per-product
     /// dynamic dispatch and slice handling — or `None` when the reducer has none for this size
     /// (the default). Variable time, except `FusedPow::Ct`, which must keep constant time.
+    /// Panics if `alg`'s window is outside 1..=16 bits or `FusedPow::Ct`'s `exp_bits` is below
+    /// the exponent's bit length.
     fn pow_fused(&self, _base: &[Limb], _exp: &[Limb], _alg: FusedPow) -> Option<Vec<Limb>> {
         None
     }
@@ -149,6 +173,26 @@ pub trait Reducer: Send + Sync + fmt::Debug {
             Err("x must be below b^(2k) (2k limbs, k = limbs of m)")
         }
     }
+}
+
+/// Panics unless every slice of `values` has `k` limbs: the O(1) entry check of the
+/// [`Reducer`] kernels, which would otherwise read a slice of another length as another number.
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_len(k: usize, values: &[&[Limb]]) {
+    // One branch for all of them.
+    let differ = values.iter().fold(0, |acc, v| acc | (v.len() ^ k));
+    assert!(differ == 0, "Reducer: values must have k = {k} limbs");
+}
+
+/// Panics unless `out` has `k` limbs and `x` 2k: the entry check of [`Reducer::reduce_wide`].
+#[inline(always)]
+#[track_caller]
+pub(crate) fn check_wide_len(k: usize, out: &[Limb], x: &[Limb]) {
+    assert!(
+        out.len() == k && x.len() == 2 * k,
+        "Reducer::reduce_wide: needs k = {k} limbs out and 2k in"
+    );
 }
 
 /// The constructor of a [`ReducerInfo`]: modulus (trimmed, non-zero) and kernel tier.

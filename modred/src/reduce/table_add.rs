@@ -17,10 +17,10 @@
 //! shift is undone. t additions of k-limb rows per digit, no multiplications; the tables take
 //! `rows * k` limbs. Variable time (table indices are data-dependent: cache-timing leaks).
 
-use super::{check_modulus, check_table, Reducer, ReducerInfo, ReducerKind};
+use super::{check_modulus, check_table, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_mod, karatsuba_scratch_len, shl, shr_in_place, sub_mod_final};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::limb::Limb;
 
 /// A table shape: `fields` fields of `bits` bits per 64-bit digit.
@@ -33,15 +33,24 @@ pub struct Shape {
 }
 
 impl Shape {
-    /// Bits of the top field.
+    /// Bits of the top field (0 when the other fields leave none of the 64).
     pub fn top_bits(&self) -> u32 {
-        64 - self.bits * (self.fields as u32 - 1)
+        u32::try_from(self.fields.saturating_sub(1))
+            .ok()
+            .and_then(|f| self.bits.checked_mul(f))
+            .and_then(|b| 64u32.checked_sub(b))
+            .unwrap_or(0)
     }
 
-    /// Rows of k limbs in all tables: (t-1) 2^s + (t+1) 2^topbits + (t+1).
+    /// Rows of k limbs in all tables: (t-1) 2^s + (t+1) 2^topbits + (t+1) (saturated at
+    /// `usize::MAX`).
     pub fn rows(&self) -> usize {
         let t = self.fields;
-        (t - 1) * (1 << self.bits) + (t + 1) * (1 << self.top_bits()) + (t + 1)
+        let pow2 = |b: u32| 1usize.checked_shl(b).unwrap_or(usize::MAX);
+        t.saturating_sub(1)
+            .saturating_mul(pow2(self.bits))
+            .saturating_add((t.saturating_add(1)).saturating_mul(pow2(self.top_bits())))
+            .saturating_add(t.saturating_add(1))
     }
 }
 
@@ -82,7 +91,13 @@ impl TableAdd {
     /// reservable).
     pub fn new(name: &'static str, shape: Shape, m: &[Limb]) -> Result<Self> {
         let m = check_modulus(name, false, m)?;
-        assert!(shape.fields >= 2 && shape.fields <= 16 && shape.top_bits() >= 1);
+        if !(2..=16).contains(&shape.fields) || shape.bits == 0 || shape.top_bits() == 0 {
+            return Err(Error::InvalidParameter(format!(
+                "{name}: a table shape needs 2..=16 fields of at least one bit each, the top \
+                 one included (got {} fields of {} bits)",
+                shape.fields, shape.bits
+            )));
+        }
         let k = m.len();
         check_table(name, m, bytes_of(&[shape.rows(), k]))?;
         let sh = m[k - 1].leading_zeros();
@@ -215,6 +230,7 @@ impl Reducer for TableAdd {
         &self.one
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_wide_len(self.m.len(), out, x);
         self.reduce_into_vartime(out, x, scratch);
     }
 }

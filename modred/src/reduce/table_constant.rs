@@ -13,7 +13,9 @@
 //! one-off products. Its `reduce_wide` uses the table of c = b^k mod m: x = x_lo + c x_hi.
 
 use super::classical::Classical;
-use super::{check_modulus, check_table, Reducer, ReducerInfo, ReducerKind};
+use super::{
+    check_len, check_modulus, check_table, check_wide_len, Reducer, ReducerInfo, ReducerKind,
+};
 use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_1_in_place, addmul_1};
 use crate::error::Result;
@@ -100,12 +102,21 @@ impl FixedMultiplier {
         self.classical.rem_into_vartime(out, acc, u);
     }
 
-    /// `c x mod m` on [`crate::Natural`]-free limbs, allocating (convenience).
+    /// `c x mod m` on [`crate::Natural`]-free limbs of any length, allocating (convenience).
     /// Leaks: as [`Self::mul_into_vartime`].
     pub fn mul_vartime(&self, x: &[Limb]) -> Vec<Limb> {
-        let mut out = vec![0; self.m.len()];
+        let k = self.m.len();
+        // `mul_into` takes at most k limbs: a longer x is reduced first.
+        let reduced;
+        let x = if arith::normalized_len(x) > k {
+            reduced = arith::rem_vartime(x, &self.m);
+            &reduced[..]
+        } else {
+            &x[..x.len().min(k)]
+        };
+        let mut out = vec![0; k];
         let mut s = vec![0; self.scratch_len()];
-        self.mul_into_vartime(&mut out, &x[..x.len().min(self.m.len())], &mut s);
+        self.mul_into_vartime(&mut out, x, &mut s);
         out
     }
 
@@ -158,6 +169,7 @@ impl Reducer for TableConstant {
     /// Builds the table of `a` in scratch, then accumulates rows by the digits of `b`.
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = self.bk.m.len();
+        check_len(k, &[out, a, b]);
         let (table, rest) = scratch.split_at_mut(k * k);
         build_rows(table, a, &self.bk.classical, rest);
         let (acc, u) = rest.split_at_mut(k + 2);
@@ -172,6 +184,7 @@ impl Reducer for TableConstant {
     /// k + 2 limbs (x_lo folded into the accumulator).
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         let k = self.bk.m.len();
+        check_wide_len(k, out, x);
         let (acc, u) = scratch.split_at_mut(k + 2);
         accumulate(acc, &self.bk.table, &x[k..2 * k], k);
         let c = arith::add_n_in_place(&mut acc[..k], &x[..k]);

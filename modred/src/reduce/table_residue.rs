@@ -9,7 +9,7 @@
 
 use super::classical::Classical;
 use super::table_constant::build_rows;
-use super::{check_modulus, check_table, Reducer, ReducerInfo, ReducerKind};
+use super::{check_modulus, check_table, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::alloc::{self, bytes_of};
 use crate::arith::{self, add_1_in_place, addmul_1, karatsuba_scratch_len};
 use crate::error::Result;
@@ -103,6 +103,7 @@ impl Reducer for TableResidue {
         self.classical.one()
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_wide_len(self.m.len(), out, x);
         self.reduce_into_vartime(out, x, scratch);
     }
 }

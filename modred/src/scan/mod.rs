@@ -99,8 +99,31 @@ impl FusedPow {
         matches!(self, FusedPow::Ct { .. })
     }
 
+    /// Panics unless the parameters are in range: a window of 1..=16 bits, and for `Ct` an
+    /// `exp_bits` of at least the exponent's bit length (read only when its padded length
+    /// `64 exp.len()` is longer, so the usual call leaks nothing). Outside them the scans
+    /// would compute a wrong power (or divide by zero), and [`crate::Reducer::pow_fused`] is
+    /// public.
+    fn check(self, exp: &[Limb]) {
+        let w = match self {
+            FusedPow::Sliding { w } | FusedPow::Window { w } | FusedPow::Ct { w, .. } => w,
+            FusedPow::RightToLeft | FusedPow::Binary => return,
+        };
+        assert!(
+            (1..=crate::tuning::MAX_WINDOW_BITS).contains(&w),
+            "FusedPow: window of {w} bits, not 1..={}",
+            crate::tuning::MAX_WINDOW_BITS
+        );
+        if let FusedPow::Ct { exp_bits, .. } = self {
+            assert!(
+                exp_bits >= 64 * exp.len() || exp_bits >= crate::arith::bit_len(exp),
+                "FusedPow::Ct: exp_bits {exp_bits} below the exponent's length"
+            );
+        }
+    }
+
     /// `g^exp` by this scan on the arithmetic `ar`, with `one` the representation of 1
-    /// (returned for a zero exponent).
+    /// (returned for a zero exponent). Panics on parameters out of range (see `check`).
     /// Leaks: as the scan's: variable time in the exponent, except `Ct` (nothing but the
     /// lengths, `exp_bits` and `w`, over constant-time arithmetic).
     #[inline(always)]
@@ -114,6 +137,7 @@ impl FusedPow {
     where
         A::Elem: AsRef<[Limb]> + AsMut<[Limb]>,
     {
+        self.check(exp);
         match self {
             FusedPow::Sliding { w } => sliding::run(ar, g, exp, w).unwrap_or(one),
             FusedPow::RightToLeft => binary_rl::scan(ar, g, exp).unwrap_or(one),

@@ -9,11 +9,15 @@ use crate::limb::Limb;
 use crate::natural::Natural;
 
 /// `x mod m` for a natural `x` of any length and a one-limb modulus `m > 0`: one division per
-/// limb of `x`, so multi-limb operands can enter the single-word path.
+/// limb of `x`, so multi-limb operands can enter the single-word path. `Err(ZeroModulus)` for
+/// m = 0.
 /// Leaks: variable time: one hardware division per limb (x86 `div`, whose latency depends on
 /// the operands).
-pub fn residue_vartime(x: &Natural, m: Limb) -> Limb {
-    crate::arith::div_rem_1(None, x.limbs(), m)
+pub fn residue_vartime(x: &Natural, m: Limb) -> Result<Limb> {
+    if m == 0 {
+        return Err(Error::ZeroModulus);
+    }
+    Ok(crate::arith::div_rem_1(None, x.limbs(), m))
 }
 
 /// `b^e mod m`, output `< m` (0 for m = 1; `0^0 = 1`). Odd m: [`Monty64`] (the winner of

@@ -99,20 +99,31 @@ impl Barrett64 {
     }
 
     /// `a b mod m`, output `< m`. Precondition: `a < m` or `b < m` (then a b 2^s < d 2^64, one
-    /// 2/1 step).
+    /// 2/1 step). Panics if both are `>= m` ([`Self::mul_mod`] takes any).
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn mul(&self, a: Limb, b: Limb) -> Limb {
+        assert!(
+            a < self.m || b < self.m,
+            "Barrett64::mul: neither factor below m"
+        );
+        self.mul_unchecked(a, b)
+    }
+
+    /// [`Self::mul`] without the check, for the loops whose factors stay below m (`crate::evm`).
+    #[inline(always)]
+    pub(crate) fn mul_unchecked(&self, a: Limb, b: Limb) -> Limb {
         debug_assert!(a < self.m || b < self.m);
         let w = (a as u128 * b as u128) << self.s;
         self.rem_norm((w >> 64) as Limb, w as Limb) >> self.s
     }
 
-    /// `a^2 mod m` for `a < m`, output `< m`.
+    /// `a^2 mod m` for `a < m`, output `< m`. Panics if `a >= m`.
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn sqr(&self, a: Limb) -> Limb {
-        self.mul(a, a)
+        assert!(a < self.m, "Barrett64::sqr: factor not below m");
+        self.mul_unchecked(a, a)
     }
 
     /// `a b mod m` for any `a, b < 2^64`. Output `< m`.

@@ -152,10 +152,11 @@ impl Monty64 {
 
     /// REDC of the two-word `t = hi 2^64 + lo`: `t R^{-1} mod m`, output `< m`.
     /// Precondition `hi < m` (so t < m R; true for any product `a b` with `a < m` or `b < m`).
+    /// Panics if `hi >= m`.
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn redc(&self, hi: Limb, lo: Limb) -> Limb {
-        debug_assert!(hi < self.m);
+        assert!(hi < self.m, "Monty64::redc: high word not below m");
         let u = mul_lo(lo, self.k);
         let (vl, vh) = mul_wide(u, self.m);
         // lo + vl = 0 mod 2^64 by the choice of k; c0 is its carry.
@@ -175,10 +176,17 @@ impl Monty64 {
     /// t - u m is divisible by R exactly (no carry out of the low word), and
     /// (t - u m) / R = hi - high(u m) lies in (-m, m) since both terms are < m; add m back
     /// if the subtraction borrowed. One addition shorter than the t + u m form.
-    /// Precondition `hi < m`. Output `< m`.
+    /// Precondition `hi < m`. Output `< m`. Panics if `hi >= m`.
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn redc_sub(&self, hi: Limb, lo: Limb) -> Limb {
+        assert!(hi < self.m, "Monty64::redc_sub: high word not below m");
+        self.redc_sub_unchecked(hi, lo)
+    }
+
+    /// [`Self::redc_sub`] without the check, for the callers that guarantee `hi < m`.
+    #[inline(always)]
+    fn redc_sub_unchecked(&self, hi: Limb, lo: Limb) -> Limb {
         debug_assert!(hi < self.m);
         let u = mul_lo(lo, self.m_inv);
         let (_, vh) = mul_wide(u, self.m);
@@ -189,26 +197,39 @@ impl Monty64 {
     }
 
     /// `a b R^{-1} mod m` (the Montgomery product), output `< m`. Precondition `a < m` or
-    /// `b < m` (then the product's high word is below m).
+    /// `b < m` (then the product's high word is below m). Panics if both are `>= m`.
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn mul(&self, a: Limb, b: Limb) -> Limb {
-        let (lo, hi) = mul_wide(a, b);
-        self.redc_sub(hi, lo)
+        assert!(
+            a < self.m || b < self.m,
+            "Monty64::mul: neither factor below m"
+        );
+        self.mul_unchecked(a, b)
     }
 
-    /// `a^2 R^{-1} mod m`, output `< m`. Precondition `a < m`.
+    /// [`Self::mul`] without the check, for the loops whose factors stay below m (the
+    /// exponentiations here and in `crate::evm`).
+    #[inline(always)]
+    pub(crate) fn mul_unchecked(&self, a: Limb, b: Limb) -> Limb {
+        debug_assert!(a < self.m || b < self.m);
+        let (lo, hi) = mul_wide(a, b);
+        self.redc_sub_unchecked(hi, lo)
+    }
+
+    /// `a^2 R^{-1} mod m`, output `< m`. Precondition `a < m`. Panics if `a >= m`.
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn sqr(&self, a: Limb) -> Limb {
-        self.mul(a, a)
+        assert!(a < self.m, "Monty64::sqr: factor not below m");
+        self.mul_unchecked(a, a)
     }
 
     /// Montgomery form `a R mod m` of any `a < 2^64`, as REDC(a R^2). Output `< m`.
     /// Leaks: nothing (constant time).
     #[inline(always)]
     pub fn to_monty(&self, a: Limb) -> Limb {
-        self.mul(a, self.r2)
+        self.mul_unchecked(a, self.r2) // r2 < m
     }
 
     /// `x R^{-1} mod m` for any `x < 2^64`: back from Montgomery form when `x` is one.
@@ -221,21 +242,21 @@ impl Monty64 {
 
     /// `x^e` in Montgomery form (`x < m` in Montgomery form, result `< m` in Montgomery form)
     /// by right-to-left binary exponentiation with masked products (no branch on the bits of
-    /// `e`, so no mispredictions; the squaring and product chains overlap).
+    /// `e`, so no mispredictions; the squaring and product chains overlap). Panics if `x >= m`.
     /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
     pub fn pow_vartime(&self, x: Limb, e: u64) -> Limb {
-        debug_assert!(x < self.m);
+        assert!(x < self.m, "Monty64::pow_vartime: base not below m");
         let bits = 64 - e.leading_zeros();
-        super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, bits)
+        super::pow_binary_masked(|a, b| self.mul_unchecked(a, b), self.r, x, e, bits)
     }
 
     /// Like [`Self::pow_vartime`] but constant-time in `e` too: 64 squarings and 64 multiplications
-    /// whatever `e` is, each product kept or dropped by mask.
+    /// whatever `e` is, each product kept or dropped by mask. Panics if `x >= m`.
     /// Leaks: nothing (constant time).
     pub fn pow_ct(&self, x: Limb, e: u64) -> Limb {
-        debug_assert!(x < self.m);
-        super::pow_binary_masked(|a, b| self.mul(a, b), self.r, x, e, 64)
+        assert!(x < self.m, "Monty64::pow_ct: base not below m");
+        super::pow_binary_masked(|a, b| self.mul_unchecked(a, b), self.r, x, e, 64)
     }
 
     /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow_vartime`], convert out. Output `< m`.
@@ -251,7 +272,7 @@ impl Monty64 {
     /// Leaks: nothing (constant time).
     #[inline]
     pub fn mul_mod(&self, a: Limb, b: Limb) -> Limb {
-        self.mul(self.to_monty(a), b)
+        self.mul_unchecked(self.to_monty(a), b)
     }
 
     /// `b^e mod m` the way Bloemen 2014 does it: [`mod_to_monty_seed_vartime`], binary exponentiation

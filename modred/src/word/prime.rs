@@ -43,7 +43,7 @@ pub fn miller_rabin_vartime(n: Limb, bases: &[Limb]) -> bool {
             continue;
         }
         for _ in 1..s {
-            x = ctx.sqr(x);
+            x = ctx.mul_unchecked(x, x); // x < m
             if x == minus_one {
                 continue 'bases;
             }

@@ -16,7 +16,7 @@ pub const SHOUP64_MAX_MODULUS: Limb = 1 << 63;
 /// `w' = floor(w 2^64 / m)` for `w < m` (one 128/64 division).
 /// Leaks: variable time (the division, `__udivti3`, depends on `w` and m).
 #[inline]
-pub fn shoup_precompute_vartime(w: Limb, m: Limb) -> Limb {
+pub(crate) fn shoup_precompute_vartime(w: Limb, m: Limb) -> Limb {
     debug_assert!(w < m);
     div_wide(w, 0, m).0
 }
@@ -25,7 +25,7 @@ pub fn shoup_precompute_vartime(w: Limb, m: Limb) -> Limb {
 /// `m <= 2^63`, `w < m`, `wp = shoup_precompute(w, m)`; any `a < 2^64`.
 /// Leaks: nothing (constant time).
 #[inline(always)]
-pub fn mul_shoup_lazy(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
+pub(crate) fn mul_shoup_lazy(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
     debug_assert!(m <= SHOUP64_MAX_MODULUS && w < m);
     let (_, q) = mul_wide(a, wp);
     // a w - q m in [0, 2m): q <= a w / m < q + 2 (Shoup); 2m <= 2^64 so the mod-2^64 value is
@@ -39,7 +39,7 @@ pub fn mul_shoup_lazy(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
 /// preconditions.
 /// Leaks: nothing (constant time: the subtraction is masked).
 #[inline(always)]
-pub fn mul_shoup(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
+pub(crate) fn mul_shoup(a: Limb, w: Limb, wp: Limb, m: Limb) -> Limb {
     let r = mul_shoup_lazy(a, w, wp, m);
     r.wrapping_sub(m & Choice::ge(r, m).mask())
 }

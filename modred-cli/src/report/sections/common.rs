@@ -52,7 +52,9 @@ pub fn reducer_reduce<'a>(
     } else {
         2 * k
     };
-    let src = x.to_padded(len);
+    let Some(src) = x.to_padded(len) else {
+        return Competitor::na(label, "x has more than 2k limbs");
+    };
     let mut buf = src.clone();
     let mut out: Vec<Limb> = vec![0; k];
     let mut scratch: Vec<Limb> = vec![0; r.scratch_len().max(len + 1)];
@@ -85,7 +87,9 @@ pub fn reducer_mul<'a>(
         Err(e) => return Competitor::na(label, e),
     };
     let k = r.len();
-    let (a, b) = (a.to_padded(k), b.to_padded(k));
+    let (Some(a), Some(b)) = (a.to_padded(k), b.to_padded(k)) else {
+        return Competitor::na(label, "operands longer than m");
+    };
     let mut out: Vec<Limb> = vec![0; k];
     let mut scratch: Vec<Limb> = vec![0; r.scratch_len()];
     Competitor::new(label, move |check| {

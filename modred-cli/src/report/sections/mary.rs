@@ -95,7 +95,7 @@ pub fn competitor<'a>(
         Err(e) => return Competitor::na(label, e),
     };
     let k = r.len();
-    let base = (b % m).to_padded(k);
+    let base = (b % m).to_padded(k).expect("below m");
     let e = e.limbs().to_vec();
     let mut buf = MaryBuffers::new(&*r);
     let mut out: Vec<Limb> = vec![0; k];
@@ -117,9 +117,9 @@ pub fn classical_trimmed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural)
         Err(err) => return Competitor::na(label, err.to_string()),
     };
     let k = m.len();
-    let base = (b % m).to_padded(k);
+    let base = (b % m).to_padded(k).expect("below m");
     let one = &Natural::one() % m;
-    let one = one.to_padded(k);
+    let one = one.to_padded(k).expect("below m");
     let e = e.limbs().to_vec();
     let mut u: Vec<Limb> = vec![0; 2 * k + 1];
     let mut prod: Vec<Limb> = vec![0; 2 * k];

@@ -16,7 +16,8 @@ const REDUCERS: [&str; 3] = ["classical", "barrett", "montgomery-redc"];
 
 /// modred's k x k product (`arith::mul_karatsuba`: schoolbook below the Karatsuba threshold).
 fn modred_mul<'a>(a: &Natural, b: &Natural, k: usize) -> Competitor<'a> {
-    let (a, b) = (a.to_padded(k), b.to_padded(k));
+    let pad = |x: &Natural| x.to_padded(k).expect("operands of k limbs");
+    let (a, b) = (pad(a), pad(b));
     let mut r: Vec<Limb> = vec![0; 2 * k];
     let mut scratch: Vec<Limb> = vec![0; arith::karatsuba_scratch_len(k)];
     Competitor::new("modred multiplication", move |check| {

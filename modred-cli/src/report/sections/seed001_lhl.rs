@@ -69,7 +69,7 @@ fn exp_with_setup<'a>(
     let name = name.to_string();
     let (m, e) = (m.clone(), e.limbs().to_vec());
     let k = m.len();
-    let base = (b % &m).to_padded(k);
+    let base = (b % &m).to_padded(k).expect("below m");
     let mut out: Vec<Limb> = vec![0; k];
     Competitor::new(label, move |check| {
         let r = build(&name, &m).expect("built once before");

@@ -90,7 +90,8 @@ fn library_depth(mut n: usize, threshold: usize) -> u32 {
 }
 
 fn depth_competitor<'a>(a: &Natural, b: &Natural, k: usize, depth: u32) -> Competitor<'a> {
-    let (a, b) = (a.to_padded(k), b.to_padded(k));
+    let pad = |x: &Natural| x.to_padded(k).expect("operands of k limbs");
+    let (a, b) = (pad(a), pad(b));
     let mut r: Vec<Limb> = vec![0; 2 * k];
     let mut scratch: Vec<Limb> = vec![0; depth_scratch_len(k, depth)];
     Competitor::new(format!("multiply depth {depth}"), move |check| {
@@ -129,7 +130,8 @@ pub fn run(ctx: &mut Ctx) -> Vec<Table> {
         let k = limbs_for(bits);
         let mut rng = Rng::new(0x1001_0000 + bits as u64);
         let (a, b) = (rng.exact(bits), rng.exact(bits));
-        let (ak, bk) = (a.to_padded(k), b.to_padded(k));
+        let pad = |x: &Natural| x.to_padded(k).expect("operands of k limbs");
+        let (ak, bk) = (pad(&a), pad(&b));
         let prod = &a * &b;
         let sq = &a * &a;
         let mut comps: Vec<Competitor> = Vec::new();

@@ -32,7 +32,7 @@ fn add_masked(x: &mut [Limb], m: &[Limb], add: Choice, tmp: &mut [Limb]) {
 /// add m, then halve. `x` (2k + 1 limbs, top limb 0, value < m R) is destroyed;
 /// `out = x 2^{-n} mod m`. The figure returns x < 2m; the final subtraction here makes it `< m`.
 /// Leaks: nothing but the lengths (constant time: the parity test is applied as a mask).
-pub fn reduce_bitserial(out: &mut [Limb], x: &mut [Limb], m: &[Limb], tmp: &mut [Limb]) {
+pub(crate) fn reduce_bitserial(out: &mut [Limb], x: &mut [Limb], m: &[Limb], tmp: &mut [Limb]) {
     let k = m.len();
     debug_assert!(x.len() == 2 * k + 1 && x[2 * k] == 0);
     for _ in 0..k * LIMB_BITS as usize {
@@ -47,7 +47,7 @@ pub fn reduce_bitserial(out: &mut [Limb], x: &mut [Limb], m: &[Limb], tmp: &mut 
 /// of X (from the least significant): S += x_i Y; S += S_0 m; S /= 2. Invariant S < 2m; final
 /// subtraction gives `out = X Y 2^{-n} mod m < m`. `s` has k + 1 limbs, `tmp` k limbs.
 /// Leaks: nothing but the lengths (constant time: the bits of X and S_0 are applied as masks).
-pub fn mul_bitserial(
+pub(crate) fn mul_bitserial(
     out: &mut [Limb],
     xa: &[Limb],
     y: &[Limb],
@@ -68,7 +68,7 @@ pub fn mul_bitserial(
     sub_mod_final(out, &s[..k], s[k], m);
 }
 
-/// Kernel: [`mul_bitserial`] and [`reduce_bitserial`].
+/// Kernel: `mul_bitserial` and `reduce_bitserial`.
 /// Leaks: nothing but the lengths (constant time).
 pub struct BitSerial;
 

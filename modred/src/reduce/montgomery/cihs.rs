@@ -17,7 +17,7 @@ use crate::limb::{adc, mac, mul_lo, mul_wide, Limb};
 /// t[s+1] (up to s - 1 products are added there), so this accumulates `t[s+1] += C` instead.
 /// Output `< m`.
 /// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §8, Fig. 3.
-pub fn cihs(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, t: &mut [Limb]) {
+pub(crate) fn cihs(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, t: &mut [Limb]) {
     let s = n.len();
     debug_assert!(a.len() == s && b.len() == s && t.len() >= s + 2);
     let t = &mut t[..s + 2];
@@ -56,7 +56,7 @@ pub fn cihs(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, t: &
     sub_mod_final(out, &t[..s], t[s], n);
 }
 
-/// Kernel: [`cihs`].
+/// Kernel: `cihs`.
 /// Leaks: nothing but the lengths (constant time).
 pub struct Cihs;
 

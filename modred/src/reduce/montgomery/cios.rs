@@ -12,7 +12,7 @@ use crate::limb::{adc, mac, mul_lo, Limb};
 /// CIOS Montgomery product `out = a b R^{-1} mod m` for `a, b < m`; `t` has s + 2 limbs.
 /// Invariant at the top of iteration i: t < 2m (so `t[s+1] = 0` and `t[s] <= 1`). Output `< m`.
 /// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §5.
-pub fn cios(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb, t: &mut [Limb]) {
+pub(crate) fn cios(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb, t: &mut [Limb]) {
     let s = m.len();
     debug_assert!(a.len() == s && b.len() == s && t.len() >= s + 2);
     let t = &mut t[..s + 2];
@@ -40,7 +40,7 @@ pub fn cios(out: &mut [Limb], a: &[Limb], b: &[Limb], m: &[Limb], n0: Limb, t: &
     sub_mod_final(out, &t[..s], t[s], m);
 }
 
-/// Kernel: [`cios`].
+/// Kernel: `cios`.
 /// Leaks: nothing but the lengths (constant time).
 pub struct Cios;
 

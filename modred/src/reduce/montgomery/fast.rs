@@ -47,7 +47,7 @@ use crate::tuning::{
 pub type Wide<const N: usize> = ([Limb; N], Limb);
 
 /// CIOS Montgomery product for a compile-time size N: `a b R^{-1} mod m` for `a, b < m`,
-/// result `< m`. Same arithmetic as [`super::cios::cios`]; t[0..N] plus two top words kept in
+/// result `< m`. Same arithmetic as `super::cios::cios`; t[0..N] plus two top words kept in
 /// locals.
 /// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §5.
 #[inline(always)]

@@ -14,7 +14,7 @@ use crate::limb::{adc, mac, mul_lo, Limb};
 /// Leaks: variable time: the ADD carry propagation stops when the carry dies, so its length
 /// depends on the operands; prefer CIOS for secrets.
 /// Reference: Koç–Acar–Kaliski 1996 §6.
-pub fn fios_vartime(
+pub(crate) fn fios_vartime(
     out: &mut [Limb],
     a: &[Limb],
     b: &[Limb],
@@ -46,8 +46,8 @@ pub fn fios_vartime(
     sub_mod_final(out, &t[..s], t[s], m);
 }
 
-/// Kernel: [`fios_vartime`].
-/// Leaks: variable time, as [`fios_vartime`].
+/// Kernel: `fios_vartime`.
+/// Leaks: variable time, as `fios_vartime`.
 pub struct Fios;
 
 impl MontKernel for Fios {

@@ -36,7 +36,14 @@ impl Acc3 {
 /// A column holds at most 2s products, so t2 < 2s and three words suffice for s < 2^63.
 /// Output `< m`.
 /// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §7.
-pub fn fips(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, mw: &mut [Limb]) {
+pub(crate) fn fips(
+    out: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+    n: &[Limb],
+    n0: Limb,
+    mw: &mut [Limb],
+) {
     let s = n.len();
     debug_assert!(a.len() == s && b.len() == s && mw.len() >= s);
     let mw = &mut mw[..s];
@@ -65,7 +72,7 @@ pub fn fips(out: &mut [Limb], a: &[Limb], b: &[Limb], n: &[Limb], n0: Limb, mw: 
     sub_mod_final(out, mw, acc.0, n);
 }
 
-/// Kernel: [`fips`].
+/// Kernel: `fips`.
 /// Leaks: nothing but the lengths (constant time).
 pub struct Fips;
 

@@ -45,7 +45,9 @@ pub mod sos;
 #[cfg(test)]
 pub(crate) mod test_util;
 
-use super::{check_modulus, Reducer, ReducerInfo, ReducerKind, WideResult};
+use super::{
+    check_len, check_modulus, check_wide_len, Reducer, ReducerInfo, ReducerKind, WideResult,
+};
 use crate::arith;
 use crate::cpu::{self, Tier};
 use crate::error::Result;
@@ -84,7 +86,8 @@ pub(crate) fn pow2_mod(e: usize, m: &[Limb]) -> Vec<Limb> {
 impl MontParams {
     /// Constants for the odd modulus `m` (trimmed, non-empty), on the tier in use
     /// ([`cpu::tier`]).
-    pub fn new(m: &[Limb]) -> Self {
+    #[cfg(test)]
+    pub(crate) fn new(m: &[Limb]) -> Self {
         Self::with_tier(m, cpu::tier())
     }
 
@@ -92,7 +95,7 @@ impl MontParams {
     /// capped by what this CPU has ([`cpu::cap`]; not by `MODRED_CPU`, so tests can run every
     /// tier in one process).
     /// Leaks: the modulus only (a branch on its top bit, `pow2_mod`'s divisions).
-    pub fn with_tier(m: &[Limb], tier: Tier) -> Self {
+    pub(crate) fn with_tier(m: &[Limb], tier: Tier) -> Self {
         let k = m.len();
         assert!(k > 0 && m[0] & 1 == 1, "Montgomery needs an odd modulus");
         // b^e mod m, k limbs
@@ -192,8 +195,8 @@ impl<K: MontKernel> Montgomery<K> {
         Self::with_tier(m, cpu::tier())
     }
 
-    /// Context for the odd modulus `m` on `tier`, capped by what this CPU has (see
-    /// [`MontParams::with_tier`]).
+    /// Context for the odd modulus `m` on `tier`, capped by what this CPU has ([`cpu::cap`]; not
+    /// by `MODRED_CPU`, so tests can run every tier in one process).
     pub fn with_tier(m: &[Limb], tier: Tier) -> Result<Self> {
         let m = check_modulus(K::NAME, true, m)?;
         Ok(Self {
@@ -238,28 +241,40 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
         &self.p.one
     }
     fn to_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
+        check_len(self.p.k(), &[out, x]);
         K::mul(&self.p, out, x, &self.p.r2, scratch)
     }
     fn from_repr(&self, out: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
         let k = self.p.k();
+        check_len(k, &[out, x]);
         let (wide, rest) = scratch.split_at_mut(2 * k);
         wide[..k].copy_from_slice(x);
         wide[k..].fill(0);
         K::redc(&self.p, out, wide, rest)
     }
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        check_len(self.p.k(), &[out, a, b]);
         K::mul(&self.p, out, a, b, scratch)
     }
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+        check_len(self.p.k(), &[out, a]);
+        K::sqr(&self.p, out, a, scratch)
+    }
+    fn mul_unchecked(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+        K::mul(&self.p, out, a, b, scratch)
+    }
+    fn sqr_unchecked(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         K::sqr(&self.p, out, a, scratch)
     }
     fn reduce_wide(&self, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
+        check_wide_len(self.p.k(), out, x);
         K::redc(&self.p, out, x, scratch)
     }
     fn wide_result(&self) -> WideResult {
         WideResult::MontgomeryReduced
     }
     fn pow_fused(&self, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
+        check_len(self.p.k(), &[base]);
         K::pow_fused(&self.p, base, exp, alg)
     }
     fn fused_arith(&self) -> Option<Box<dyn FusedArith>> {

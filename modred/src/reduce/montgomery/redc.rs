@@ -21,7 +21,7 @@ use crate::limb::{adc, mul_lo, Limb};
 /// of row i is kept in `top` and added at position i+k+1 by row i+1: invariant after row i,
 /// value(x) + top * b^(i+k+1) = x_original + sum_{j<=i} t_j m b^j, and x[0..=i] = 0.
 /// Leaks: nothing but the lengths (constant time). Reference: Bosselaers et al. 1993, Alg. 3.
-pub fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
+pub(crate) fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     let (m, n0) = (p.m.as_slice(), p.n0);
     let k = m.len();
     debug_assert!(x.len() == 2 * k && out.len() == k);
@@ -43,7 +43,7 @@ pub fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     sub_mod_final(out, &x[k..], top, m);
 }
 
-/// Kernel: full product by `arith::mul_karatsuba` / squaring, then [`redc`].
+/// Kernel: full product by `arith::mul_karatsuba` / squaring, then `redc`.
 /// Leaks: nothing but the lengths (constant time) below [`crate::tuning::KARATSUBA_THRESHOLD`]
 /// limbs; from it variable time: the Karatsuba and Toom-3 products branch on the signs of
 /// operand differences and stop their carry propagation when the carry dies (the NTT products

@@ -29,7 +29,7 @@ pub struct RedcN {
 impl RedcN {
     /// The constants for the odd modulus `m` (k limbs): -m^{-1} mod R by Newton–Hensel lifting
     /// (`arith::div_newton::inverse_mod_power`) and, from the NTT threshold on, the transforms.
-    pub fn new(m: &[Limb]) -> Self {
+    pub(crate) fn new(m: &[Limb]) -> Self {
         let k = m.len();
         let inv = arith::div_newton::inverse_mod_power(m, k);
         let mut m_neg_inv = vec![0; k];
@@ -52,7 +52,7 @@ impl RedcN {
     /// Leaks: variable time: a zero low half of x (found by an early-exit scan) skips the
     /// products; q is multiplied trimmed (its length shows); below the NTT range the Toom-3
     /// products branch on operand signs; the carry and borrow propagations stop early.
-    pub fn reduce_vartime(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
+    pub(crate) fn reduce_vartime(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
         let k = m.len();
         debug_assert!(x.len() == 2 * k && out.len() == k);
         let (x_lo, x_hi) = x.split_at(k);

@@ -12,7 +12,7 @@ use crate::arith::{mul_basecase_on, sqr_basecase_on};
 use crate::limb::Limb;
 
 /// Kernel: schoolbook product or symmetric square, then the SOS reduction loop. The reduction
-/// loop is [`redc`] (identical arithmetic; the paper's ADD carry propagation is done with a
+/// loop is `redc` (identical arithmetic; the paper's ADD carry propagation is done with a
 /// carry word so it runs in constant time). Reference: Koç–Acar–Kaliski 1996 §4.
 /// Leaks: nothing but the lengths (constant time).
 pub struct Sos;
