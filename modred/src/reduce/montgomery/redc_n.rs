@@ -11,12 +11,12 @@
 //! H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference rotated by L - k limbs (GMP
 //! does the same with `mpn_mulmod_bnm1`).
 //!
-//! Variable time (see [`RedcN::reduce_vartime`]).
+//! Variable time (see `RedcN::reduce_vartime`).
 
 use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
 use crate::limb::Limb;
 
-/// The per-modulus constants of [`RedcN::reduce_vartime`].
+/// The per-modulus constants of `RedcN::reduce_vartime`.
 #[derive(Debug)]
 pub struct RedcN {
     /// -m^{-1} mod R, k limbs.
