@@ -26,11 +26,12 @@ step "cargo test --workspace"
 cargo test --workspace
 
 # The default run above takes the best kernel tier this CPU has; these cap it (modred::cpu).
-step "MODRED_CPU=portable cargo test -p modred --lib --test exp (portable kernels only)"
-MODRED_CPU=portable cargo test -p modred --lib --test exp
+# `--workspace` keeps the features the run above unified, so these reuse its build.
+step "MODRED_CPU=portable cargo test --workspace --lib --test exp (portable kernels only)"
+MODRED_CPU=portable cargo test --workspace --lib --test exp
 
-step "MODRED_CPU=adx cargo test -p modred --lib --test exp (MULX/ADX kernels, no IFMA)"
-MODRED_CPU=adx cargo test -p modred --lib --test exp
+step "MODRED_CPU=adx cargo test --workspace --lib --test exp (MULX/ADX kernels, no IFMA)"
+MODRED_CPU=adx cargo test --workspace --lib --test exp
 
 step "cargo test -p modred --features count,internals --test opcount"
 cargo test -p modred --features count,internals --test opcount
@@ -39,7 +40,7 @@ step "constant time on the machine code: scripts/ctgrind.sh (valgrind memcheck)"
 bash scripts/ctgrind.sh
 
 step "differential fuzzing against num-bigint, 110 s (5 s more ran in the workspace tests) (MODRED_FUZZ_SECONDS for longer runs)"
-MODRED_FUZZ_SECONDS=110 cargo test -p modred --test fuzz -- --nocapture
+MODRED_FUZZ_SECONDS=110 cargo test --workspace --test fuzz -- --nocapture
 
 step "python: build the extension (release) and run pytest"
 bash python/run_tests.sh
