@@ -31,6 +31,20 @@
 //! constructors (the modulus is public here), trait methods, operators and [`evm`] carry no
 //! suffix and say their timing in their docs.
 //!
+//! ## Errors and panics
+//!
+//! The checked entry points ([`Modulus`], the functions of [`exp`], [`Natural`]'s parsing and
+//! conversions, the reducers' constructors, `word::{pow_mod, mul_mod, inv_mod,
+//! residue}_vartime`, [`evm`]) answer a bad value the caller chose (a zero or even modulus
+//! where it cannot be, a window, a table shape, `exp_bits`, bad bytes, a size that grows with
+//! the input, a cancellation) with an [`Error`] ([`evm`]: an `EvmError`), never a panic.
+//! The raw kernels beneath them (a [`Reducer`]'s products on `k`-limb slices, the products of
+//! `word::Monty64` and `word::Barrett64` on residues, the `word::divq` kernels) state
+//! preconditions; a call that breaks one panics with a message naming the kernel, as the
+//! standard library's slice methods do, instead of reading the operand as another number. The
+//! exponentiation loops call unchecked forms, so a check costs one branch per call, not per
+//! product.
+//!
 //! ## References
 //!
 //! The sources behind the kernels. A file's comments cite a paper once in long form (authors,
