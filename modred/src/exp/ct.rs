@@ -30,17 +30,16 @@ use crate::arith;
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::reduce::Reducer;
-use crate::scan::ct::scan;
+use crate::scan::ct::{exp_bits_cover, scan};
 pub use crate::scan::ct::{CtEvent, CtTrace, NoTrace};
 use crate::scan::FusedPow;
 use crate::tuning;
 
-/// Panics unless `exp_bits >= bit_len(exp)`; reads the exponent's bits only when its padded
-/// length `64 exp.len()` (public) exceeds `exp_bits`, so the usual call leaks nothing.
-/// Leaks: nothing when `exp_bits >= 64 exp.len()`; otherwise the exponent's leading zero limbs.
+/// Panics unless `exp_bits >= bit_len(exp)`.
+/// Leaks: as [`exp_bits_cover`].
 fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
     assert!(
-        exp_bits >= 64 * exp.len() || exp_bits >= arith::bit_len(exp),
+        exp_bits_cover(exp, exp_bits),
         "exp_bits below the exponent's length"
     );
 }

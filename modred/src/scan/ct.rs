@@ -81,6 +81,14 @@ fn ct_digit(exp: &[Limb], pos: usize, w: usize) -> usize {
     super::window::digit(exp, pos, w)
 }
 
+/// Whether `exp_bits` covers the exponent (`exp_bits >= bit_len(exp)`), the precondition of
+/// the constant-time scan. Reads the exponent's bits only when its padded length `64 exp.len()`
+/// (public) exceeds `exp_bits`, so the usual call leaks nothing.
+/// Leaks: nothing when `exp_bits >= 64 exp.len()`; otherwise the exponent's leading zero limbs.
+pub(crate) fn exp_bits_cover(exp: &[Limb], exp_bits: usize) -> bool {
+    exp_bits >= 64 * exp.len() || exp_bits >= arith::bit_len(exp)
+}
+
 /// The constant-time scan on any [`ExpArith`] (the reducer-generic `exp::ct::pow_traced` and the
 /// fused fixed-size kernels share it): table g^0..g^(2^w - 1) from `one` and `g`; the top digit's masked scan gives
 /// the start value, then every lower digit costs a masked scan of the whole table, `w`

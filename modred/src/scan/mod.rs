@@ -116,7 +116,7 @@ impl FusedPow {
         );
         if let FusedPow::Ct { exp_bits, .. } = self {
             assert!(
-                exp_bits >= 64 * exp.len() || exp_bits >= crate::arith::bit_len(exp),
+                ct::exp_bits_cover(exp, exp_bits),
                 "FusedPow::Ct: exp_bits {exp_bits} below the exponent's length"
             );
         }
