@@ -98,7 +98,7 @@ fn check<R: Reducer + ?Sized>(
             tuning::MAX_WINDOW_BITS
         ));
     }
-    if exp_bits < 64 * exp.len() && exp_bits < arith::bit_len(exp) {
+    if !exp_bits_cover(exp, exp_bits) {
         return bad(format!(
             "exp_bits {exp_bits} is below the exponent's {} bits",
             arith::bit_len(exp)
