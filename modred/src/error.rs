@@ -56,6 +56,19 @@ pub enum Error {
     /// The computation was cancelled through [`crate::cancel`] before it finished.
     #[error("cancelled")]
     Cancelled,
+    /// An RSA key that cannot be parsed or fails validation ([`crate::rsa`]).
+    #[error("invalid RSA key: {0}")]
+    InvalidKey(String),
+    /// An input outside the range an operation accepts (an RSA input not below n).
+    #[error("input out of range: {0}")]
+    InputOutOfRange(String),
+    /// An RSA private-key result failed its check with the public exponent (a computation
+    /// fault, or a key whose primes are not prime): nothing was returned.
+    #[error("RSA private-key result failed the check with the public exponent (computation fault or inconsistent key); no result returned")]
+    FaultDetected,
+    /// The operating system's random number generator failed.
+    #[error("the operating system's random number generator failed: {0}")]
+    Randomness(String),
 }
 
 /// Result with modred's [`enum@Error`].

@@ -16,14 +16,16 @@
 //!   run the scans on fixed sizes;
 //! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
 //! - [`opcount`]: the operations the count tables measure (feature `count`), over [`reduce`];
-//! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule) on top.
+//! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule), and
+//!   [`rsa`]: RSA private- and public-key operations (keys from PEM/DER, CRT with both halves
+//!   in one pass, blinding, the fault check), on top.
 //!
 //! `tests/layers.rs` checks this order on the source. `limb`, `count`, `arith` and the asm
 //! kernels (`adx4`, `adx_cios`, `adx_mont`, `ifma` under `reduce::montgomery`) are private to
 //! the crate; the hidden `internals` feature makes the first three public, without any
 //! stability promise, for the benches, the operation-count test and the CLI's report. The API
 //! is [`Modulus`] (with [`ReducerKind`] and [`exp::PowOptions`]), [`Natural`], [`Reducer`] for
-//! the methods themselves, [`word`] and [`evm`]; errors are [`Error`].
+//! the methods themselves, [`word`], [`evm`] and [`rsa`]; errors are [`Error`].
 //!
 //! Every kernel's documentation has a `Leaks:` line: what its running time depends on besides
 //! the operand lengths (nothing, for the constant-time ones). Every public function and
@@ -109,6 +111,7 @@ pub mod exp;
 pub mod natural;
 pub mod opcount;
 pub mod reduce;
+pub mod rsa;
 pub mod scan;
 pub mod tuning;
 pub mod word;

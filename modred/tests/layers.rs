@@ -21,6 +21,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("exp", 7),
     ("opcount", 7),
     ("evm", 8),
+    ("rsa", 8),
     // src/bin: programs over the library (they reach it as `modred::`, not `crate::`).
     ("bin", 9),
 ];

@@ -20,6 +20,7 @@ pub(crate) mod binary;
 pub(crate) mod binary_rl;
 pub(crate) mod comb;
 pub mod ct;
+mod ct_pair;
 pub(crate) mod even;
 pub(crate) mod fixed_base;
 mod helpers;
@@ -32,6 +33,7 @@ pub mod table_window;
 pub(crate) mod window;
 
 pub use batch::pow_batch_vartime;
+pub use ct_pair::CtPair;
 pub use inverse::{gcd_vartime, inverse_vartime};
 pub use method::{is_constant_time, pow_with_vartime, Method, MethodInfo, PowOptions, METHODS};
 pub use modulus::{pow_signed_exp_vartime, pow_vartime, FixedBase, Modulus};

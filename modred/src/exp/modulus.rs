@@ -295,22 +295,65 @@ impl Modulus {
     /// before the constant-time scan, the base's length in limbs and whether it is below m (a
     /// full borrow chain, no early exit); a base `>= m` adds a variable-time division.
     pub fn pow_ct(&self, base: &Natural, exp: &Natural) -> Result<Natural> {
-        let Some(r) = self.r.as_deref() else {
+        if self.r.is_none() {
             return Ok(Natural::zero());
-        };
-        let Some(ct) = self.ct.as_deref() else {
-            return Err(self.ct_refusal(r));
-        };
-        let b = self.k_residue(ct, base);
-        let exp_bits = self.m.bits().max(exp.bits()).div_ceil(64) * 64;
+        }
+        let ct = self.ct_reducer()?;
+        let b = self.residue_for_ct(base);
+        let exp_bits = self.ct_exp_bits(exp);
         let w = tuning::ct_window_bits(exp_bits);
         Ok(Natural::from_limbs(ct::pow(
-            ct,
+            &*ct,
             &b,
             exp.limbs(),
             exp_bits,
             w,
         )))
+    }
+
+    /// `(base^exp mod m, other_base^other_exp mod other)`, both in constant time, in one pass
+    /// where a kernel runs the two together (see [`super::CtPair`], which keeps the pair's
+    /// constants for repeated use). Errors: as [`Self::pow_ct`] for either modulus.
+    /// Leaks: as [`Self::pow_ct`] for each.
+    pub fn pow_ct_pair(
+        &self,
+        base: &Natural,
+        exp: &Natural,
+        other: &Modulus,
+        other_base: &Natural,
+        other_exp: &Natural,
+    ) -> Result<[Natural; 2]> {
+        if self.r.is_none() || other.r.is_none() {
+            return Ok([
+                self.pow_ct(base, exp)?,
+                other.pow_ct(other_base, other_exp)?,
+            ]);
+        }
+        super::CtPair::new(self, other)?.pow([base, other_base], [exp, other_exp])
+    }
+
+    /// The constant-time reducer of `pow_ct` (an error for m = 1, an even m or a reducer that
+    /// is not constant time).
+    pub(crate) fn ct_reducer(&self) -> Result<Arc<dyn Reducer>> {
+        match (&self.r, &self.ct) {
+            (_, Some(ct)) => Ok(ct.clone()),
+            (Some(r), None) => Err(self.ct_refusal(&**r)),
+            (None, None) => Err(Error::InvalidParameter(
+                "constant-time exponentiation needs a modulus above 1".to_string(),
+            )),
+        }
+    }
+
+    /// `base mod m` as k limbs, for the constant-time scan (see [`Self::pow_ct`] for what it
+    /// leaks). m must be above 1.
+    pub(crate) fn residue_for_ct(&self, base: &Natural) -> Vec<Limb> {
+        reduce_below(base, self.m.limbs())
+    }
+
+    /// The public length `pow_ct` scans `exp` over: `max(bits(m), bits(exp))` rounded up to a
+    /// multiple of 64 (so at least `64 exp.len()`, and the exponent's bits are not read).
+    pub(crate) fn ct_exp_bits(&self, exp: &Natural) -> usize {
+        (64 * self.m.len()).max(64 * exp.len())
     }
 
     /// `base^(±exp) mod m` (Python's `pow(base, ±exp, m)` for a natural base): with

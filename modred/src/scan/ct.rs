@@ -158,3 +158,78 @@ where
     }
     acc
 }
+
+/// The arithmetic of [`scan_pair`]: two numbers modulo two moduli in one element (for
+/// example both numbers' digits interleaved in vectors), products of both at once.
+pub(crate) trait PairArith {
+    /// Both numbers, in representation.
+    type Elem: Clone;
+    /// Both squared.
+    fn sqr2(&mut self, a: &mut Self::Elem);
+    /// Both multiplied by their counterpart in `b`.
+    fn mul2(&mut self, a: &mut Self::Elem, b: &Self::Elem);
+    /// `out` = the first number of `table[d[0]]` and the second of `table[d[1]]`, reading every
+    /// entry whole (constant time in `d`).
+    fn select2(&mut self, out: &mut Self::Elem, table: &[Self::Elem], d: [usize; 2]);
+}
+
+/// [`scan`] for two exponentiations at once on a [`PairArith`]: the same schedule (one table of
+/// 2^w pairs, `ceil(exp_bits / w)` digits of `w` bits, each a masked scan of the whole table,
+/// `w` squarings and one multiplication, the top digit's entry the start value), the digits of
+/// `exp[0]` steering the first number and those of `exp[1]` the second. Both exponents are
+/// read over the same `exp_bits` (at least the longer one's length).
+/// Leaks: nothing but `exp_bits`, `w` and the lengths, when the arithmetic is constant time.
+#[inline(always)]
+pub(crate) fn scan_pair<A: PairArith, T: CtTrace>(
+    a: &mut A,
+    one: A::Elem,
+    g: A::Elem,
+    exp: [&[Limb]; 2],
+    exp_bits: usize,
+    w: usize,
+    trace: &mut T,
+) -> A::Elem {
+    let entries = 1usize << w;
+    let mut table = Vec::with_capacity(entries);
+    table.push(one);
+    table.push(g);
+    for i in 2..entries {
+        let t = if i % 2 == 0 {
+            let mut t = table[i / 2].clone();
+            trace.event(CtEvent::TableSqr);
+            a.sqr2(&mut t);
+            t
+        } else {
+            let mut t = table[i - 1].clone();
+            trace.event(CtEvent::TableMul);
+            a.mul2(&mut t, &table[1]);
+            t
+        };
+        table.push(t);
+    }
+    let top = exp_bits.div_ceil(w).max(1) - 1;
+    let mut acc = table[0].clone();
+    let mut sel = table[0].clone();
+    // Invariant: acc = (g_0^(exp_0 >> (j w)), g_1^(exp_1 >> (j w))) after digit j.
+    for j in (0..=top).rev() {
+        if j % CANCEL_CHECK_STEPS == 0 && cancel::requested() {
+            break; // the result is discarded
+        }
+        let d = [ct_digit(exp[0], j * w, w), ct_digit(exp[1], j * w, w)];
+        for i in 0..table.len() {
+            trace.event(CtEvent::Scan(i));
+        }
+        a.select2(&mut sel, &table, d);
+        if j == top {
+            acc = sel.clone();
+            continue;
+        }
+        for _ in 0..w {
+            trace.event(CtEvent::Sqr);
+            a.sqr2(&mut acc);
+        }
+        trace.event(CtEvent::Mul);
+        a.mul2(&mut acc, &sel);
+    }
+    acc
+}

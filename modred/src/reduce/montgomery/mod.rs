@@ -38,6 +38,8 @@ pub mod fios;
 pub mod fips;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma_x2;
 pub(crate) mod portable;
 pub mod redc;
 pub mod redc_n;

@@ -1,0 +1,801 @@
+//! Two constant-time exponentiations modulo two odd moduli in one pass on AVX-512 IFMA (beyond
+//! the source papers): the CRT halves of an RSA private-key operation run side by side.
+//!
+//! Both numbers live in one set of 512-bit registers, four radix-2^52 digits of each per
+//! vector: vector v holds digits 4v..4v+3 of the first number in its low 256 bits and the same
+//! digits of the second in its high 256 bits (the layout of OpenSSL's `rsaz-2k-avx512` x2 code,
+//! written here from the algorithm, not from that code), so every instruction works on both.
+//! Each product is an almost Montgomery multiplication (AMM) as in [`super::ifma`] (Gueron and
+//! Krasnov, "Software implementation of modular exponentiation, using advanced vector
+//! instructions architectures", WAIFI 2012; the word-serial loop is the CIOS of Koç, Acar,
+//! Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996,
+//! §5): values stay below 2m, R = 2^(52n) >= 4m. Unlike [`super::ifma`], each step's multiple y
+//! of m is computed in the vectors too ([`mont_step`]), for both numbers by one product: with
+//! two numbers per register the loop is bound by vector throughput, and scalar digit chains
+//! (two numbers' worth of 64-bit products and carries) measured slower.
+//!
+//! Measured on Zen 4 (throwaway timing loop, dependent products): a pair of 1024-bit AMMs
+//! (V = 5) takes 140 ns against 2 x 107 ns for two single ones of [`super::ifma`]. Other layouts
+//! tried: digits of the two numbers interleaved lane by lane (a shift is one `valignq`, a
+//! broadcast one `vshufi64x2`): 11% slower; y from scalar digit chains: 1.4x slower.
+//!
+//! Squarings ([`ams_x2`]) compute each cross product a_i a_j (i < j) once: the row of a_i
+//! multiplies by 2 a_i mod 2^52, and the bit lost above (bit 51 of a_i) comes back as a masked
+//! addition of a, one digit up. This is the almost Montgomery squaring of Drucker and Gueron,
+//! "Fast modular squaring with AVX512IFMA", ITNG 2019, in its interleaved (CIOS) form.
+//!
+//! Both moduli must give the same vector count; they may differ in length otherwise (the loop
+//! runs n = the larger digit count for both, R = 2^(52n) serving each).
+//!
+//! Leaks: nothing but the lengths (constant time): no branch and no memory address depends on
+//! operand values, the exponents' bits or the table indices (the selection reads every entry
+//! and merges under AVX-512 masks).
+
+use super::pow2_mod;
+use crate::arith;
+use crate::cpu::Tier;
+use crate::limb::{neg_inv_newton, Limb};
+use crate::scan::ct::{scan_pair, CtTrace, PairArith};
+use core::arch::x86_64::*;
+
+const DIGIT_BITS: usize = 52;
+const MASK52: u64 = (1 << DIGIT_BITS) - 1;
+/// Digits of one number per vector.
+const HALF: usize = 4;
+
+/// Largest vector count served: 10 vectors of 4 digits per number, moduli of up to 32 limbs
+/// (the CRT halves of RSA-2048, -3072 and -4096).
+pub(crate) const MAX_VECTORS: usize = 10;
+
+/// The digit count n and vector count V for a k-limb modulus: R = 2^(52 n) >= 4 * 2^(64 k).
+fn digits_for(k: usize) -> (usize, usize) {
+    let n = (64 * k + 2).div_ceil(DIGIT_BITS);
+    (n, n.div_ceil(HALF))
+}
+
+/// Two numbers' digits, 4V each; vector v = [first: digits 4v..4v+3, second: digits 4v..4v+3].
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub(crate) struct Pair<const V: usize>([[u64; 2 * HALF]; V]);
+
+impl<const V: usize> AsRef<[u64]> for Pair<V> {
+    fn as_ref(&self) -> &[u64] {
+        self.0.as_flattened()
+    }
+}
+
+impl<const V: usize> AsMut<[u64]> for Pair<V> {
+    fn as_mut(&mut self) -> &mut [u64] {
+        self.0.as_flattened_mut()
+    }
+}
+
+impl<const V: usize> Pair<V> {
+    const ZERO: Self = Self([[0; 2 * HALF]; V]);
+
+    /// Digit i of number `which` (0 or 1).
+    fn digit(&self, which: usize, i: usize) -> u64 {
+        self.0[i / HALF][HALF * which + i % HALF]
+    }
+
+    fn digit_mut(&mut self, which: usize, i: usize) -> &mut u64 {
+        &mut self.0[i / HALF][HALF * which + i % HALF]
+    }
+
+    /// The digits of `x[0]` and `x[1]`, each `< 2^(52 * 4V)`.
+    fn from_limbs(x: [&[Limb]; 2]) -> Self {
+        let mut d = Self::ZERO;
+        for (which, x) in x.into_iter().enumerate() {
+            debug_assert!(arith::bit_len(x) <= DIGIT_BITS * HALF * V);
+            let limb = |i: usize| x.get(i).copied().unwrap_or(0);
+            for i in 0..HALF * V {
+                let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+                // A digit starting at bit s of limb w spills into limb w + 1 when s > 12.
+                let spill = if s > 64 - DIGIT_BITS {
+                    limb(w + 1) << (64 - s)
+                } else {
+                    0
+                };
+                *d.digit_mut(which, i) = ((limb(w) >> s) | spill) & MASK52;
+            }
+        }
+        d
+    }
+
+    /// Number `which` as k limbs (normalized digits; the value must fit).
+    fn limbs(&self, which: usize, k: usize) -> Vec<Limb> {
+        let mut out = vec![0; k + 1];
+        for i in 0..HALF * V {
+            let d = self.digit(which, i);
+            let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+            if w < out.len() {
+                out[w] |= d << s;
+            }
+            if s > 64 - DIGIT_BITS && w + 1 < out.len() {
+                out[w + 1] |= d >> (64 - s);
+            }
+            debug_assert!(w + 1 < out.len() || d == 0, "value does not fit k limbs");
+        }
+        debug_assert_eq!(out[k], 0);
+        out.truncate(k);
+        out
+    }
+
+    /// Carries every digit of both numbers below 2^52 (little-endian within each number).
+    /// Leaks: nothing (a fixed sequence of shifts and adds).
+    fn normalize(&mut self) {
+        for which in 0..2 {
+            let mut carry = 0;
+            for i in 0..HALF * V {
+                let s = self.digit(which, i) + carry;
+                *self.digit_mut(which, i) = s & MASK52;
+                carry = s >> DIGIT_BITS;
+            }
+            debug_assert_eq!(carry, 0, "AMM result must stay below R");
+        }
+    }
+}
+
+/// [x0 in the low four lanes, x1 in the high four].
+#[inline(always)]
+fn split_broadcast(x: [u64; 2]) -> __m512i {
+    // SAFETY: AVX-512F (every caller runs under it).
+    unsafe { _mm512_mask_set1_epi64(_mm512_set1_epi64(x[0] as i64), 0xF0, x[1] as i64) }
+}
+
+/// Lane 0 over the low half, lane 4 over the high half (digit 0 of each number).
+#[inline(always)]
+fn broadcast_digit0(x: __m512i) -> __m512i {
+    // SAFETY: AVX-512F (every caller runs under it); vpermq with an immediate works within
+    // each 256-bit half.
+    unsafe { _mm512_permutex_epi64::<0>(x) }
+}
+
+/// Both numbers shifted down one digit: lanes 1..3 of `x` and lane 0 of `above` in the low
+/// half, lanes 5..7 of `x` and lane 4 of `above` in the high half.
+#[inline(always)]
+fn shift_down(x: __m512i, above: __m512i) -> __m512i {
+    // SAFETY: AVX-512F (every caller runs under it). Index bit 3 picks `above`.
+    unsafe { _mm512_permutex2var_epi64(x, _mm512_set_epi64(12, 7, 6, 5, 8, 3, 2, 1), above) }
+}
+
+/// One iteration of the Montgomery loop for both numbers, entirely in vectors: x += row i,
+/// then y = x_0 k0 mod 2^52 (per number, from digit 0 broadcast over its half), x += y m, and
+/// the shift down one digit, carrying lane 0's bits above 52 (the low 52 are zero by the
+/// choice of y) into the new lane 0. Vectors below `FROM` get no row product, vector `FROM`
+/// multiplies by `edge`, the ones above by `rest`; with `SQUARE`, `a` is added after the
+/// shift to the lanes `carry_edge` (vector `FROM`) and `carry_rest` (above it). Lows go in
+/// before the shift, highs (one digit up) after it.
+///
+/// Lanes accumulate unnormalized: an iteration adds at most four 52-bit halves, one digit of
+/// `a` and a carry below 2^12 to a lane, so after n <= 40 iterations a lane stays below 2^61.
+/// The loop-carried chain is lane 0: a broadcast, the two products to y and to y m_0, the
+/// shift and one addition. The row's products do not depend on y and run ahead, its digit-0
+/// share of y (row_0 k0) included: y = x_0 k0 + row_0 k0, each term mod 2^52, and only y's
+/// low 52 bits matter (IFMA reads 52 bits of each factor).
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn mont_step<const V: usize, const FROM: usize, const SQUARE: bool>(
+    x: &mut [__m512i; V],
+    a: &Pair<V>,
+    m: &Pair<V>,
+    k0: __m512i,
+    edge: __m512i,
+    rest: __m512i,
+    carry_edge: __mmask8,
+    carry_rest: __mmask8,
+) {
+    // SAFETY: the caller guarantees the CPU features; aligned 64-byte loads of rows of a, m.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let load = |p: &Pair<V>, v: usize| _mm512_load_si512(p.0[v].as_ptr().cast());
+        let mult = |v: usize| if v == FROM { edge } else { rest };
+        let x0_in = x[0];
+        // Row i's digit-0 share of y first (it needs only the row's vector 0).
+        let y_part = if FROM == 0 {
+            let row0 = _mm512_madd52lo_epu64(zero, load(a, 0), mult(0));
+            _mm512_madd52lo_epu64(zero, broadcast_digit0(row0), k0)
+        } else {
+            zero
+        };
+        for v in FROM..V {
+            x[v] = _mm512_madd52lo_epu64(x[v], load(a, v), mult(v));
+        }
+        let y = _mm512_madd52lo_epu64(y_part, broadcast_digit0(x0_in), k0);
+        for v in 0..V {
+            x[v] = _mm512_madd52lo_epu64(x[v], load(m, v), y);
+        }
+        // Lane 0 is now 0 mod 2^52: its upper bits carry into digit 1.
+        let carry = _mm512_maskz_srli_epi64(0x11, x[0], DIGIT_BITS as u32);
+        for v in 0..V {
+            let mut high = zero;
+            if v >= FROM {
+                high = _mm512_madd52hi_epu64(high, load(a, v), mult(v));
+                if SQUARE {
+                    let lanes = if v == FROM { carry_edge } else { carry_rest };
+                    high = _mm512_mask_add_epi64(high, lanes, high, load(a, v));
+                }
+            }
+            high = _mm512_madd52hi_epu64(high, load(m, v), y);
+            if v == 0 {
+                high = _mm512_add_epi64(high, carry);
+            }
+            let above = if v + 1 < V { x[v + 1] } else { zero };
+            x[v] = _mm512_add_epi64(shift_down(x[v], above), high);
+        }
+    }
+}
+
+/// The digits of `x`, normalized.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn finish<const V: usize>(x: &[__m512i; V]) -> Pair<V> {
+    let mut out = Pair::<V>::ZERO;
+    for v in 0..V {
+        // SAFETY: the caller guarantees AVX-512F; aligned 64-byte stores of out's rows.
+        unsafe { _mm512_store_si512(out.0[v].as_mut_ptr().cast(), x[v]) };
+    }
+    out.normalize();
+    out
+}
+
+/// Two almost Montgomery products at once: for each number c, `a_c b_c R^{-1} mod m_c` up to one
+/// m_c, i.e. a value `< 2 m_c`, as normalized digits. Preconditions: `a_c, b_c < 2 m_c` with
+/// digits `< 2^52`; `4 m_c <= R = 2^(52 n)`; `n <= 4V`; `m_c` odd with digits `< 2^52`;
+/// `k0_c = -m_c^{-1} mod 2^52` (in every lane of its half of `k0`). Bound:
+/// `(a b + Y m) / R < 4 m^2 / R + m <= 2m`.
+/// Leaks: nothing but the lengths (constant time).
+///
+/// Iteration i ([`mont_step`]) adds b_i a + y m (y zeroing digit 0) and drops digit 0.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA.
+#[inline(always)]
+unsafe fn amm_x2<const V: usize>(
+    a: &Pair<V>,
+    b: &Pair<V>,
+    m: &Pair<V>,
+    k0: __m512i,
+    n: usize,
+) -> Pair<V> {
+    debug_assert!(n <= HALF * V);
+    // SAFETY: the caller's guarantee (AVX-512F and IFMA).
+    unsafe {
+        let mut x = [_mm512_setzero_si512(); V];
+        for i in 0..n {
+            let bv = split_broadcast([b.digit(0, i), b.digit(1, i)]);
+            mont_step::<V, 0, false>(&mut x, a, m, k0, bv, bv, 0, 0);
+        }
+        finish(&x)
+    }
+}
+
+/// Two almost Montgomery squarings at once: [`amm_x2`] with `b = a`, computing each cross
+/// product once (Drucker–Gueron 2019). Same preconditions, bound and result.
+/// Leaks: nothing but the lengths (constant time; the masks that depend on digit values
+/// select lanes of additions that run in every case).
+///
+/// Iteration i (relative lane j = absolute digit i + j) adds a_i^2 at lane i and 2 a_i a_j at
+/// lane j > i: one product row whose multiplier is 0 below lane i, a_i at lane i and
+/// a'_i = 2 a_i mod 2^52 above, plus a_j at lane j + 1 (j > i) when t_i, bit 51 of a_i, is set
+/// (2 a_i = a'_i + 2^52 t_i). The iterations run in blocks of four (one vector of a's digits),
+/// block r skipping the r vectors wholly below lane i. Column c (absolute) receives its terms
+/// from rows i <= c / 2, all run by iteration c, so each y sees a complete digit 0.
+///
+/// # Safety
+/// As [`amm_x2`].
+#[inline(always)]
+unsafe fn ams_x2<const V: usize>(a: &Pair<V>, m: &Pair<V>, k0: __m512i, n: usize) -> Pair<V> {
+    // SAFETY: the caller's guarantee.
+    unsafe { square_and_multiply::<V, false>(a, a, m, k0, n).0 }
+}
+
+/// `(ams_x2(a), amm_x2(t, a))` in one loop: the two products' dependency chains are
+/// independent, so each fills the other's wait (the right-to-left scan's squaring of the base
+/// power and its product into a bucket). Without `FUSED`, the second result is not computed
+/// (and is `a`).
+///
+/// # Safety
+/// As [`amm_x2`].
+#[inline(always)]
+unsafe fn square_and_multiply<const V: usize, const FUSED: bool>(
+    a: &Pair<V>,
+    t: &Pair<V>,
+    m: &Pair<V>,
+    k0: __m512i,
+    n: usize,
+) -> (Pair<V>, Pair<V>) {
+    debug_assert!(n <= HALF * V);
+    // SAFETY: the caller's guarantee.
+    let mut x = [unsafe { _mm512_setzero_si512() }; V];
+    let mut z = x;
+    macro_rules! block {
+        ($r:literal) => {
+            if $r < V {
+                // SAFETY: the caller's guarantee.
+                unsafe { square_block::<V, $r, FUSED>(&mut x, &mut z, a, t, m, k0, n) };
+            }
+        };
+    }
+    block!(0);
+    block!(1);
+    block!(2);
+    block!(3);
+    block!(4);
+    block!(5);
+    block!(6);
+    block!(7);
+    block!(8);
+    block!(9);
+    const _: () = assert!(
+        MAX_VECTORS <= 10,
+        "square_and_multiply writes out ten blocks"
+    );
+    // SAFETY: as above.
+    unsafe { (finish(&x), if FUSED { finish(&z) } else { *a }) }
+}
+
+/// Iterations 4R..4R+3 (those below n) of [`square_and_multiply`].
+///
+/// # Safety
+/// As [`amm_x2`].
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+unsafe fn square_block<const V: usize, const R: usize, const FUSED: bool>(
+    x: &mut [__m512i; V],
+    z: &mut [__m512i; V],
+    a: &Pair<V>,
+    t: &Pair<V>,
+    m: &Pair<V>,
+    k0: __m512i,
+    n: usize,
+) {
+    for l in 0..HALF {
+        let i = HALF * R + l;
+        if i >= n {
+            return;
+        }
+        let ai = [a.digit(0, i), a.digit(1, i)];
+        // t_i over its number's four lanes (0x0F, 0xF0), by arithmetic: no branch on a digit.
+        let top: __mmask8 = (0u8.wrapping_sub((ai[0] >> 51) as u8) & 0x0F)
+            | (0u8.wrapping_sub((ai[1] >> 51) as u8) & 0xF0);
+        // Lane l and the lanes above it, in both numbers (public: i only).
+        let at_l: __mmask8 = 0x11 << l;
+        let above_half = (0x0Fu8 << (l + 1)) & 0x0F;
+        let above_l: __mmask8 = above_half | (above_half << 4);
+        // SAFETY: the caller guarantees the CPU features.
+        unsafe {
+            let ai_v = split_broadcast(ai);
+            let doubled = split_broadcast(ai.map(|d| (d << 1) & MASK52));
+            let edge =
+                _mm512_mask_blend_epi64(at_l, _mm512_maskz_mov_epi64(above_l, doubled), ai_v);
+            mont_step::<V, R, true>(x, a, m, k0, edge, doubled, top & above_l, top);
+            if FUSED {
+                mont_step::<V, 0, false>(z, t, m, k0, ai_v, ai_v, 0, 0);
+            }
+        }
+    }
+}
+
+/// Selects both halves of `out` from `table` in constant time: the first number of entry
+/// `d[0]`, the second of entry `d[1]`. Every entry is loaded whole and merged under a mask
+/// computed by a vector compare.
+/// Leaks: the table's length only.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline(always)]
+unsafe fn select_x2<const V: usize>(out: &mut Pair<V>, table: &[Pair<V>], d: [usize; 2]) {
+    // SAFETY: the caller guarantees AVX-512F; aligned loads and stores of whole rows.
+    unsafe {
+        let want = split_broadcast([d[0] as u64, d[1] as u64]);
+        let mut acc = [_mm512_setzero_si512(); V];
+        for (i, entry) in table.iter().enumerate() {
+            let hit = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(i as i64));
+            for v in 0..V {
+                let row = _mm512_load_si512(entry.0[v].as_ptr().cast());
+                acc[v] = _mm512_mask_or_epi64(acc[v], hit, acc[v], row);
+            }
+        }
+        for v in 0..V {
+            _mm512_store_si512(out.0[v].as_mut_ptr().cast(), acc[v]);
+        }
+    }
+}
+
+/// The [`PairArith`] of the constant-time scan: both numbers as AMM residues (< 2m each).
+struct X2Arith<const V: usize> {
+    m: Pair<V>,
+    /// -m^{-1} mod 2^52 of each number over its half.
+    k0: __m512i,
+    n: usize,
+}
+
+impl<const V: usize> PairArith for X2Arith<V> {
+    type Elem = Pair<V>;
+    #[inline(always)]
+    fn sqr2(&mut self, a: &mut Pair<V>) {
+        // SAFETY: X2Arith is only built by `pow_v`, which runs on CPUs with AVX-512 IFMA.
+        *a = unsafe { ams_x2(a, &self.m, self.k0, self.n) };
+    }
+    #[inline(always)]
+    fn mul2(&mut self, a: &mut Pair<V>, b: &Pair<V>) {
+        // SAFETY: as above.
+        *a = unsafe { amm_x2(a, b, &self.m, self.k0, self.n) };
+    }
+    #[inline(always)]
+    fn select2(&mut self, out: &mut Pair<V>, table: &[Pair<V>], d: [usize; 2]) {
+        // SAFETY: as above.
+        unsafe { select_x2(out, table, d) }
+    }
+}
+
+/// The constants of two moduli for [`PairCtx::pow_ct`], computed once: both moduli's digits,
+/// -m^{-1} mod 2^52 and R^2 mod m, R = 2^(52 n).
+#[derive(Clone, Debug)]
+pub(crate) struct PairCtx {
+    m: [Vec<Limb>; 2],
+    /// Both moduli's digits (8V u64).
+    m_digits: Vec<u64>,
+    /// R^2 mod m for both (8V u64).
+    rr: Vec<u64>,
+    k0: [u64; 2],
+    n: usize,
+    v: usize,
+}
+
+/// `$f::<V>($args)` for the runtime vector count `$v` (2..=[`MAX_VECTORS`]).
+macro_rules! by_vectors {
+    ($v:expr, $f:ident$(::<$T:ty>)?($($arg:expr),*)) => {
+        const_dispatch!($v; V in [2, 3, 4, 5, 6, 7, 8, 9, 10] => $f::<V $(, $T)?>($($arg),*);
+            else unreachable!("PairCtx::new never gives {} vectors", $v))
+    };
+}
+
+impl PairCtx {
+    /// The constants for the odd moduli `m[0]` and `m[1]` (trimmed) on `tier`, or `None` when
+    /// the tier is below [`Tier::Ifma`] or the moduli need different vector counts or more
+    /// than [`MAX_VECTORS`] (or fewer than two: one vector is for the single kernel).
+    /// Leaks: the moduli (divisions).
+    pub(crate) fn new(m: [&[Limb]; 2], tier: Tier) -> Option<Self> {
+        if crate::cpu::cap(tier) < Tier::Ifma || m.iter().any(|m| m.is_empty() || m[0] & 1 == 0) {
+            return None;
+        }
+        let (n0, v0) = digits_for(m[0].len());
+        let (n1, v1) = digits_for(m[1].len());
+        if v0 != v1 || !(2..=MAX_VECTORS).contains(&v0) {
+            return None;
+        }
+        let n = n0.max(n1);
+        let rr = m.map(|m| pow2_mod(2 * DIGIT_BITS * n, m));
+        Some(Self {
+            m: m.map(<[Limb]>::to_vec),
+            m_digits: by_vectors!(v0, pair_digits(m)),
+            rr: by_vectors!(v0, pair_digits([&rr[0], &rr[1]])),
+            k0: m.map(|m| neg_inv_newton(m[0]) & MASK52),
+            n,
+            v: v0,
+        })
+    }
+
+    /// `(base[0]^exp[0] mod m[0], base[1]^exp[1] mod m[1])` by the constant-time scan
+    /// ([`scan_pair`], `w`-bit digits over `exp_bits`, which must cover both exponents), with
+    /// `base[c] < m[c]` of m[c]'s length. Results `< m[c]`, of m[c]'s length.
+    /// Leaks: nothing but the lengths, `exp_bits` and `w` (constant time).
+    pub(crate) fn pow_ct<T: CtTrace>(
+        &self,
+        base: [&[Limb]; 2],
+        exp: [&[Limb]; 2],
+        exp_bits: usize,
+        w: usize,
+        trace: &mut T,
+    ) -> [Vec<Limb>; 2] {
+        // SAFETY: a PairCtx exists only on the IFMA tier (AVX-512F and IFMA), with n <= 4V.
+        unsafe { by_vectors!(self.v, pow_v::<T>(self, base, exp, exp_bits, w, trace)) }
+    }
+}
+
+fn pair_digits<const V: usize>(x: [&[Limb]; 2]) -> Vec<u64> {
+    Pair::<V>::from_limbs(x).as_ref().to_vec()
+}
+
+fn pair_of<const V: usize>(x: &[u64]) -> Pair<V> {
+    let mut p = Pair::<V>::ZERO;
+    p.as_mut().copy_from_slice(x);
+    p
+}
+
+/// [`PairCtx::pow_ct`] for V vectors.
+/// Leaks: as [`PairCtx::pow_ct`].
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA; `ctx.n <= 4V`.
+#[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
+unsafe fn pow_v<const V: usize, T: CtTrace>(
+    ctx: &PairCtx,
+    base: [&[Limb]; 2],
+    exp: [&[Limb]; 2],
+    exp_bits: usize,
+    w: usize,
+    trace: &mut T,
+) -> [Vec<Limb>; 2] {
+    let mut ar = X2Arith::<V> {
+        m: pair_of(&ctx.m_digits),
+        k0: split_broadcast(ctx.k0),
+        n: ctx.n,
+    };
+    let rr = pair_of::<V>(&ctx.rr);
+    let mut unit = Pair::<V>::ZERO;
+    (*unit.digit_mut(0, 0), *unit.digit_mut(1, 0)) = (1, 1);
+    let mut g = Pair::<V>::from_limbs(base);
+    trace.event(crate::scan::ct::CtEvent::ToRepr);
+    ar.mul2(&mut g, &rr);
+    let mut one = rr;
+    ar.mul2(&mut one, &unit);
+    let mut acc = scan_pair(&mut ar, one, g, exp, exp_bits, w, trace);
+    trace.event(crate::scan::ct::CtEvent::FromRepr);
+    // (acc + Y m) / R <= m for acc < 2m: one masked subtraction finishes.
+    ar.mul2(&mut acc, &unit);
+    [0, 1].map(|c| {
+        let k = ctx.m[c].len();
+        let mut out = vec![0; k];
+        arith::sub_mod_final(&mut out, &acc.limbs(c, k), 0, &ctx.m[c]);
+        out
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use num_bigint::BigUint;
+
+    fn big(x: &[Limb]) -> BigUint {
+        crate::natural::Natural::from_slice(x).to_biguint()
+    }
+
+    fn has_ifma() -> bool {
+        if crate::cpu::detected() < Tier::Ifma {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU");
+            return false;
+        }
+        true
+    }
+
+    /// AMM and AMS of both numbers against num-bigint (congruence and the < 2m bound), for
+    /// every served vector count, edge digits (all ones below 2m, zero, m - 1) and moduli of
+    /// different lengths with the same vector count.
+    #[test]
+    fn products_match_num_bigint() {
+        if !has_ifma() {
+            return;
+        }
+        fn one_size<const V: usize>(k: [usize; 2], rnd: &mut impl FnMut() -> u64) -> usize {
+            let mut ms: [Vec<Limb>; 2] = k.map(|k| (0..k).map(|_| rnd()).collect());
+            for m in &mut ms {
+                m[0] |= 1;
+                let top = m.len() - 1;
+                m[top] |= 1 << 63;
+            }
+            let ctx = PairCtx::new([&ms[0], &ms[1]], Tier::Ifma).expect("served");
+            assert_eq!(ctx.v, V);
+            let ar = X2Arith::<V> {
+                m: pair_of(&ctx.m_digits),
+                k0: split_broadcast(ctx.k0),
+                n: ctx.n,
+            };
+            let r = [0, 1].map(|_| BigUint::from(1u32) << (DIGIT_BITS * ctx.n));
+            let mb = [big(&ms[0]), big(&ms[1])];
+            let mut checked = 0;
+            for case in 0..6 {
+                let mut operand = |c: usize, salt: u64| -> BigUint {
+                    let two_m: BigUint = &mb[c] * 2u32 - 1u32;
+                    match (case + salt as usize) % 6 {
+                        0 => BigUint::from(0u32),
+                        1 => two_m,
+                        2 => &mb[c] - 1u32,
+                        _ => {
+                            let x: Vec<Limb> = (0..ms[c].len() + 1).map(|_| rnd()).collect();
+                            big(&x) % (&mb[c] * 2u32)
+                        }
+                    }
+                };
+                let (a0, a1, b0, b1) = (operand(0, 0), operand(1, 3), operand(0, 4), operand(1, 2));
+                let digits = |x: &BigUint, y: &BigUint| {
+                    Pair::<V>::from_limbs([&x.to_u64_digits(), &y.to_u64_digits()])
+                };
+                let (a, b) = (digits(&a0, &a1), digits(&b0, &b1));
+                // SAFETY: the CPU has IFMA (checked above).
+                let (prod, sq) = unsafe {
+                    (
+                        amm_x2(&a, &b, &ar.m, ar.k0, ar.n),
+                        ams_x2(&a, &ar.m, ar.k0, ar.n),
+                    )
+                };
+                for c in 0..2 {
+                    let (x, y) = if c == 0 { (&a0, &b0) } else { (&a1, &b1) };
+                    let rinv = r[c].modinv(&mb[c]).expect("odd modulus");
+                    let got = big(&prod.limbs(c, ms[c].len()));
+                    assert!(got < &mb[c] * 2u32, "AMM bound, k={k:?}, c={c}");
+                    assert_eq!(
+                        &got % &mb[c],
+                        x * y * &rinv % &mb[c],
+                        "AMM k={k:?} c={c} case={case}"
+                    );
+                    let got = big(&sq.limbs(c, ms[c].len()));
+                    assert!(got < &mb[c] * 2u32, "AMS bound, k={k:?}, c={c}");
+                    assert_eq!(
+                        &got % &mb[c],
+                        x * x * &rinv % &mb[c],
+                        "AMS k={k:?} c={c} case={case}"
+                    );
+                    checked += 1;
+                }
+            }
+            checked
+        }
+        let mut s: u64 = 0x5151_2929_abcd_0001;
+        let mut rnd = || crate::limb::xorshift64(&mut s);
+        let mut checked = 0;
+        for _ in 0..8 {
+            checked += one_size::<2>([4, 5], &mut rnd);
+            checked += one_size::<3>([9, 8], &mut rnd);
+            checked += one_size::<4>([11, 12], &mut rnd);
+            checked += one_size::<5>([16, 15], &mut rnd);
+            checked += one_size::<6>([17, 19], &mut rnd);
+            checked += one_size::<7>([20, 22], &mut rnd);
+            checked += one_size::<8>([24, 25], &mut rnd);
+            checked += one_size::<9>([27, 29], &mut rnd);
+            checked += one_size::<10>([32, 31], &mut rnd);
+        }
+        assert_eq!(checked, 8 * 9 * 6 * 2);
+    }
+
+    /// The paired constant-time exponentiation against num-bigint's `modpow`, for every vector
+    /// count, with unequal moduli and exponents (zero, all ones, one short of the length).
+    #[test]
+    fn pow_ct_matches_num_bigint() {
+        if !has_ifma() {
+            return;
+        }
+        let mut s: u64 = 0x0bad_cafe_1234_5679;
+        let mut rnd = || crate::limb::xorshift64(&mut s);
+        let mut checked = 0;
+        for k in [
+            [4usize, 4],
+            [4, 5],
+            [8, 9],
+            [16, 16],
+            [17, 15],
+            [24, 24],
+            [32, 32],
+            [31, 32],
+        ] {
+            let mut ms: [Vec<Limb>; 2] = k.map(|k| (0..k).map(|_| rnd()).collect());
+            for m in &mut ms {
+                m[0] |= 1;
+            }
+            let Some(ctx) = PairCtx::new([&ms[0], &ms[1]], Tier::Ifma) else {
+                assert_ne!(
+                    digits_for(k[0]).1,
+                    digits_for(k[1]).1,
+                    "k = {k:?} should be served"
+                );
+                continue;
+            };
+            for case in 0..3 {
+                let b: [Vec<Limb>; 2] = [0, 1].map(|c| {
+                    let x: Vec<Limb> = (0..ms[c].len()).map(|_| rnd()).collect();
+                    let mut r = (big(&x) % big(&ms[c])).to_u64_digits();
+                    r.resize(ms[c].len(), 0);
+                    r
+                });
+                let kmax = k[0].max(k[1]);
+                let e: [Vec<Limb>; 2] = [0, 1].map(|c| match (case + c) % 3 {
+                    0 => vec![0; kmax],
+                    1 => vec![Limb::MAX; kmax],
+                    _ => (0..kmax - 1).map(|_| rnd()).collect(),
+                });
+                for w in [1, 4, 5] {
+                    let got = ctx.pow_ct(
+                        [&b[0], &b[1]],
+                        [&e[0], &e[1]],
+                        64 * kmax,
+                        w,
+                        &mut crate::scan::ct::NoTrace,
+                    );
+                    for c in 0..2 {
+                        assert_eq!(
+                            big(&got[c]),
+                            big(&b[c]).modpow(&big(&e[c]), &big(&ms[c])),
+                            "k={k:?} c={c} case={case} w={w}"
+                        );
+                        assert_eq!(got[c].len(), ms[c].len());
+                    }
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 7 * 9, "{checked}");
+    }
+}
+#[cfg(test)]
+mod kernel_timing {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn time_kernels() {
+        fn run<const V: usize>(k: usize) {
+            let mut s = 99u64;
+            let mut rnd = || crate::limb::xorshift64(&mut s);
+            let ms: [Vec<Limb>; 2] = [0, 1].map(|_| {
+                let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
+                m[0] |= 1;
+                m[k - 1] |= 1 << 63;
+                m
+            });
+            let ctx = PairCtx::new([&ms[0], &ms[1]], Tier::Ifma).unwrap();
+            assert_eq!(ctx.v, V);
+            let m = pair_of::<V>(&ctx.m_digits);
+            let mut a = pair_of::<V>(&ctx.rr);
+            let b = a;
+            let iters = 200_000;
+            for round in 0..3 {
+                let t = std::time::Instant::now();
+                for _ in 0..iters {
+                    a = unsafe { amm_x2_t(&a, &b, &m, split_broadcast(ctx.k0), ctx.n) };
+                }
+                let tm = t.elapsed().as_nanos() as f64 / iters as f64;
+                let t = std::time::Instant::now();
+                for _ in 0..iters {
+                    a = unsafe { ams_x2_t(&a, &m, split_broadcast(ctx.k0), ctx.n) };
+                }
+                let ts = t.elapsed().as_nanos() as f64 / iters as f64;
+                let mut bb = b;
+                let t = std::time::Instant::now();
+                for _ in 0..iters {
+                    (a, bb) = unsafe { fused_t(&a, &bb, &m, split_broadcast(ctx.k0), ctx.n) };
+                }
+                println!(
+                    "   fused {:.1} ns",
+                    t.elapsed().as_nanos() as f64 / iters as f64
+                );
+                println!("V={V} n={} round {round}: amm_x2 {tm:.1} ns ({:.0} cyc @3.9), ams_x2 {ts:.1} ns ({:.0} cyc)", ctx.n, tm*3.9, ts*3.9);
+            }
+            std::hint::black_box(a);
+        }
+        run::<2>(6);
+        run::<3>(9);
+        run::<5>(16);
+        run::<8>(24);
+        run::<10>(32);
+    }
+    #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
+    unsafe fn amm_x2_t<const V: usize>(
+        a: &Pair<V>,
+        b: &Pair<V>,
+        m: &Pair<V>,
+        k0: __m512i,
+        n: usize,
+    ) -> Pair<V> {
+        unsafe { amm_x2(a, b, m, k0, n) }
+    }
+    #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
+    unsafe fn fused_t<const V: usize>(
+        a: &Pair<V>,
+        t: &Pair<V>,
+        m: &Pair<V>,
+        k0: __m512i,
+        n: usize,
+    ) -> (Pair<V>, Pair<V>) {
+        unsafe { square_and_multiply::<V, true>(a, t, m, k0, n) }
+    }
+    #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
+    unsafe fn ams_x2_t<const V: usize>(a: &Pair<V>, m: &Pair<V>, k0: __m512i, n: usize) -> Pair<V> {
+        unsafe { ams_x2(a, m, k0, n) }
+    }
+}
