@@ -64,6 +64,22 @@ pub(crate) fn pow<R: Reducer + ?Sized>(
     scan_traced(r, base, exp, exp_bits, w, &mut NoTrace)
 }
 
+/// `base^exp mod m` for a public exponent on a constant-time reducer: the left-to-right
+/// binary scan ([`FusedPow::PublicExp`]) over the reducer's constant-time products, fused where
+/// the reducer has a kernel. `base < m` (k limbs); returns k limbs `< m`. For RSA's public
+/// exponent applied to secret values (the private operation's check, the blinding factor).
+/// Leaks: the exponent's bits (public) and the lengths; nothing of the base, over a
+/// constant-time reducer.
+pub(crate) fn pow_public_exp<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
+    if let Some(x) = r.pow_fused(base, exp, FusedPow::PublicExp) {
+        return x;
+    }
+    let mut ops = Ops::new(r);
+    let g = ops.enter(base);
+    let acc = crate::scan::binary::scan(&mut ops, g, exp).unwrap_or_else(|| r.one().to_vec());
+    ops.leave(&acc)
+}
+
 /// [`pow`] as it runs inside the library, without the parameter checks (which read the base):
 /// for examples/ctgrind.rs and examples/dudect.rs, which mark or time the base. Not an API
 /// (the `internals` feature); the caller keeps `pow`'s preconditions.

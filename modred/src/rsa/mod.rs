@@ -431,17 +431,9 @@ impl PrivateKey {
         }
         let mut s = self.garner(&m1, &m2, kn);
         fault(&mut s);
-        // The check: s^e = c r^e mod n (e public; the scan is the constant-time one, so s's
-        // value does not show either).
-        let e = self.public.e.limbs();
-        let e_bits = self.public.e.bits();
-        let v = exp::ct::pow(
-            n,
-            &s,
-            e,
-            e_bits,
-            crate::tuning::ct_window_bits(e_bits).min(3),
-        );
+        // The check: s^e = c r^e mod n (e public; constant-time products, so s's value does not
+        // show).
+        let v = exp::ct::pow_public_exp(n, &s, self.public.e.limbs());
         let equal = v
             .iter()
             .zip(&blinded)
@@ -531,15 +523,7 @@ impl PrivateKey {
         let mut u_repr = vec![0; kn];
         n.to_repr(&mut u_repr, &u, &mut scratch);
         n.mul(&mut r_inv, &u_repr, &padded(&ru_inv, kn), &mut scratch);
-        let e = self.public.e.limbs();
-        let e_bits = self.public.e.bits();
-        let r_e = exp::ct::pow(
-            n,
-            &r,
-            e,
-            e_bits,
-            crate::tuning::ct_window_bits(e_bits).min(3),
-        );
+        let r_e = exp::ct::pow_public_exp(n, &r, self.public.e.limbs());
         let mut r_e_repr = vec![0; kn];
         n.to_repr(&mut r_e_repr, &r_e, &mut scratch);
         let mut r_inv_repr = vec![0; kn];

@@ -83,6 +83,10 @@ pub enum FusedPow {
         /// Digit bits.
         w: usize,
     },
+    /// [`binary`] over a public exponent on the constant-time arithmetic: constant time in the
+    /// base, variable time in the exponent only (an RSA public exponent applied to a secret
+    /// value, as in the fault check of a private-key operation).
+    PublicExp,
     /// [`ct`]: the constant-time fixed window over `exp_bits` (>= the exponent's length)
     /// with `w`-bit digits; the fused kernel must be constant time too.
     Ct {
@@ -94,9 +98,10 @@ pub enum FusedPow {
 }
 
 impl FusedPow {
-    /// Whether the scan is the constant-time one (its arithmetic must be constant time too).
+    /// Whether the arithmetic must be constant time: for the constant-time scan, and for
+    /// [`FusedPow::PublicExp`] (whose scan leaks only the exponent).
     pub(crate) fn is_constant_time(self) -> bool {
-        matches!(self, FusedPow::Ct { .. })
+        matches!(self, FusedPow::Ct { .. } | FusedPow::PublicExp)
     }
 
     /// Panics unless the parameters are in range: a window of 1..=16 bits, and for `Ct` an
@@ -107,7 +112,7 @@ impl FusedPow {
     fn check(self, exp: &[Limb]) {
         let w = match self {
             FusedPow::Sliding { w } | FusedPow::Window { w } | FusedPow::Ct { w, .. } => w,
-            FusedPow::RightToLeft | FusedPow::Binary => return,
+            FusedPow::RightToLeft | FusedPow::Binary | FusedPow::PublicExp => return,
         };
         assert!(
             (1..=crate::tuning::MAX_WINDOW_BITS).contains(&w),
@@ -125,7 +130,8 @@ impl FusedPow {
     /// `g^exp` by this scan on the arithmetic `ar`, with `one` the representation of 1
     /// (returned for a zero exponent). Panics on parameters out of range (see `check`).
     /// Leaks: as the scan's: variable time in the exponent, except `Ct` (nothing but the
-    /// lengths, `exp_bits` and `w`, over constant-time arithmetic).
+    /// lengths, `exp_bits` and `w`, over constant-time arithmetic); `PublicExp` leaks the
+    /// exponent only.
     #[inline(always)]
     pub(crate) fn run<A: ExpArith>(
         self,
@@ -141,7 +147,7 @@ impl FusedPow {
         match self {
             FusedPow::Sliding { w } => sliding::run(ar, g, exp, w).unwrap_or(one),
             FusedPow::RightToLeft => binary_rl::scan(ar, g, exp).unwrap_or(one),
-            FusedPow::Binary => binary::scan(ar, g, exp).unwrap_or(one),
+            FusedPow::Binary | FusedPow::PublicExp => binary::scan(ar, g, exp).unwrap_or(one),
             FusedPow::Window { w } => window::scan(ar, one.clone(), g, exp, w).unwrap_or(one),
             FusedPow::Ct { exp_bits, w } => {
                 ct::scan(ar, one, g, exp, exp_bits, w, &mut ct::FusedTrace)
