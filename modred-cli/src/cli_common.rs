@@ -135,3 +135,48 @@ pub fn context(reducer: ReducerKind, m: &Natural, workload: Workload) -> Result<
     };
     Ok(Modulus::new(m, kind)?)
 }
+
+/// Bytes of a hex string with an optional `0x` prefix: big-endian, two digits a byte. With
+/// `odd_ok` an odd number of digits reads as if a leading 0 were there (an integer); without
+/// it, an odd count is an error (call data).
+pub fn parse_hex(text: &str, odd_ok: bool) -> Result<Vec<u8>, String> {
+    let digits = text
+        .strip_prefix("0x")
+        .or_else(|| text.strip_prefix("0X"))
+        .unwrap_or(text);
+    if digits.len() % 2 == 1 && !odd_ok {
+        return Err(format!(
+            "odd number of hex digits ({}) in the input",
+            digits.len()
+        ));
+    }
+    let nibble = |c: u8| match c {
+        b'0'..=b'9' => Ok(c - b'0'),
+        b'a'..=b'f' => Ok(c - b'a' + 10),
+        b'A'..=b'F' => Ok(c - b'A' + 10),
+        _ => Err(format!(
+            "{} is not a hex digit",
+            quote(&(c as char).to_string())
+        )),
+    };
+    let bytes = digits.as_bytes();
+    let (head, rest) = bytes.split_at(bytes.len() % 2);
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(2));
+    if let [c] = head {
+        out.push(nibble(*c)?);
+    }
+    for p in rest.chunks(2) {
+        out.push(nibble(p[0])? << 4 | nibble(p[1])?);
+    }
+    Ok(out)
+}
+
+/// `0x` and the bytes in lowercase hex.
+pub fn hex_string(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(2 + 2 * bytes.len());
+    s.push_str("0x");
+    for b in bytes {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}

@@ -8,7 +8,7 @@
 //! empty input; lines are bytes, bounded by `--max-line-bytes`: see [`crate::lines`]). An input that is not hex, or that the fork rejects (EIP-7823's 1024-byte
 //! cap under osaka), prints `error: <reason>` in its place; the exit code is then 1.
 
-use crate::cli_common::{quote, CliError};
+use crate::cli_common::{hex_string, parse_hex, CliError};
 use crate::lines::{Line, LineLimit, Lines};
 use crate::out::Out;
 use clap::Args as ClapArgs;
@@ -33,45 +33,11 @@ fn parse_fork(name: &str) -> Result<Fork, String> {
     Fork::from_name(name).map_err(|e| e.to_string())
 }
 
-/// Bytes of a hex string with an optional `0x` prefix.
-fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    let digits = text
-        .strip_prefix("0x")
-        .or_else(|| text.strip_prefix("0X"))
-        .unwrap_or(text);
-    if digits.len() % 2 == 1 {
-        return Err(format!(
-            "odd number of hex digits ({}) in the input",
-            digits.len()
-        ));
-    }
-    let nibble = |c: u8| match c {
-        b'0'..=b'9' => Ok(c - b'0'),
-        b'a'..=b'f' => Ok(c - b'a' + 10),
-        b'A'..=b'F' => Ok(c - b'A' + 10),
-        _ => Err(format!(
-            "{} is not a hex digit",
-            quote(&(c as char).to_string())
-        )),
-    };
-    digits
-        .as_bytes()
-        .chunks(2)
-        .map(|p| Ok(nibble(p[0])? << 4 | nibble(p[1])?))
-        .collect()
-}
-
 /// The result line of one input: `0x<output> <gas>`, or the reason it fails.
 fn result_line(text: &str, fork: Fork) -> Result<String, String> {
-    let input = parse_hex(text)?;
+    let input = parse_hex(text, false)?;
     let (out, gas) = evm::run(&input, fork).map_err(|e| e.to_string())?;
-    let mut line = String::with_capacity(2 * out.len() + 24);
-    line.push_str("0x");
-    for b in &out {
-        line.push_str(&format!("{b:02x}"));
-    }
-    line.push_str(&format!(" {gas}"));
-    Ok(line)
+    Ok(format!("{} {gas}", hex_string(&out)))
 }
 
 pub fn run(args: Args) -> Result<ExitCode, CliError> {

@@ -1,7 +1,7 @@
 //! The `modred` command: modular reduction and multiplication with every reducer of the
 //! library (and, as they land, exponentiation, reports and operation counts).
 //!
-//! Exit codes: 0 success; 1 some `batch` or `evm-modexp` lines failed (each printed
+//! Exit codes: 0 success; 1 some `batch`, `evm-modexp` or `rsa` lines failed (each printed
 //! `error: <reason>`), or `report` could not finish;
 //! 2 bad arguments (unknown reducer, unparsable number, negative number other than an
 //! exponent, zero modulus, even modulus for a Montgomery reducer, argument beyond a method's
@@ -18,6 +18,7 @@ mod cmd_batch;
 mod cmd_evm;
 mod cmd_methods;
 mod cmd_pow;
+mod cmd_rsa;
 mod cmd_single;
 mod lines;
 mod out;
@@ -52,6 +53,9 @@ enum Command {
     /// The Ethereum MODEXP precompile: `0x<output> <gas>` per hex input (argument or stdin
     /// lines).
     EvmModexp(cmd_evm::Args),
+    /// RSA without padding: `rsa private --key FILE [HEX]` (c^d mod n) and `rsa public --key
+    /// FILE [HEX]` (x^e mod n); without HEX, one hex input per stdin line.
+    Rsa(cmd_rsa::Args),
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
     /// The comparison report: the source papers' tables and figures next to GMP and OpenSSL.
@@ -71,6 +75,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Pow(a) => cmd_pow::run(a),
         Command::Batch(a) => cmd_batch::run(a),
         Command::EvmModexp(a) => cmd_evm::run(a),
+        Command::Rsa(a) => cmd_rsa::run(a),
         Command::Methods(a) => cmd_methods::run(a),
         Command::Report(a) => report::run(a).map(|()| ExitCode::SUCCESS),
         Command::Count(a) => report::run_count(a).map(|()| ExitCode::SUCCESS),

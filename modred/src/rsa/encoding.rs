@@ -110,8 +110,10 @@ pub(crate) fn private_parts(data: &[u8]) -> Result<PrivateParts> {
                 "PEM label '{other}' is not a private key (expected 'RSA PRIVATE KEY' or 'PRIVATE KEY')"
             ))),
         },
-        None => pkcs1_private(data).or_else(|e1| {
-            pkcs8_private(data).map_err(|e2| bad(format!("neither PEM nor DER: {e1}; {e2}")))
+        None => pkcs1_private(data).or_else(|_| {
+            pkcs8_private(data).map_err(|_| {
+                bad("not a PEM or DER RSA private key (PKCS#1 RSAPrivateKey or PKCS#8 PrivateKeyInfo)")
+            })
         }),
     }
 }
