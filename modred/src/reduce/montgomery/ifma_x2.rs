@@ -121,8 +121,10 @@ impl<const V: usize> Pair<V> {
         out
     }
 
-    /// Carries every digit of both numbers below 2^52 (little-endian within each number).
+    /// Carries every digit of both numbers below 2^52 (little-endian within each number): the
+    /// scalar reference of [`finish`], which debug builds check against it.
     /// Leaks: nothing (a fixed sequence of shifts and adds).
+    #[cfg(debug_assertions)]
     fn normalize(&mut self) {
         for which in 0..2 {
             let mut carry = 0;
@@ -143,12 +145,20 @@ fn split_broadcast(x: [u64; 2]) -> __m512i {
     unsafe { _mm512_mask_set1_epi64(_mm512_set1_epi64(x[0] as i64), 0xF0, x[1] as i64) }
 }
 
-/// Lane 0 over the low half, lane 4 over the high half (digit 0 of each number).
+/// Lane `l` (0..=3) over the low half, lane `l + 4` over the high half (digit l of the vector,
+/// of each number). `l` is a constant after unrolling, so this is one `vpermq` with an immediate.
 #[inline(always)]
-fn broadcast_digit0(x: __m512i) -> __m512i {
+fn broadcast_lane(x: __m512i, l: usize) -> __m512i {
     // SAFETY: AVX-512F (every caller runs under it); vpermq with an immediate works within
     // each 256-bit half.
-    unsafe { _mm512_permutex_epi64::<0>(x) }
+    unsafe {
+        match l {
+            0 => _mm512_permutex_epi64::<0x00>(x),
+            1 => _mm512_permutex_epi64::<0x55>(x),
+            2 => _mm512_permutex_epi64::<0xAA>(x),
+            _ => _mm512_permutex_epi64::<0xFF>(x),
+        }
+    }
 }
 
 /// Both numbers shifted down one digit: lanes 1..3 of `x` and lane 0 of `above` in the low
@@ -159,88 +169,171 @@ fn shift_down(x: __m512i, above: __m512i) -> __m512i {
     unsafe { _mm512_permutex2var_epi64(x, _mm512_set_epi64(12, 7, 6, 5, 8, 3, 2, 1), above) }
 }
 
-/// One iteration of the Montgomery loop for both numbers, entirely in vectors: x += row i,
-/// then y = x_0 k0 mod 2^52 (per number, from digit 0 broadcast over its half), x += y m, and
-/// the shift down one digit, carrying lane 0's bits above 52 (the low 52 are zero by the
-/// choice of y) into the new lane 0. Vectors below `FROM` get no row product, vector `FROM`
-/// multiplies by `edge`, the ones above by `rest`; with `SQUARE`, `a` is added after the
-/// shift to the lanes `carry_edge` (vector `FROM`) and `carry_rest` (above it). Lows go in
+/// Both numbers shifted up one digit: lanes 0..2 of `x` and lane 3 of `below` in the low half
+/// (lane 0 from `below`), lanes 4..6 of `x` and lane 7 of `below` in the high half.
+#[inline(always)]
+fn shift_up(x: __m512i, below: __m512i) -> __m512i {
+    // SAFETY: AVX-512F (every caller runs under it). Index bit 3 picks `below`.
+    unsafe { _mm512_permutex2var_epi64(x, _mm512_set_epi64(6, 5, 4, 15, 2, 1, 0, 11), below) }
+}
+
+/// `p`, through an empty `asm!` the optimizer cannot see into: loads through the result are
+/// not hoisted out of the loop that calls this. At V > 6 the vectors of `a` and `m` do not fit
+/// the 32 registers beside the accumulator; hoisted, LLVM spills and reloads them with extra
+/// moves (V = 10: 310 ns against 266 ns per product), where loads folded into the products cost
+/// nothing.
+#[inline(always)]
+fn reload<const V: usize>(p: &Pair<V>) -> &Pair<V> {
+    if V <= 6 {
+        return p;
+    }
+    let mut q: *const Pair<V> = p;
+    // SAFETY: the asm is empty (it only claims to change the register holding q, which keeps
+    // its value), so q is still p. It reads no memory: `nomem` is right, and the pointer is
+    // passed only to hide its value.
+    #[allow(clippy::pointers_in_nomem_asm_block)]
+    unsafe {
+        core::arch::asm!("/* {0} */", inout(reg) q, options(nomem, nostack, preserves_flags));
+        &*q
+    }
+}
+
+/// One iteration of the Montgomery loop for both numbers, entirely in vectors, given this
+/// iteration's `y` (y = x_0 k0 mod 2^52 after the row, per number, over its half): x += row,
+/// x += y m, then the shift down one digit; returns the next iteration's y. The row is
+/// `rows[v] * mult` for the vectors from `FROM` on (the ones below get nothing); lows go in
 /// before the shift, highs (one digit up) after it.
 ///
-/// Lanes accumulate unnormalized: an iteration adds at most four 52-bit halves, one digit of
-/// `a` and a carry below 2^12 to a lane, so after n <= 40 iterations a lane stays below 2^61.
-/// The loop-carried chain is lane 0: a broadcast, the two products to y and to y m_0, the
-/// shift and one addition. The row's products do not depend on y and run ahead, its digit-0
-/// share of y (row_0 k0) included: y = x_0 k0 + row_0 k0, each term mod 2^52, and only y's
-/// low 52 bits matter (IFMA reads 52 bits of each factor).
+/// The next y comes from the values before the shift, so the shift stays off the loop-carried
+/// chain: the new digit 0 is lane 1 of x (after the products) plus lane 0 of the highs, so
+/// y' = `ypart` + (that sum) k0 mod 2^52, `ypart` being the next row's digit-0 share (row_0 k0,
+/// from the caller; only y's low 52 bits matter, as IFMA reads 52 bits of each factor). The
+/// bits of lane 0 above 52 (its low 52 are zero by the choice of y) carry into the new digit 0,
+/// and that carry is known before y: lo(y m_0) = -x_0 mod 2^52, so x_0 + lo(y m_0) =
+/// 2^52 ((x_0 >> 52) + [x_0 mod 2^52 != 0]) and the carry is (x_0 + 2^52 - 1) >> 52. The chain
+/// from y to y' is four products' latency: y m, two broadcasts, one addition and y' (about 13
+/// cycles on Zen 4, below the iteration's throughput cost at every V).
+///
+/// Lanes accumulate unnormalized: an iteration adds at most four 52-bit halves and a carry
+/// below 2^10 to a lane, so after n <= 40 iterations a lane stays below 2^60, and every sum
+/// formed here below 2^62 (lanes must stay below 2^64; 2^63 is the stated margin).
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn mont_step<const V: usize, const FROM: usize, const SQUARE: bool>(
+unsafe fn mont_step<const V: usize, const FROM: usize>(
     x: &mut [__m512i; V],
-    a: &Pair<V>,
+    y: __m512i,
+    rows: &[__m512i; V],
+    mult: __m512i,
     m: &Pair<V>,
     k0: __m512i,
-    edge: __m512i,
-    rest: __m512i,
-    carry_edge: __mmask8,
-    carry_rest: __mmask8,
-) {
-    // SAFETY: the caller guarantees the CPU features; aligned 64-byte loads of rows of a, m.
+    ypart: __m512i,
+) -> __m512i {
+    // SAFETY: the caller guarantees the CPU features; aligned 64-byte loads of rows of m.
     unsafe {
         let zero = _mm512_setzero_si512();
-        let load = |p: &Pair<V>, v: usize| _mm512_load_si512(p.0[v].as_ptr().cast());
-        let mult = |v: usize| if v == FROM { edge } else { rest };
-        let x0_in = x[0];
-        // Row i's digit-0 share of y first (it needs only the row's vector 0).
-        let y_part = if FROM == 0 {
-            let row0 = _mm512_madd52lo_epu64(zero, load(a, 0), mult(0));
-            _mm512_madd52lo_epu64(zero, broadcast_digit0(row0), k0)
-        } else {
-            zero
-        };
+        let m = reload(m);
+        let load = |v: usize| _mm512_load_si512(m.0[v].as_ptr().cast());
         for v in FROM..V {
-            x[v] = _mm512_madd52lo_epu64(x[v], load(a, v), mult(v));
+            x[v] = _mm512_madd52lo_epu64(x[v], rows[v], mult);
         }
-        let y = _mm512_madd52lo_epu64(y_part, broadcast_digit0(x0_in), k0);
+        // Lane 0's carry, from x_0 before y m_0 (see above).
+        let carry = _mm512_maskz_srli_epi64(
+            0x11,
+            _mm512_add_epi64(x[0], _mm512_set1_epi64(MASK52 as i64)),
+            DIGIT_BITS as u32,
+        );
         for v in 0..V {
-            x[v] = _mm512_madd52lo_epu64(x[v], load(m, v), y);
+            x[v] = _mm512_madd52lo_epu64(x[v], load(v), y);
         }
-        // Lane 0 is now 0 mod 2^52: its upper bits carry into digit 1.
-        let carry = _mm512_maskz_srli_epi64(0x11, x[0], DIGIT_BITS as u32);
-        for v in 0..V {
-            let mut high = zero;
+        let mut high = [zero; V];
+        for (v, h) in high.iter_mut().enumerate() {
+            let mut acc = if v == 0 { carry } else { zero };
             if v >= FROM {
-                high = _mm512_madd52hi_epu64(high, load(a, v), mult(v));
-                if SQUARE {
-                    let lanes = if v == FROM { carry_edge } else { carry_rest };
-                    high = _mm512_mask_add_epi64(high, lanes, high, load(a, v));
-                }
+                acc = _mm512_madd52hi_epu64(acc, rows[v], mult);
             }
-            high = _mm512_madd52hi_epu64(high, load(m, v), y);
-            if v == 0 {
-                high = _mm512_add_epi64(high, carry);
-            }
-            let above = if v + 1 < V { x[v + 1] } else { zero };
-            x[v] = _mm512_add_epi64(shift_down(x[v], above), high);
+            *h = _mm512_madd52hi_epu64(acc, load(v), y);
         }
+        let digit0 = _mm512_add_epi64(broadcast_lane(x[0], 1), broadcast_lane(high[0], 0));
+        let y_next = _mm512_madd52lo_epu64(ypart, digit0, k0);
+        for v in 0..V {
+            let above = if v + 1 < V { x[v + 1] } else { zero };
+            x[v] = _mm512_add_epi64(shift_down(x[v], above), high[v]);
+        }
+        y_next
     }
 }
 
-/// The digits of `x`, normalized.
+/// The digits of `x` (lanes below 2^62, value below R), normalized, by vectors: one pass moves
+/// every lane's bits above 52 one digit up, leaving digits below 2^52 + 2^10 with carries of at
+/// most 1 left; those ripple through the digits equal to 2^52 - 1, which the carry of an
+/// integer addition on one bit per digit finds (generate g: digit >= 2^52, propagate p: digit
+/// = 2^52 - 1; carry-in = ((g << 1) + p) ^ p), one bit string per number in a GPR (the other
+/// number's positions set in p, so carries cross them, and masked off).
+/// Leaks: nothing (the masks only select lanes of an addition that runs in every case).
 ///
 /// # Safety
 /// The CPU must support AVX-512F.
 #[inline(always)]
 unsafe fn finish<const V: usize>(x: &[__m512i; V]) -> Pair<V> {
     let mut out = Pair::<V>::ZERO;
-    for v in 0..V {
-        // SAFETY: the caller guarantees AVX-512F; aligned 64-byte stores of out's rows.
-        unsafe { _mm512_store_si512(out.0[v].as_mut_ptr().cast(), x[v]) };
+    // SAFETY: the caller guarantees AVX-512F; aligned 64-byte stores of out's rows.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        let mut d = [zero; V];
+        let (mut gen, mut prop) = ([0u8; V], [0u8; V]);
+        for v in 0..V {
+            let below = if v > 0 { x[v - 1] } else { zero };
+            let carry_in = shift_up(
+                _mm512_srli_epi64(x[v], DIGIT_BITS as u32),
+                _mm512_srli_epi64(below, DIGIT_BITS as u32),
+            );
+            d[v] = _mm512_add_epi64(_mm512_and_si512(x[v], mask), carry_in);
+            gen[v] = _mm512_cmpgt_epu64_mask(d[v], mask);
+            prop[v] = _mm512_cmpeq_epu64_mask(d[v], mask);
+        }
+        // Nothing carries out of the top digit of either number: the value is below R.
+        debug_assert_eq!(
+            _mm512_test_epi64_mask(x[V - 1], _mm512_set1_epi64(!(MASK52 as i64))) & 0x88,
+            0
+        );
+        // Bit 8v + j of the masks is lane j of vector v; carry-in bits, as a u128 when the
+        // 8V bits do not fit a u64 (V > 8). Written as a Horner chain, which LLVM leaves in
+        // GPRs (a sum of shifted bytes it vectorizes, with a longer latency).
+        macro_rules! ripple {
+            ($t:ty) => {{
+                let (mut g, mut p): ($t, $t) = (0, 0);
+                for v in (0..V).rev() {
+                    g = (g << 8) | <$t>::from(gen[v]);
+                    p = (p << 8) | <$t>::from(prop[v]);
+                }
+                let first = <$t>::MAX / 0xFF * 0x0F;
+                let second = !first;
+                let ripple = |g: $t, p: $t| (g << 1).wrapping_add(p) ^ p;
+                let c = (ripple(g & first, p | second) & first)
+                    | (ripple(g & second, p | first) & second);
+                core::array::from_fn::<u8, V, _>(|v| (c >> (8 * v)) as u8)
+            }};
+        }
+        let carry: [u8; V] = if V <= 8 { ripple!(u64) } else { ripple!(u128) };
+        let one = _mm512_set1_epi64(1);
+        for v in 0..V {
+            let r = _mm512_and_si512(_mm512_mask_add_epi64(d[v], carry[v], d[v], one), mask);
+            _mm512_store_si512(out.0[v].as_mut_ptr().cast(), r);
+        }
     }
-    out.normalize();
+    #[cfg(debug_assertions)]
+    {
+        let mut raw = Pair::<V>::ZERO;
+        for v in 0..V {
+            // SAFETY: as above.
+            unsafe { _mm512_store_si512(raw.0[v].as_mut_ptr().cast(), x[v]) };
+        }
+        raw.normalize();
+        debug_assert_eq!(raw.0, out.0, "vector normalization");
+    }
     out
 }
 
@@ -251,7 +344,10 @@ unsafe fn finish<const V: usize>(x: &[__m512i; V]) -> Pair<V> {
 /// `(a b + Y m) / R < 4 m^2 / R + m <= 2m`.
 /// Leaks: nothing but the lengths (constant time).
 ///
-/// Iteration i ([`mont_step`]) adds b_i a + y m (y zeroing digit 0) and drops digit 0.
+/// Iteration i ([`mont_step`]) adds b_i a + y m (y zeroing digit 0) and drops digit 0. The
+/// iterations run in blocks of four (one vector of b's digits), so b_i is a broadcast of a
+/// lane known at compile time, and so is the next row's share of y, b_{i+1} (a_0 k0 mod
+/// 2^52) mod 2^52, taken from one product per block.
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA.
@@ -264,12 +360,39 @@ unsafe fn amm_x2<const V: usize>(
     n: usize,
 ) -> Pair<V> {
     debug_assert!(n <= HALF * V);
-    // SAFETY: the caller's guarantee (AVX-512F and IFMA).
+    // SAFETY: the caller's guarantee (AVX-512F and IFMA); aligned loads of rows of a and b.
     unsafe {
-        let mut x = [_mm512_setzero_si512(); V];
-        for i in 0..n {
-            let bv = split_broadcast([b.digit(0, i), b.digit(1, i)]);
-            mont_step::<V, 0, false>(&mut x, a, m, k0, bv, bv, 0, 0);
+        let zero = _mm512_setzero_si512();
+        let load = |p: &Pair<V>, v: usize| _mm512_load_si512(p.0[v].as_ptr().cast());
+        // a_0 k0 mod 2^52 over each half; shares[r] lane l = b_{4r+l} a_0 k0 mod 2^52.
+        let a0k0 = _mm512_madd52lo_epu64(zero, broadcast_lane(load(a, 0), 0), k0);
+        let share = |r: usize| _mm512_madd52lo_epu64(zero, a0k0, load(b, r));
+        let mut x = [zero; V];
+        let mut next_shares = share(0);
+        let mut y = broadcast_lane(next_shares, 0);
+        for r in 0..V {
+            if HALF * r >= n {
+                break;
+            }
+            let b_r = load(b, r);
+            let shares = next_shares;
+            next_shares = if r + 1 < V { share(r + 1) } else { zero };
+            for l in 0..HALF {
+                if HALF * r + l >= n {
+                    break;
+                }
+                let ypart = if l + 1 < HALF {
+                    broadcast_lane(shares, l + 1)
+                } else {
+                    broadcast_lane(next_shares, 0)
+                };
+                let a = reload(a);
+                let mut rows = [zero; V];
+                for (v, row) in rows.iter_mut().enumerate() {
+                    *row = load(a, v);
+                }
+                y = mont_step::<V, 0>(&mut x, y, &rows, broadcast_lane(b_r, l), m, k0, ypart);
+            }
         }
         finish(&x)
     }
@@ -277,106 +400,112 @@ unsafe fn amm_x2<const V: usize>(
 
 /// Two almost Montgomery squarings at once: [`amm_x2`] with `b = a`, computing each cross
 /// product once (Drucker–Gueron 2019). Same preconditions, bound and result.
-/// Leaks: nothing but the lengths (constant time; the masks that depend on digit values
-/// select lanes of additions that run in every case).
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// Iteration i (relative lane j = absolute digit i + j) adds a_i^2 at lane i and 2 a_i a_j at
-/// lane j > i: one product row whose multiplier is 0 below lane i, a_i at lane i and
-/// a'_i = 2 a_i mod 2^52 above, plus a_j at lane j + 1 (j > i) when t_i, bit 51 of a_i, is set
-/// (2 a_i = a'_i + 2^52 t_i). The iterations run in blocks of four (one vector of a's digits),
-/// block r skipping the r vectors wholly below lane i. Column c (absolute) receives its terms
-/// from rows i <= c / 2, all run by iteration c, so each y sees a complete digit 0.
+/// lane j > i: one product row whose multiplier is a_i (broadcast) and whose multiplicand is
+/// 0 below lane i, a_i at lane i and the digits of 2a above, computed once per squaring: with
+/// t_j = bit 51 of a_j, 2a has digits (2 a_j mod 2^52) + t_{j-1} (below 2^52: the first term is
+/// even), and lane i + 1 takes 2 a_{i+1} mod 2^52 without t_i, the carry out of lane i, which
+/// belongs to 2 a_i (2 a_i a_j = a_i (2 a_j mod 2^52) + 2^52 a_i t_j, and the sum over j > i
+/// of those carries is the t_{j-1} of lanes j >= i + 2). 2a's top carry is zero: a < 2m <=
+/// R / 2. The iterations run in blocks of four (one vector of a's digits), block r skipping
+/// the r vectors wholly below lane i. Column c (absolute) receives its terms from rows
+/// i <= c / 2, all run by iteration c, so each y sees a complete digit 0.
 ///
 /// # Safety
 /// As [`amm_x2`].
 #[inline(always)]
 unsafe fn ams_x2<const V: usize>(a: &Pair<V>, m: &Pair<V>, k0: __m512i, n: usize) -> Pair<V> {
-    // SAFETY: the caller's guarantee.
-    unsafe { square_and_multiply::<V, false>(a, a, m, k0, n).0 }
-}
-
-/// `(ams_x2(a), amm_x2(t, a))` in one loop: the two products' dependency chains are
-/// independent, so each fills the other's wait (the right-to-left scan's squaring of the base
-/// power and its product into a bucket). Without `FUSED`, the second result is not computed
-/// (and is `a`).
-///
-/// # Safety
-/// As [`amm_x2`].
-#[inline(always)]
-unsafe fn square_and_multiply<const V: usize, const FUSED: bool>(
-    a: &Pair<V>,
-    t: &Pair<V>,
-    m: &Pair<V>,
-    k0: __m512i,
-    n: usize,
-) -> (Pair<V>, Pair<V>) {
     debug_assert!(n <= HALF * V);
-    // SAFETY: the caller's guarantee.
-    let mut x = [unsafe { _mm512_setzero_si512() }; V];
-    let mut z = x;
-    macro_rules! block {
-        ($r:literal) => {
-            if $r < V {
-                // SAFETY: the caller's guarantee.
-                unsafe { square_block::<V, $r, FUSED>(&mut x, &mut z, a, t, m, k0, n) };
-            }
+    debug_assert!((0..2).all(|c| a.digit(c, n - 1) >> 51 == 0), "a < R / 2");
+    // SAFETY: the caller's guarantee (AVX-512F and IFMA); aligned loads of rows of a.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mask = _mm512_set1_epi64(MASK52 as i64);
+        // a's digits, 2 a_j mod 2^52, and 2a's digits (with t_{j-1} from the lane below).
+        let (mut digits, mut doubled, mut twice) = ([zero; V], [zero; V], [zero; V]);
+        for v in 0..V {
+            digits[v] = _mm512_load_si512(a.0[v].as_ptr().cast());
+            doubled[v] = _mm512_and_si512(_mm512_slli_epi64(digits[v], 1), mask);
+            let below = if v > 0 {
+                _mm512_srli_epi64(digits[v - 1], 51)
+            } else {
+                zero
+            };
+            let t = shift_up(_mm512_srli_epi64(digits[v], 51), below);
+            twice[v] = _mm512_or_si512(doubled[v], t);
+        }
+        let a0 = broadcast_lane(digits[0], 0);
+        let mut y = _mm512_madd52lo_epu64(zero, _mm512_madd52lo_epu64(zero, a0, k0), a0);
+        let mut x = [zero; V];
+        let sq = Square {
+            digits: &digits,
+            doubled: &doubled,
+            twice: &twice,
+            m,
+            k0,
+            n,
         };
+        macro_rules! block {
+            ($r:literal) => {
+                if $r < V {
+                    sq.block::<$r>(&mut x, &mut y);
+                }
+            };
+        }
+        block!(0);
+        block!(1);
+        block!(2);
+        block!(3);
+        block!(4);
+        block!(5);
+        block!(6);
+        block!(7);
+        block!(8);
+        block!(9);
+        const _: () = assert!(MAX_VECTORS <= 10, "ams_x2 writes out ten blocks");
+        finish(&x)
     }
-    block!(0);
-    block!(1);
-    block!(2);
-    block!(3);
-    block!(4);
-    block!(5);
-    block!(6);
-    block!(7);
-    block!(8);
-    block!(9);
-    const _: () = assert!(
-        MAX_VECTORS <= 10,
-        "square_and_multiply writes out ten blocks"
-    );
-    // SAFETY: as above.
-    unsafe { (finish(&x), if FUSED { finish(&z) } else { *a }) }
 }
 
-/// Iterations 4R..4R+3 (those below n) of [`square_and_multiply`].
-///
-/// # Safety
-/// As [`amm_x2`].
-#[inline(always)]
-#[allow(clippy::too_many_arguments)]
-unsafe fn square_block<const V: usize, const R: usize, const FUSED: bool>(
-    x: &mut [__m512i; V],
-    z: &mut [__m512i; V],
-    a: &Pair<V>,
-    t: &Pair<V>,
-    m: &Pair<V>,
+/// The operands of [`ams_x2`]'s blocks: a's digits, 2 a_j mod 2^52 and 2a's digits, as vectors.
+struct Square<'a, const V: usize> {
+    digits: &'a [__m512i; V],
+    doubled: &'a [__m512i; V],
+    twice: &'a [__m512i; V],
+    m: &'a Pair<V>,
     k0: __m512i,
     n: usize,
-) {
-    for l in 0..HALF {
-        let i = HALF * R + l;
-        if i >= n {
-            return;
-        }
-        let ai = [a.digit(0, i), a.digit(1, i)];
-        // t_i over its number's four lanes (0x0F, 0xF0), by arithmetic: no branch on a digit.
-        let top: __mmask8 = (0u8.wrapping_sub((ai[0] >> 51) as u8) & 0x0F)
-            | (0u8.wrapping_sub((ai[1] >> 51) as u8) & 0xF0);
-        // Lane l and the lanes above it, in both numbers (public: i only).
-        let at_l: __mmask8 = 0x11 << l;
-        let above_half = (0x0Fu8 << (l + 1)) & 0x0F;
-        let above_l: __mmask8 = above_half | (above_half << 4);
-        // SAFETY: the caller guarantees the CPU features.
-        unsafe {
-            let ai_v = split_broadcast(ai);
-            let doubled = split_broadcast(ai.map(|d| (d << 1) & MASK52));
-            let edge =
-                _mm512_mask_blend_epi64(at_l, _mm512_maskz_mov_epi64(above_l, doubled), ai_v);
-            mont_step::<V, R, true>(x, a, m, k0, edge, doubled, top & above_l, top);
-            if FUSED {
-                mont_step::<V, 0, false>(z, t, m, k0, ai_v, ai_v, 0, 0);
+}
+
+impl<const V: usize> Square<'_, V> {
+    /// Iterations 4R..4R+3 (those below n) of [`ams_x2`]; `y` is the next iteration's.
+    ///
+    /// # Safety
+    /// As [`amm_x2`].
+    #[inline(always)]
+    unsafe fn block<const R: usize>(&self, x: &mut [__m512i; V], y: &mut __m512i) {
+        for l in 0..HALF {
+            if HALF * R + l >= self.n {
+                return;
+            }
+            // Lane l, lane l + 1 and the lanes below l, in both numbers (public: i only).
+            let at_l: __mmask8 = 0x11 << l;
+            let next: __mmask8 = if l + 1 < HALF { 0x22 << l } else { 0 };
+            let below: __mmask8 = ((1 << l) - 1) * 0x11;
+            let mut rows = *self.twice;
+            // SAFETY: the caller guarantees the CPU features.
+            unsafe {
+                let edge = _mm512_mask_blend_epi64(next, self.twice[R], self.doubled[R]);
+                let edge = _mm512_mask_blend_epi64(at_l, edge, self.digits[R]);
+                rows[R] = _mm512_maskz_mov_epi64(!below, edge);
+                if l + 1 == HALF && R + 1 < V {
+                    rows[R + 1] =
+                        _mm512_mask_blend_epi64(0x11, self.twice[R + 1], self.doubled[R + 1]);
+                }
+                let ai = broadcast_lane(self.digits[R], l);
+                *y = mont_step::<V, R>(x, *y, &rows, ai, self.m, self.k0, _mm512_setzero_si512());
             }
         }
     }
@@ -726,6 +855,10 @@ mod tests {
 #[cfg(test)]
 mod kernel_timing {
     use super::*;
+
+    /// ns per product of `amm_x2` and `ams_x2` (dependent products, each loop inlined under the
+    /// target features as in `pow_v`), for V = 2, 3, 5, 8, 10. Run with `--release --ignored
+    /// --nocapture`.
     #[test]
     #[ignore]
     fn time_kernels() {
@@ -744,29 +877,22 @@ mod kernel_timing {
             let mut a = pair_of::<V>(&ctx.rr);
             let b = a;
             let iters = 200_000;
-            for round in 0..3 {
+            let mut best = [f64::MAX; 2];
+            for _ in 0..5 {
                 let t = std::time::Instant::now();
-                for _ in 0..iters {
-                    a = unsafe { amm_x2_t(&a, &b, &m, split_broadcast(ctx.k0), ctx.n) };
-                }
-                let tm = t.elapsed().as_nanos() as f64 / iters as f64;
+                // SAFETY: PairCtx::new succeeded, so the CPU has IFMA.
+                unsafe { amm_loop(&mut a, &b, &m, ctx.k0, ctx.n, iters) };
+                best[0] = best[0].min(t.elapsed().as_nanos() as f64 / iters as f64);
                 let t = std::time::Instant::now();
-                for _ in 0..iters {
-                    a = unsafe { ams_x2_t(&a, &m, split_broadcast(ctx.k0), ctx.n) };
-                }
-                let ts = t.elapsed().as_nanos() as f64 / iters as f64;
-                let mut bb = b;
-                let t = std::time::Instant::now();
-                for _ in 0..iters {
-                    (a, bb) = unsafe { fused_t(&a, &bb, &m, split_broadcast(ctx.k0), ctx.n) };
-                }
-                println!(
-                    "   fused {:.1} ns",
-                    t.elapsed().as_nanos() as f64 / iters as f64
-                );
-                println!("V={V} n={} round {round}: amm_x2 {tm:.1} ns ({:.0} cyc @3.9), ams_x2 {ts:.1} ns ({:.0} cyc)", ctx.n, tm*3.9, ts*3.9);
+                // SAFETY: as above.
+                unsafe { ams_loop(&mut a, &m, ctx.k0, ctx.n, iters) };
+                best[1] = best[1].min(t.elapsed().as_nanos() as f64 / iters as f64);
             }
             std::hint::black_box(a);
+            println!(
+                "V={V:2} n={}: amm_x2 {:.1} ns, ams_x2 {:.1} ns",
+                ctx.n, best[0], best[1]
+            );
         }
         run::<2>(6);
         run::<3>(9);
@@ -774,28 +900,35 @@ mod kernel_timing {
         run::<8>(24);
         run::<10>(32);
     }
+
     #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
-    unsafe fn amm_x2_t<const V: usize>(
-        a: &Pair<V>,
+    unsafe fn amm_loop<const V: usize>(
+        a: &mut Pair<V>,
         b: &Pair<V>,
         m: &Pair<V>,
-        k0: __m512i,
+        k0: [u64; 2],
         n: usize,
-    ) -> Pair<V> {
-        unsafe { amm_x2(a, b, m, k0, n) }
+        iters: usize,
+    ) {
+        let k0 = split_broadcast(k0);
+        for _ in 0..iters {
+            // SAFETY: the caller's guarantee.
+            *a = unsafe { amm_x2(a, b, m, k0, n) };
+        }
     }
+
     #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
-    unsafe fn fused_t<const V: usize>(
-        a: &Pair<V>,
-        t: &Pair<V>,
+    unsafe fn ams_loop<const V: usize>(
+        a: &mut Pair<V>,
         m: &Pair<V>,
-        k0: __m512i,
+        k0: [u64; 2],
         n: usize,
-    ) -> (Pair<V>, Pair<V>) {
-        unsafe { square_and_multiply::<V, true>(a, t, m, k0, n) }
-    }
-    #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
-    unsafe fn ams_x2_t<const V: usize>(a: &Pair<V>, m: &Pair<V>, k0: __m512i, n: usize) -> Pair<V> {
-        unsafe { ams_x2(a, m, k0, n) }
+        iters: usize,
+    ) {
+        let k0 = split_broadcast(k0);
+        for _ in 0..iters {
+            // SAFETY: the caller's guarantee.
+            *a = unsafe { ams_x2(a, m, k0, n) };
+        }
     }
 }
