@@ -51,7 +51,8 @@ pub struct OpArgs {
 
 /// The key file's bytes (at most [`MAX_KEY_FILE_BYTES`]).
 fn read_key_file(path: &Path) -> Result<Vec<u8>, CliError> {
-    let fail = |e: io::Error| CliError::usage(format!("cannot read key file {}: {e}", path.display()));
+    let fail =
+        |e: io::Error| CliError::usage(format!("cannot read key file {}: {e}", path.display()));
     let file = std::fs::File::open(path).map_err(fail)?;
     let mut data = Vec::new();
     file.take(MAX_KEY_FILE_BYTES + 1)

@@ -580,7 +580,10 @@ fn unknown_fork_is_usage_error() {
 // argument, private and public keys in every encoding, bad inputs and keys.
 
 fn rsa_vector_path(name: &str) -> String {
-    format!("{}/../modred/tests/vectors/rsa/{name}", env!("CARGO_MANIFEST_DIR"))
+    format!(
+        "{}/../modred/tests/vectors/rsa/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
 }
 
 /// (input, private, public) hex of the first 16 cases of the vector key `file`.
@@ -605,12 +608,20 @@ fn rsa_cases(file: &str) -> Vec<[String; 3]> {
 
 /// The result as the CLI prints it: 0x and lowercase hex of `bytes` bytes.
 fn padded_hex(hex: &str, bytes: usize) -> String {
-    format!("0x{:0>width$}", hex.trim_start_matches('0'), width = 2 * bytes)
+    format!(
+        "0x{:0>width$}",
+        hex.trim_start_matches('0'),
+        width = 2 * bytes
+    )
 }
 
 #[test]
 fn rsa_vectors_through_stdin_and_arguments() {
-    for (file, bytes) in [("rsa1024-pkcs1.pem", 128), ("rsa2048-pkcs8.pem", 256), ("rsa2048-e3-pkcs1.pem", 256)] {
+    for (file, bytes) in [
+        ("rsa1024-pkcs1.pem", 128),
+        ("rsa2048-pkcs8.pem", 256),
+        ("rsa2048-e3-pkcs1.pem", 256),
+    ] {
         let key = rsa_vector_path(file);
         let cases = rsa_cases(&file.replace("pkcs8", "pkcs1"));
         let input: String = cases
@@ -620,12 +631,27 @@ fn rsa_vectors_through_stdin_and_arguments() {
         for (op, col) in [("private", 1), ("public", 2)] {
             let o = run_stdin(&["rsa", op, "--key", &key], &input);
             assert_eq!(o.status.code(), Some(0), "{file} {op}: {}", stderr(&o));
-            let want: String = cases.iter().map(|c| padded_hex(&c[col], bytes) + "\n").collect();
+            let want: String = cases
+                .iter()
+                .map(|c| padded_hex(&c[col], bytes) + "\n")
+                .collect();
             assert_eq!(stdout(&o), want, "{file} {op}");
         }
         let [x, private, public] = &cases[7];
-        ok(&["rsa", "private", "--key", &key, x], &padded_hex(private, bytes));
-        ok(&["rsa", "public", "--key", &key, &format!("0X{}", x.to_uppercase())], &padded_hex(public, bytes));
+        ok(
+            &["rsa", "private", "--key", &key, x],
+            &padded_hex(private, bytes),
+        );
+        ok(
+            &[
+                "rsa",
+                "public",
+                "--key",
+                &key,
+                &format!("0X{}", x.to_uppercase()),
+            ],
+            &padded_hex(public, bytes),
+        );
     }
 }
 
@@ -637,7 +663,10 @@ fn rsa_public_accepts_public_key_files() {
     let ossl = openssl::rsa::Rsa::private_key_from_pem(&pem).expect("openssl");
     let files = [
         ("spki.pem", ossl.public_key_to_pem().expect("pem")),
-        ("pkcs1-public.der", ossl.public_key_to_der_pkcs1().expect("der")),
+        (
+            "pkcs1-public.der",
+            ossl.public_key_to_der_pkcs1().expect("der"),
+        ),
         ("private.der", ossl.private_key_to_der().expect("der")),
     ];
     let [x, private, public] = &rsa_cases("rsa2048-pkcs1.pem")[9];
@@ -645,9 +674,15 @@ fn rsa_public_accepts_public_key_files() {
         let path = dir.join(name);
         std::fs::write(&path, data).expect("write");
         let path = path.to_str().expect("utf-8 path");
-        ok(&["rsa", "public", "--key", path, x], &padded_hex(public, 256));
+        ok(
+            &["rsa", "public", "--key", path, x],
+            &padded_hex(public, 256),
+        );
         if name.starts_with("private") {
-            ok(&["rsa", "private", "--key", path, x], &padded_hex(private, 256));
+            ok(
+                &["rsa", "private", "--key", path, x],
+                &padded_hex(private, 256),
+            );
         } else {
             usage_error(&["rsa", "private", "--key", path, x], &["invalid RSA key"]);
         }
@@ -662,19 +697,36 @@ fn rsa_bad_inputs_are_error_lines_and_bad_keys_exit_2() {
     let input = format!("5\nzz\n0x{n_hex}ff\n0x\n0x{n_hex}\n");
     let o = run_stdin(&["rsa", "private", "--key", &key], &input);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
-    let lines: Vec<&str> = stdout(&o).lines().collect::<Vec<_>>().leak().to_vec();
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 5, "{lines:?}");
     assert!(lines[0].starts_with("0x") && lines[0].len() == 2 + 256);
     assert_eq!(lines[1], "error: 'z' is not a hex digit");
-    assert!(lines[2].starts_with("error: input out of range"), "{}", lines[2]);
+    assert!(
+        lines[2].starts_with("error: input out of range"),
+        "{}",
+        lines[2]
+    );
     assert_eq!(lines[3], padded_hex("0", 128), "0x alone is 0");
     assert!(lines[4].starts_with("0x"));
     let o = run(&["rsa", "public", "--key", &key, "0xgg"]);
     assert_eq!(o.status.code(), Some(1));
     assert_eq!(stdout(&o), "error: 'g' is not a hex digit\n");
-    usage_error(&["rsa", "private", "--key", "/nonexistent/key.pem", "5"], &["cannot read key file"]);
-    usage_error(&["rsa", "private", "--key", "/etc/hostname", "5"], &["invalid RSA key"]);
-    usage_error(&["rsa", "private", "--key", "/dev/zero", "5"], &["larger than"]);
+    usage_error(
+        &["rsa", "private", "--key", "/nonexistent/key.pem", "5"],
+        &["cannot read key file"],
+    );
+    usage_error(
+        &["rsa", "private", "--key", "/etc/hostname", "5"],
+        &["invalid RSA key"],
+    );
+    usage_error(
+        &["rsa", "private", "--key", "/dev/zero", "5"],
+        &["larger than"],
+    );
     usage_error(&["rsa", "private", "5"], &["--key"]);
-    usage_error(&["rsa", "sign", "--key", &key], &["unrecognized subcommand"]);
+    usage_error(
+        &["rsa", "sign", "--key", &key],
+        &["unrecognized subcommand"],
+    );
 }

@@ -54,9 +54,7 @@ fn vector_keys() -> Vec<VectorKey> {
                     .as_array()
                     .expect("cases")
                     .iter()
-                    .map(|c| {
-                        ["input", "private", "public"].map(|f| hex(c[f].as_str().expect(f)))
-                    })
+                    .map(|c| ["input", "private", "public"].map(|f| hex(c[f].as_str().expect(f))))
                     .collect(),
             }
         })
@@ -82,7 +80,11 @@ fn check_key(key: &PrivateKey, v: &VectorKey, what: &str) {
         let pb = public.public_op_bytes(&x.to_bytes_be()).expect("x < n");
         assert_eq!(pb.len(), size);
         assert_eq!(BigUint::from_bytes_be(&pb), *public_want);
-        assert_eq!(big(&key.private_op(&y).expect("y < n")), *x, "{what}: round trip");
+        assert_eq!(
+            big(&key.private_op(&y).expect("y < n")),
+            *x,
+            "{what}: round trip"
+        );
     }
 }
 
@@ -103,7 +105,10 @@ fn vendored_rsa_vectors_match_the_shared_copies() {
             .collect();
         assert_eq!(got, sum, "{file}: SHA-256");
         if shared.is_dir() {
-            assert!(std::fs::read(shared.join(file)).expect(file) == data, "{file} differs");
+            assert!(
+                std::fs::read(shared.join(file)).expect(file) == data,
+                "{file} differs"
+            );
         }
         files += 1;
     }
@@ -120,7 +125,10 @@ fn vector_keys_give_the_raw_results() {
         let mut loaded = Vec::new();
         if v.file.ends_with(".pem") {
             let pkcs1 = vector(&v.file);
-            loaded.push((format!("{} PEM", v.file), PrivateKey::from_pem_or_der(&pkcs1)));
+            loaded.push((
+                format!("{} PEM", v.file),
+                PrivateKey::from_pem_or_der(&pkcs1),
+            ));
             let der = openssl::rsa::Rsa::private_key_from_pem(&pkcs1)
                 .expect("openssl reads it")
                 .private_key_to_der()
@@ -167,8 +175,14 @@ fn public_keys_load_from_every_encoding() {
         let n = BigUint::from_bytes_be(&ossl.n().to_vec());
         let encodings: Vec<(&str, Vec<u8>)> = vec![
             ("private PEM", pem.clone()),
-            ("PKCS#1 public PEM", ossl.public_key_to_pem_pkcs1().expect("pem")),
-            ("PKCS#1 public DER", ossl.public_key_to_der_pkcs1().expect("der")),
+            (
+                "PKCS#1 public PEM",
+                ossl.public_key_to_pem_pkcs1().expect("pem"),
+            ),
+            (
+                "PKCS#1 public DER",
+                ossl.public_key_to_der_pkcs1().expect("der"),
+            ),
             ("SPKI PEM", ossl.public_key_to_pem().expect("pem")),
             ("SPKI DER", ossl.public_key_to_der().expect("der")),
         ];
@@ -257,8 +271,14 @@ fn random_keys_match_modpow_with_d() {
         ([1024, 1024], 65537),
     ] {
         let (n, e, d, p, q) = random_key(bits, e, &mut rng);
-        let key = PrivateKey::from_components(&nat(&n), &nat(&e), &nat(&d), Some(&nat(&p)), Some(&nat(&q)))
-            .unwrap_or_else(|err| panic!("{bits:?}: {err}"));
+        let key = PrivateKey::from_components(
+            &nat(&n),
+            &nat(&e),
+            &nat(&d),
+            Some(&nat(&p)),
+            Some(&nat(&q)),
+        )
+        .unwrap_or_else(|err| panic!("{bits:?}: {err}"));
         let mut inputs = vec![BigUint::zero(), BigUint::one(), &n - 1u32, &n - 2u32];
         inputs.extend((0..6).map(|_| rng.gen_biguint_below(&n)));
         for x in inputs {
@@ -266,7 +286,10 @@ fn random_keys_match_modpow_with_d() {
             assert_eq!(s, x.modpow(&d, &n), "{bits:?} e={e}: num-bigint");
             let gmp = to_rug(&x).pow_mod(&to_rug(&d), &to_rug(&n)).expect("n > 0");
             assert_eq!(to_rug(&s), gmp, "{bits:?} e={e}: GMP");
-            assert_eq!(big(&key.public_key().public_op(&nat(&s)).expect("s < n")), x);
+            assert_eq!(
+                big(&key.public_key().public_op(&nat(&s)).expect("s < n")),
+                x
+            );
             checked += 1;
         }
     }
@@ -309,24 +332,46 @@ fn bad_keys_are_errors() {
     let v = &vector_keys()[1];
     let (n, e, d, p, q) = (nat(&v.n), nat(&v.e), nat(&v.d), nat(&v.p), nat(&v.q));
     let one = Natural::one();
-    let comps = |n: &Natural, e: &Natural, d: &Natural, p: Option<&Natural>, q: Option<&Natural>| {
-        PrivateKey::from_components(n, e, d, p, q)
-    };
+    let comps =
+        |n: &Natural, e: &Natural, d: &Natural, p: Option<&Natural>, q: Option<&Natural>| {
+            PrivateKey::from_components(n, e, d, p, q)
+        };
     let p2 = &p + &Natural::from(2u64);
     invalid_key(comps(&n, &e, &d, Some(&p2), Some(&q)), "p q != n");
-    invalid_key(comps(&n, &e, &(&d + &Natural::from(2u64)), Some(&p), Some(&q)), "wrong d");
-    invalid_key(comps(&n, &e, &(&d + &Natural::from(2u64)), None, None), "wrong d, no primes");
+    invalid_key(
+        comps(&n, &e, &(&d + &Natural::from(2u64)), Some(&p), Some(&q)),
+        "wrong d",
+    );
+    invalid_key(
+        comps(&n, &e, &(&d + &Natural::from(2u64)), None, None),
+        "wrong d, no primes",
+    );
     invalid_key(comps(&n, &e, &d, Some(&p), None), "one prime");
     let even_n = &n + &one;
     invalid_key(comps(&even_n, &e, &d, None, None), "even modulus");
-    invalid_key(comps(&n, &Natural::from(4u64), &d, Some(&p), Some(&q)), "even e");
-    invalid_key(comps(&n, &Natural::from(1u64), &d, Some(&p), Some(&q)), "e = 1");
+    invalid_key(
+        comps(&n, &Natural::from(4u64), &d, Some(&p), Some(&q)),
+        "even e",
+    );
+    invalid_key(
+        comps(&n, &Natural::from(1u64), &d, Some(&p), Some(&q)),
+        "e = 1",
+    );
     invalid_key(comps(&n, &e, &n, Some(&p), Some(&q)), "d = n");
     invalid_key(comps(&n, &e, &Natural::zero(), Some(&p), Some(&q)), "d = 0");
     let square = &p * &p;
     invalid_key(comps(&square, &e, &d, Some(&p), Some(&p)), "p = q");
     let small = Natural::from(3u64 * 5);
-    invalid_key(comps(&small, &Natural::from(3u64), &Natural::from(3u64), None, None), "tiny n");
+    invalid_key(
+        comps(
+            &small,
+            &Natural::from(3u64),
+            &Natural::from(3u64),
+            None,
+            None,
+        ),
+        "tiny n",
+    );
     let huge = &Natural::power_of_two(16385) + &one;
     invalid_key(comps(&huge, &e, &d, None, None), "n above 16384 bits");
     // Encodings.
@@ -344,18 +389,29 @@ fn bad_keys_are_errors() {
     invalid_key(PrivateKey::from_pem_or_der(&flipped), "qinv corrupted");
     let text = String::from_utf8(pem.clone()).expect("utf-8");
     let garbage = text.replace('A', "*");
-    invalid_key(PrivateKey::from_pem_or_der(garbage.as_bytes()), "garbage PEM");
+    invalid_key(
+        PrivateKey::from_pem_or_der(garbage.as_bytes()),
+        "garbage PEM",
+    );
     invalid_key(PrivateKey::from_pem_or_der(b"hello"), "not a key");
     invalid_key(PrivateKey::from_pem_or_der(b""), "empty");
     let public_pem = openssl::rsa::Rsa::private_key_from_pem(&pem)
         .expect("openssl")
         .public_key_to_pem()
         .expect("pem");
-    invalid_key(PrivateKey::from_pem_or_der(&public_pem), "public key as private");
+    invalid_key(
+        PrivateKey::from_pem_or_der(&public_pem),
+        "public key as private",
+    );
     let ossl = openssl::rsa::Rsa::private_key_from_pem(&pem).expect("openssl");
     let cipher = openssl::symm::Cipher::aes_128_cbc();
-    let traditional = ossl.private_key_to_pem_passphrase(cipher, b"secret").expect("pem");
-    invalid_key(PrivateKey::from_pem_or_der(&traditional), "encrypted PKCS#1 PEM");
+    let traditional = ossl
+        .private_key_to_pem_passphrase(cipher, b"secret")
+        .expect("pem");
+    invalid_key(
+        PrivateKey::from_pem_or_der(&traditional),
+        "encrypted PKCS#1 PEM",
+    );
     let pkey = openssl::pkey::PKey::from_rsa(ossl).expect("pkey");
     let pkcs8 = pkey
         .private_key_to_pem_pkcs8_passphrase(cipher, b"secret")
@@ -370,7 +426,9 @@ fn bad_keys_are_errors() {
         .private_key_to_pem_pkcs8()
         .expect("pem");
     invalid_key(PrivateKey::from_pem_or_der(&ec_pem), "EC key");
-    match PublicKey::from_pem_or_der(b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n") {
+    match PublicKey::from_pem_or_der(
+        b"-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n",
+    ) {
         Err(Error::InvalidKey(_)) => {}
         other => panic!("certificate label: {other:?}"),
     }
@@ -384,7 +442,10 @@ fn inputs_not_below_n_are_errors() {
     let n = public.n().clone();
     for x in [n.clone(), &n + &Natural::one(), Natural::power_of_two(2000)] {
         assert!(matches!(key.private_op(&x), Err(Error::InputOutOfRange(_))));
-        assert!(matches!(public.public_op(&x), Err(Error::InputOutOfRange(_))));
+        assert!(matches!(
+            public.public_op(&x),
+            Err(Error::InputOutOfRange(_))
+        ));
         assert!(matches!(
             key.private_op_bytes(&x.to_be_bytes()),
             Err(Error::InputOutOfRange(_))
@@ -392,9 +453,14 @@ fn inputs_not_below_n_are_errors() {
     }
     let mut padded = vec![0u8; 300];
     padded[299] = 5;
-    let s = key.private_op_bytes(&padded).expect("leading zeros are fine");
+    let s = key
+        .private_op_bytes(&padded)
+        .expect("leading zeros are fine");
     assert_eq!(s, key.private_op_bytes(&[5]).expect("5 < n"));
-    assert_eq!(key.private_op_bytes(&[]).expect("empty is 0"), vec![0u8; public.size()]);
+    assert_eq!(
+        key.private_op_bytes(&[]).expect("empty is 0"),
+        vec![0u8; public.size()]
+    );
 }
 
 /// The paired kernel against two single constant-time passes, on every tier this CPU has, for
@@ -405,7 +471,19 @@ fn ct_pair_matches_two_single_passes() {
     let mut one_pass = 0;
     let mut checked = 0;
     for tier in cpu::available() {
-        for (ka, kb) in [(2, 2), (4, 5), (8, 9), (12, 12), (16, 16), (16, 15), (17, 19), (24, 24), (31, 32), (32, 32), (33, 33)] {
+        for (ka, kb) in [
+            (2, 2),
+            (4, 5),
+            (8, 9),
+            (12, 12),
+            (16, 16),
+            (16, 15),
+            (17, 19),
+            (24, 24),
+            (31, 32),
+            (32, 32),
+            (33, 33),
+        ] {
             let modulus = |k: usize, rng: &mut StdRng| {
                 let mut m = rng.gen_biguint(64 * k as u64);
                 m.set_bit(64 * k as u64 - 1, true);
@@ -419,7 +497,12 @@ fn ct_pair_matches_two_single_passes() {
             one_pass += usize::from(pair.is_one_pass());
             let kmax = ka.max(kb) as u64;
             let operands = |m: &BigUint, rng: &mut StdRng| {
-                vec![BigUint::zero(), BigUint::one(), m - 1u32, rng.gen_biguint_below(m)]
+                vec![
+                    BigUint::zero(),
+                    BigUint::one(),
+                    m - 1u32,
+                    rng.gen_biguint_below(m),
+                ]
             };
             let exps = |rng: &mut StdRng| {
                 vec![
@@ -429,14 +512,31 @@ fn ct_pair_matches_two_single_passes() {
                     rng.gen_biguint(64 * kmax - 3),
                 ]
             };
-            let (xa, xb, ea, eb) = (operands(&ma, &mut rng), operands(&mb, &mut rng), exps(&mut rng), exps(&mut rng));
+            let (xa, xb, ea, eb) = (
+                operands(&ma, &mut rng),
+                operands(&mb, &mut rng),
+                exps(&mut rng),
+                exps(&mut rng),
+            );
             for i in 0..4 {
                 let (x, y, e, f) = (&xa[i], &xb[(i + 1) % 4], &ea[(i + 2) % 4], &eb[i]);
-                let got = pair.pow([&nat(x), &nat(y)], [&nat(e), &nat(f)]).expect("ct");
-                assert_eq!(got[0], a.pow_ct(&nat(x), &nat(e)).expect("ct"), "{tier} {ka}/{kb}");
-                assert_eq!(got[1], b.pow_ct(&nat(y), &nat(f)).expect("ct"), "{tier} {ka}/{kb}");
+                let got = pair
+                    .pow([&nat(x), &nat(y)], [&nat(e), &nat(f)])
+                    .expect("ct");
+                assert_eq!(
+                    got[0],
+                    a.pow_ct(&nat(x), &nat(e)).expect("ct"),
+                    "{tier} {ka}/{kb}"
+                );
+                assert_eq!(
+                    got[1],
+                    b.pow_ct(&nat(y), &nat(f)).expect("ct"),
+                    "{tier} {ka}/{kb}"
+                );
                 assert_eq!(big(&got[0]), x.modpow(e, &ma));
-                let via = a.pow_ct_pair(&nat(x), &nat(e), &b, &nat(y), &nat(f)).expect("ct");
+                let via = a
+                    .pow_ct_pair(&nat(x), &nat(e), &b, &nat(y), &nat(f))
+                    .expect("ct");
                 assert_eq!(via, got);
                 checked += 1;
             }
@@ -444,7 +544,10 @@ fn ct_pair_matches_two_single_passes() {
     }
     assert_eq!(checked, cpu::available().len() * 11 * 4);
     if cpu::available().contains(&cpu::Tier::Ifma) {
-        assert!(one_pass >= 8, "the IFMA pair kernel served {one_pass} pairs");
+        assert!(
+            one_pass >= 8,
+            "the IFMA pair kernel served {one_pass} pairs"
+        );
     }
 }
 
@@ -454,10 +557,22 @@ fn ct_pair_refuses_even_moduli() {
     let odd = Modulus::new(&Natural::from(101u64), ReducerKind::Auto).expect("odd");
     let even = Modulus::new(&Natural::from(100u64), ReducerKind::Auto).expect("even");
     let unit = Modulus::new(&Natural::one(), ReducerKind::Auto).expect("m = 1");
-    assert!(matches!(CtPair::new(&odd, &even), Err(Error::InvalidParameter(_))));
-    assert!(matches!(CtPair::new(&unit, &odd), Err(Error::InvalidParameter(_))));
+    assert!(matches!(
+        CtPair::new(&odd, &even),
+        Err(Error::InvalidParameter(_))
+    ));
+    assert!(matches!(
+        CtPair::new(&unit, &odd),
+        Err(Error::InvalidParameter(_))
+    ));
     let r = odd
-        .pow_ct_pair(&Natural::from(3u64), &Natural::from(5u64), &unit, &Natural::from(3u64), &Natural::from(5u64))
+        .pow_ct_pair(
+            &Natural::from(3u64),
+            &Natural::from(5u64),
+            &unit,
+            &Natural::from(3u64),
+            &Natural::from(5u64),
+        )
         .expect("m = 1 gives 0");
     assert_eq!(r, [Natural::from(3u64.pow(5) % 101), Natural::zero()]);
 }
