@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Constant time checked on the machine code (issue 16): examples/ctgrind.rs under valgrind
-# memcheck with the base and the exponent of `ct` exponentiations marked undefined; any
+# memcheck with the base and the exponent of `ct` exponentiations, and the secrets of RSA
+# private-key operations (examples/ctgrind.rs's check_rsa), marked undefined; any
 # conditional jump or memory address depending on them is an error (exit 1). Covers the
-# portable and the ADX kernels (valgrind cannot run AVX-512: the IFMA kernels are not covered).
+# portable and the ADX kernels (valgrind cannot run AVX-512); examples/ctrace.rs compares the
+# instruction sequences of RSA private operations on the IFMA tier.
 # A couple of minutes on 2 cores.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -10,7 +12,7 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "ctgrind.sh: valgrind is not installed (scripts/setup.sh installs it)" >&2
     exit 1
 fi
-cargo build --release -p modred --features ctgrind --example ctgrind
+cargo build --release -p modred --features ctgrind --example ctgrind --example ctrace
 bin=target/release/examples/ctgrind
 vg=(valgrind --quiet --error-exitcode=1 --track-origins=yes --num-callers=30)
 # The example runs every tier modred::cpu::available() lists: portable, and ADX when the
@@ -24,3 +26,11 @@ if "${vg[@]}" "$bin" --leaky >/dev/null 2>&1; then
     exit 1
 fi
 "${vg[@]}" "$bin"
+# The RSA private operation again on the portable kernels (the run above took the ADX tier
+# where the CPU has it).
+MODRED_CPU=portable "${vg[@]}" "$bin" --rsa-only
+# The IFMA tier, which valgrind cannot run: examples/ctrace.rs single-steps the RSA private
+# operation under ptrace and requires the same instruction sequence for two keys (control flow
+# only; see its docs). RSA-1024 and -2048 (the pair kernel at 3 and 5 vectors); about 1.5
+# minutes. On a CPU without IFMA it checks the best tier the CPU has.
+target/release/examples/ctrace 1024 2048

@@ -27,11 +27,11 @@ cargo test --workspace
 
 # The default run above takes the best kernel tier this CPU has; these cap it (modred::cpu).
 # `--workspace` keeps the features the run above unified, so these reuse its build.
-step "MODRED_CPU=portable cargo test --workspace --lib --test exp (portable kernels only)"
-MODRED_CPU=portable cargo test --workspace --lib --test exp
+step "MODRED_CPU=portable cargo test --workspace --lib --test exp --test rsa (portable kernels only)"
+MODRED_CPU=portable cargo test --workspace --lib --test exp --test rsa
 
-step "MODRED_CPU=adx cargo test --workspace --lib --test exp (MULX/ADX kernels, no IFMA)"
-MODRED_CPU=adx cargo test --workspace --lib --test exp
+step "MODRED_CPU=adx cargo test --workspace --lib --test exp --test rsa (MULX/ADX kernels, no IFMA)"
+MODRED_CPU=adx cargo test --workspace --lib --test exp --test rsa
 
 # The counts do not depend on optimisation, and modred at opt-level 2 with feature `count` is a
 # second full build of the library (9m51s in a 2-core CI run); at opt-level 0 it took 18 s here.

@@ -18,50 +18,10 @@
 use modred::exp::ct;
 use modred::exp::{pow_with_vartime, Method, PowOptions};
 use modred::reduce::{self, Reducer, ReducerKind};
+use modred::rsa::PrivateKey;
+use modred::valgrind::{mark_public, mark_secret, running_on_valgrind};
 use modred::{Limb, Natural};
 use num_bigint::BigUint;
-
-/// Memcheck's client requests (valgrind/memcheck.h): VG_USERREQ_TOOL_BASE('M', 'C') + n.
-const MAKE_MEM_UNDEFINED: u64 = 0x4d43_0001;
-const MAKE_MEM_DEFINED: u64 = 0x4d43_0002;
-
-/// A valgrind client request (valgrind.h's amd64 magic sequence: four rotations of rdi by 64
-/// bits in total, a no-op, then `xchg rbx, rbx`); returns `default` when not under valgrind.
-#[cfg(target_arch = "x86_64")]
-fn client_request(request: u64, a1: u64, a2: u64, default: u64) -> u64 {
-    let args: [u64; 6] = [request, a1, a2, 0, 0, 0];
-    let mut result = default;
-    // SAFETY: the sequence leaves every register but rdx (the result) unchanged outside
-    // valgrind; under valgrind it is the documented request interface and only reads `args`.
-    unsafe {
-        core::arch::asm!(
-            "rol rdi, 3",
-            "rol rdi, 13",
-            "rol rdi, 61",
-            "rol rdi, 51",
-            "xchg rbx, rbx",
-            inout("rdx") result,
-            in("rax") args.as_ptr(),
-            out("rdi") _,
-            options(nostack, preserves_flags),
-        );
-    }
-    result
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-fn client_request(_request: u64, _a1: u64, _a2: u64, default: u64) -> u64 {
-    default
-}
-
-fn mark<T>(request: u64, x: &[T]) {
-    client_request(
-        request,
-        x.as_ptr() as u64,
-        core::mem::size_of_val(x) as u64,
-        0,
-    );
-}
 
 /// xorshift64*: the inputs (the results are checked against num-bigint).
 struct Rng(u64);
@@ -90,12 +50,12 @@ fn check(r: &dyn Reducer, rng: &mut Rng, exp_limbs: usize, w: usize) -> bool {
     base[k - 1] %= m[k - 1]; // below m, without a data-dependent reduction
     let exp = rng.limbs(exp_limbs);
     let want = big(&base).modpow(&big(&exp), &big(&m));
-    mark(MAKE_MEM_UNDEFINED, &base);
-    mark(MAKE_MEM_UNDEFINED, &exp);
+    mark_secret(&base);
+    mark_secret(&exp);
     let got = ct::pow_unchecked(r, &base, &exp, 64 * exp_limbs, w);
-    mark(MAKE_MEM_DEFINED, &got);
-    mark(MAKE_MEM_DEFINED, &base);
-    mark(MAKE_MEM_DEFINED, &exp);
+    mark_public(&got);
+    mark_public(&base);
+    mark_public(&exp);
     big(&got) == want
 }
 
@@ -107,22 +67,92 @@ fn leaky(rng: &mut Rng) {
     let r =
         reduce::build(ReducerKind::MontgomeryCios, &Natural::from_slice(&m)).expect("odd modulus");
     let (base, exp) = (vec![3, 0, 0, 0], rng.limbs(4));
-    mark(MAKE_MEM_UNDEFINED, &exp);
+    mark_secret(&exp);
     let got = pow_with_vartime(&*r, Method::Binary, &base, &exp, &PowOptions::default())
         .expect("a residue below m");
-    mark(MAKE_MEM_DEFINED, &got);
-    mark(MAKE_MEM_DEFINED, &exp);
+    mark_public(&got);
+    mark_public(&exp);
     println!(
         "ctgrind --leaky: {}",
         big(&got) == big(&base).modpow(&big(&exp), &big(&m))
     );
 }
 
+/// The project's RSA vector keys (modred/tests/vectors/rsa/).
+const RSA_KEYS: [(&str, &str); 3] = [
+    (
+        "rsa1024",
+        include_str!("../tests/vectors/rsa/rsa1024-pkcs1.pem"),
+    ),
+    (
+        "rsa2048",
+        include_str!("../tests/vectors/rsa/rsa2048-pkcs8.pem"),
+    ),
+    (
+        "rsa2048-e3",
+        include_str!("../tests/vectors/rsa/rsa2048-e3-pkcs1.pem"),
+    ),
+];
+
+/// `rsa::PrivateKey::private_op_bytes` with the key's secrets (p, q, d, dp, dq, qinv, the
+/// primes' copies in their reducers, the blinding factor: see `for_each_secret`) and the
+/// input marked secret, on the kernel tier the library detected (scripts/ctgrind.sh runs this
+/// on the ADX tier and, with MODRED_CPU=portable, on the portable one). The input's range
+/// check and the fault check's verdict are declassified in the library (`Choice::declassify`),
+/// the result here. Returns the names of the keys that gave a wrong result.
+fn check_rsa(rng: &mut Rng) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (name, pem) in RSA_KEYS {
+        let key = PrivateKey::from_pem_or_der(pem.as_bytes()).expect("vector key");
+        let n = key.public_key().n().to_biguint();
+        let d = key.d().to_biguint();
+        let size = key.public_key().size();
+        for round in 0..3 {
+            let mut input: Vec<u8> = (0..size).map(|_| rng.next() as u8).collect();
+            input[0] = 0; // below n
+            let want = BigUint::from_bytes_be(&input).modpow(&d, &n);
+            // The first call draws a blinding factor (from the OS, public to memcheck: the
+            // factor is secret by design, so the later rounds run with it marked).
+            if round > 0 {
+                key.for_each_secret(&mut |x| mark_secret(x));
+            }
+            mark_secret(&input);
+            let got = key.private_op_bytes(&input).expect("private_op");
+            mark_public(&got);
+            mark_public(&input);
+            key.for_each_secret(&mut |x| mark_public(x));
+            if BigUint::from_bytes_be(&got) != want {
+                wrong.push(format!("{name} round {round}"));
+            }
+        }
+    }
+    wrong
+}
+
 fn main() {
-    let on_valgrind = client_request(0x1001, 0, 0, 0) != 0; // RUNNING_ON_VALGRIND
+    let on_valgrind = running_on_valgrind();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     if std::env::args().any(|a| a == "--leaky") {
         return leaky(&mut rng);
+    }
+    let where_ = if on_valgrind {
+        "under valgrind"
+    } else {
+        "not under valgrind: results only"
+    };
+    let rsa_wrong = check_rsa(&mut rng);
+    println!(
+        "ctgrind: {} RSA private operations ({} keys), tier {} ({where_})",
+        3 * RSA_KEYS.len(),
+        RSA_KEYS.len(),
+        modred::cpu::tier(),
+    );
+    if !rsa_wrong.is_empty() {
+        eprintln!("ctgrind: wrong RSA results: {rsa_wrong:?}");
+        std::process::exit(2);
+    }
+    if std::env::args().any(|a| a == "--rsa-only") {
+        return;
     }
     let mut sizes: Vec<usize> = (1..=8).collect();
     sizes.extend([9, 12, 16, 23, 32, 47, 64, 65, 80]);
@@ -161,11 +191,7 @@ fn main() {
     println!(
         "ctgrind: {runs} ct exponentiations over {} sizes, tiers {tiers:?} ({})",
         sizes.len(),
-        if on_valgrind {
-            "under valgrind"
-        } else {
-            "not under valgrind: results only"
-        },
+        where_,
     );
     if !wrong.is_empty() {
         eprintln!("ctgrind: wrong results: {wrong:?}");

@@ -3,8 +3,9 @@
 //! Layers, bottom up; each uses only the layers above it in this list (and the leaves
 //! [`error`] and [`tuning`], which hold the error type and every threshold):
 //! - `limb`: the digit type and single-precision primitives (the only place that multiplies
-//!   or divides digits, so `count` can count every operation); beside it `alloc` and
-//!   [`cancel`] (checked table allocation, cooperative cancellation);
+//!   or divides digits, so `count` can count every operation); beside it `alloc`,
+//!   [`cancel`] and `valgrind` (checked table allocation, cooperative cancellation, memcheck's
+//!   client requests for the `ctgrind` build);
 //! - [`cpu`]: the kernel tiers (portable, MULX/ADX, AVX-512 IFMA), detected once and capped
 //!   by `MODRED_CPU`;
 //! - `arith`: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
@@ -114,6 +115,9 @@ pub mod reduce;
 pub mod rsa;
 pub mod scan;
 pub mod tuning;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub mod valgrind;
 pub mod word;
 
 pub use error::{Error, Result};

@@ -12,6 +12,7 @@ const LAYERS: &[(&str, usize)] = &[
     ("count", 1),
     ("alloc", 1),
     ("cancel", 1),
+    ("valgrind", 1),
     ("cpu", 2),
     ("arith", 3),
     ("natural", 4),

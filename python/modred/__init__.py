@@ -9,17 +9,21 @@ A Rust library (PyO3 extension) with a faster ``pow(b, e, m)`` and the whole too
 - ``pow_batch(triples)``: independent ``(b, e, m)`` triples over all cores;
 - ``methods()``: the reducer and exponentiation method names (the CLI's);
 - ``evm_modexp(data, fork="osaka")`` / ``evm_gas(data, fork="osaka")``: the Ethereum MODEXP
-  precompile (EIP-198 input; EIP-198, EIP-2565 or EIP-7883 gas; EIP-7823's cap).
+  precompile (EIP-198 input; EIP-198, EIP-2565 or EIP-7883 gas; EIP-7823's cap);
+- ``RsaKey.from_pem(data)`` / ``from_der`` / ``from_components(n, e, d, p, q)``: raw RSA
+  ``private_op`` (CRT, blinding, constant time, result checked) and ``public_op``.
 
-Long calls release the GIL; ``Modulus`` and ``FixedBase`` are immutable, thread-safe and
-picklable.
+Long calls release the GIL; ``Modulus``, ``FixedBase`` and ``RsaKey`` are immutable,
+thread-safe and picklable.
 """
 
-from ._modred import FixedBase, Modulus, evm_gas, evm_modexp, methods, pow_batch, powmod
+from ._modred import (FixedBase, Modulus, RsaKey, evm_gas, evm_modexp, methods, pow_batch,
+                      powmod)
 
 __all__ = [
     "FixedBase",
     "Modulus",
+    "RsaKey",
     "evm_gas",
     "evm_modexp",
     "methods",

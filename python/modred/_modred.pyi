@@ -1,10 +1,12 @@
 """Type stubs of the native module ``modred._modred`` (re-exported by ``modred``)."""
 
-from typing import Dict, Iterable, List, Optional, SupportsIndex, Tuple, Union, final
+from typing import (Callable, Dict, Iterable, List, Optional, SupportsIndex, Tuple, Union, final,
+                    overload)
 
 __all__ = [
     "FixedBase",
     "Modulus",
+    "RsaKey",
     "evm_gas",
     "evm_modexp",
     "methods",
@@ -94,3 +96,49 @@ class FixedBase:
     def pow(self, exp: _Int, threads: Optional[int] = None) -> int:
         """``pow(base, exp, m)`` from the tables."""
     def __reduce__(self) -> Tuple[type, Tuple[Modulus, int]]: ...
+
+@final
+class RsaKey:
+    """An RSA key for the raw operations (no padding); immutable, thread-safe, picklable."""
+
+    @staticmethod
+    def from_pem(data: Union[bytes, bytearray, str]) -> "RsaKey":
+        """A private or public key in PEM (PKCS#1, PKCS#8, SubjectPublicKeyInfo; unencrypted)."""
+    @staticmethod
+    def from_der(data: Union[bytes, bytearray]) -> "RsaKey":
+        """A private or public key in DER."""
+    @staticmethod
+    def from_components(
+        n: _Int,
+        e: _Int,
+        d: Optional[_Int] = None,
+        p: Optional[_Int] = None,
+        q: Optional[_Int] = None,
+    ) -> "RsaKey":
+        """The key (n, e, d, p, q); p and q recovered when omitted; public-only without d."""
+    @property
+    def n(self) -> int:
+        """The modulus n."""
+    @property
+    def e(self) -> int:
+        """The public exponent e."""
+    @property
+    def bits(self) -> int:
+        """The bit length of n."""
+    @property
+    def size(self) -> int:
+        """The length of n in bytes."""
+    @property
+    def has_private(self) -> bool:
+        """Whether ``private_op`` is available."""
+    @overload
+    def private_op(self, x: Union[bytes, bytearray]) -> bytes: ...
+    @overload
+    def private_op(self, x: _Int) -> int: ...
+    @overload
+    def public_op(self, x: Union[bytes, bytearray]) -> bytes: ...
+    @overload
+    def public_op(self, x: _Int) -> int: ...
+    def __reduce__(
+        self,
+    ) -> Tuple[Callable[..., "RsaKey"], Tuple[int, ...]]: ...

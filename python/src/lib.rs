@@ -6,7 +6,8 @@
 //!   one base;
 //! - [`pow_batch`]: many independent `(b, e, m)` triples over all cores;
 //! - [`methods`]: the reducer and method names (the CLI's);
-//! - [`evm::evm_modexp`], [`evm::evm_gas`]: the Ethereum MODEXP precompile.
+//! - [`evm::evm_modexp`], [`evm::evm_gas`]: the Ethereum MODEXP precompile;
+//! - [`rsa::PyRsaKey`] (`modred.RsaKey`): raw RSA private- and public-key operations.
 //!
 //! Every computation runs with the GIL released ([`Python::allow_threads`]) except the
 //! conversions of Python ints, which need it.
@@ -16,6 +17,7 @@ mod errors;
 mod evm;
 mod modulus;
 mod parallel;
+mod rsa;
 mod signals;
 
 use conv::{to_int, to_py_signed, Int};
@@ -225,5 +227,6 @@ fn _modred(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(evm::evm_gas, m)?)?;
     m.add_class::<modulus::PyModulus>()?;
     m.add_class::<modulus::PyFixedBase>()?;
+    m.add_class::<rsa::PyRsaKey>()?;
     Ok(())
 }

@@ -131,7 +131,7 @@ impl PublicKey {
     }
 
     fn check_below_n(&self, x: &[Limb]) -> Result<()> {
-        if arith::lt_n_ct(x, self.n.limbs()).to_bool_vartime() {
+        if arith::lt_n_ct(x, self.n.limbs()).declassify() {
             Ok(())
         } else {
             Err(self.out_of_range())
@@ -373,6 +373,31 @@ impl PrivateKey {
         [&self.primes[0], &self.primes[1]]
     }
 
+    /// Calls `f` on every buffer that holds a secret of the key: p, q, d, dp, dq, qinv, p's
+    /// and q's copies in their reducers and the spare blinding factors (r^e, r^{-1}), for
+    /// examples/ctgrind.rs to mark. Not covered: constants the reducers derived from p and q
+    /// when the key was built (-p^{-1} mod 2^64, R^2 mod p, the IFMA digits), which the
+    /// kernels read as they read p. Not an API (the `internals` feature).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn for_each_secret(&self, f: &mut dyn FnMut(&[Limb])) {
+        for x in [&self.d, &self.primes[0], &self.primes[1]] {
+            f(x.limbs());
+        }
+        for x in [&self.crt_exps[0], &self.crt_exps[1], &self.qinv] {
+            f(x);
+        }
+        for r in &self.ct_pq {
+            f(r.modulus());
+        }
+        if let Ok(spare) = self.blinding.lock() {
+            for b in spare.iter() {
+                f(&b.r_e);
+                f(&b.r_inv);
+            }
+        }
+    }
+
     /// RSADP / RSASP1 (RFC 8017 §5.1.2, §5.2.1): `c^d mod n` for `c < n`, by the CRT with
     /// blinding and the check of the module docs. Errors: [`Error::InputOutOfRange`] for
     /// `c >= n`, [`Error::FaultDetected`], [`Error::Randomness`], [`Error::Cancelled`].
@@ -438,7 +463,7 @@ impl PrivateKey {
             .iter()
             .zip(&blinded)
             .fold(Choice::from_bit(1), |acc, (&x, &y)| acc & Choice::eq(x, y));
-        if !equal.to_bool_vartime() {
+        if !equal.declassify() {
             return Err(Error::FaultDetected);
         }
         let mut out = vec![0; kn];

@@ -36,6 +36,16 @@ pub fn size_for(k: usize) -> Option<(usize, usize)> {
     (k >= IFMA_MIN_LIMBS && v <= IFMA_MAX_VECTORS).then_some((n, v))
 }
 
+/// R^2 mod m for R = 2^(52 n), n the digit count [`size_for`] gives, when the kernels serve a
+/// context of `m` on `tier` (else empty): [`super::MontParams::ifma_rr`].
+/// Leaks: the modulus (a division).
+pub(crate) fn rr_for(m: &[Limb], tier: Tier) -> Vec<Limb> {
+    match size_for(m.len()) {
+        Some((n, _)) if tier == Tier::Ifma => super::pow2_mod(2 * DIGIT_BITS * n, m),
+        _ => Vec::new(),
+    }
+}
+
 // `by_vectors!` instantiates V = 1..=10.
 const _: () = assert!(IFMA_MAX_VECTORS <= 10);
 
@@ -275,7 +285,7 @@ impl<const V: usize> ExpArith for IfmaArith<V> {
 
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on AMM with V vectors.
 /// Leaks: what the scan leaks (variable time except `FusedPow::Ct`); the products leak
-/// nothing (constant time), and R^2 mod m is computed from the modulus by a division.
+/// nothing (constant time).
 ///
 /// # Safety
 /// The CPU must support AVX-512F and AVX-512 IFMA; `4m <= 2^(52 n)`, `n <= 8V`.
@@ -293,7 +303,8 @@ unsafe fn pow_v<const V: usize>(
         k0: p.n0 & MASK52,
         n,
     };
-    let rr = Digits::<V>::from_limbs(&super::pow2_mod(2 * DIGIT_BITS * n, &p.m)); // R^2 mod m
+    debug_assert!(!p.ifma_rr.is_empty(), "rr_for serves every context pow_v runs");
+    let rr = Digits::<V>::from_limbs(&p.ifma_rr); // R^2 mod m
     let unit = Digits::<V>::small(1);
     // SAFETY: the caller guarantees the CPU features amm needs.
     let g = unsafe { ar.amm(&Digits::from_limbs(base), &rr) };

@@ -14,15 +14,16 @@
 //! two numbers per register the loop is bound by vector throughput, and scalar digit chains
 //! (two numbers' worth of 64-bit products and carries) measured slower.
 //!
-//! Measured on Zen 4 (throwaway timing loop, dependent products): a pair of 1024-bit AMMs
-//! (V = 5) takes 140 ns against 2 x 107 ns for two single ones of [`super::ifma`]. Other layouts
-//! tried: digits of the two numbers interleaved lane by lane (a shift is one `valignq`, a
-//! broadcast one `vshufi64x2`): 11% slower; y from scalar digit chains: 1.4x slower.
+//! Measured on Zen 4 (2 vCPUs, one run, medians of interleaved runs): a paired 1024-bit
+//! exponentiation (V = 5, full-length exponents) took 146 us against 270 us for two single
+//! `pow_ct` passes on [`super::ifma`] (0.54x); 1536 bits 509 against 1160 us (0.44x), 2048 bits
+//! 1291 against 2135 us (0.60x). Other layouts tried: digits of the two numbers interleaved
+//! lane by lane (a shift is one `valignq`, a broadcast one `vshufi64x2`): 11% slower; y from
+//! scalar digit chains: 1.4x slower.
 //!
-//! Squarings ([`ams_x2`]) compute each cross product a_i a_j (i < j) once: the row of a_i
-//! multiplies by 2 a_i mod 2^52, and the bit lost above (bit 51 of a_i) comes back as a masked
-//! addition of a, one digit up. This is the almost Montgomery squaring of Drucker and Gueron,
-//! "Fast modular squaring with AVX512IFMA", ITNG 2019, in its interleaved (CIOS) form.
+//! Squarings ([`ams_x2`]) compute each cross product a_i a_j (i < j) once, as a_i times the
+//! digits of 2a (the almost Montgomery squaring of Drucker and Gueron, "Fast modular squaring
+//! with AVX512IFMA", ITNG 2019, in its interleaved (CIOS) form).
 //!
 //! Both moduli must give the same vector count; they may differ in length otherwise (the loop
 //! runs n = the larger digit count for both, R = 2^(52n) serving each).
@@ -850,85 +851,5 @@ mod tests {
             }
         }
         assert!(checked >= 7 * 9, "{checked}");
-    }
-}
-#[cfg(test)]
-mod kernel_timing {
-    use super::*;
-
-    /// ns per product of `amm_x2` and `ams_x2` (dependent products, each loop inlined under the
-    /// target features as in `pow_v`), for V = 2, 3, 5, 8, 10. Run with `--release --ignored
-    /// --nocapture`.
-    #[test]
-    #[ignore]
-    fn time_kernels() {
-        fn run<const V: usize>(k: usize) {
-            let mut s = 99u64;
-            let mut rnd = || crate::limb::xorshift64(&mut s);
-            let ms: [Vec<Limb>; 2] = [0, 1].map(|_| {
-                let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
-                m[0] |= 1;
-                m[k - 1] |= 1 << 63;
-                m
-            });
-            let ctx = PairCtx::new([&ms[0], &ms[1]], Tier::Ifma).unwrap();
-            assert_eq!(ctx.v, V);
-            let m = pair_of::<V>(&ctx.m_digits);
-            let mut a = pair_of::<V>(&ctx.rr);
-            let b = a;
-            let iters = 200_000;
-            let mut best = [f64::MAX; 2];
-            for _ in 0..5 {
-                let t = std::time::Instant::now();
-                // SAFETY: PairCtx::new succeeded, so the CPU has IFMA.
-                unsafe { amm_loop(&mut a, &b, &m, ctx.k0, ctx.n, iters) };
-                best[0] = best[0].min(t.elapsed().as_nanos() as f64 / iters as f64);
-                let t = std::time::Instant::now();
-                // SAFETY: as above.
-                unsafe { ams_loop(&mut a, &m, ctx.k0, ctx.n, iters) };
-                best[1] = best[1].min(t.elapsed().as_nanos() as f64 / iters as f64);
-            }
-            std::hint::black_box(a);
-            println!(
-                "V={V:2} n={}: amm_x2 {:.1} ns, ams_x2 {:.1} ns",
-                ctx.n, best[0], best[1]
-            );
-        }
-        run::<2>(6);
-        run::<3>(9);
-        run::<5>(16);
-        run::<8>(24);
-        run::<10>(32);
-    }
-
-    #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
-    unsafe fn amm_loop<const V: usize>(
-        a: &mut Pair<V>,
-        b: &Pair<V>,
-        m: &Pair<V>,
-        k0: [u64; 2],
-        n: usize,
-        iters: usize,
-    ) {
-        let k0 = split_broadcast(k0);
-        for _ in 0..iters {
-            // SAFETY: the caller's guarantee.
-            *a = unsafe { amm_x2(a, b, m, k0, n) };
-        }
-    }
-
-    #[target_feature(enable = "avx512f,avx512ifma,bmi2,adx")]
-    unsafe fn ams_loop<const V: usize>(
-        a: &mut Pair<V>,
-        m: &Pair<V>,
-        k0: [u64; 2],
-        n: usize,
-        iters: usize,
-    ) {
-        let k0 = split_broadcast(k0);
-        for _ in 0..iters {
-            // SAFETY: the caller's guarantee.
-            *a = unsafe { ams_x2(a, m, k0, n) };
-        }
     }
 }

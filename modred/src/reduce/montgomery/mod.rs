@@ -73,6 +73,9 @@ pub struct MontParams {
     pub r2: Vec<Limb>,
     /// The kernels' tier, at most what the CPU has (private: the asm kernels rely on it).
     tier: Tier,
+    /// R_ifma^2 mod m with R_ifma = 2^(52 n) for the IFMA kernels' digit count n (empty when
+    /// they do not serve this context), so an exponentiation does not divide by m.
+    pub ifma_rr: Vec<Limb>,
     /// The constants of REDC over full products ([`redc_n::RedcN`]), from
     /// [`crate::tuning::REDC_N_THRESHOLD`] limbs on.
     pub redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
@@ -117,12 +120,18 @@ impl MontParams {
         };
         let redc_n = (k >= crate::tuning::REDC_N_THRESHOLD)
             .then(|| std::sync::Arc::new(redc_n::RedcN::new(m)));
+        let tier = cpu::cap(tier);
+        #[cfg(target_arch = "x86_64")]
+        let ifma_rr = ifma::rr_for(m, tier);
+        #[cfg(not(target_arch = "x86_64"))]
+        let ifma_rr = Vec::new();
         Self {
             m: m.to_vec(),
             n0: neg_inv_newton(m[0]),
             one,
             r2: pow(2 * k),
-            tier: cpu::cap(tier),
+            ifma_rr,
+            tier,
             redc_n,
         }
     }
