@@ -69,7 +69,7 @@ fn read_key_file(path: &Path) -> Result<Vec<u8>, CliError> {
 
 /// A loaded key: what the operation needs.
 enum Key {
-    Private(PrivateKey),
+    Private(Box<PrivateKey>),
     Public(PublicKey),
 }
 
@@ -100,7 +100,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             let data = read_key_file(&a.key)?;
             let key = PrivateKey::from_pem_or_der(&data)
                 .map_err(|e| CliError::usage(format!("{}: {e}", a.key.display())))?;
-            (a, Key::Private(key))
+            (a, Key::Private(Box::new(key)))
         }
         Op::Public(a) => {
             let data = read_key_file(&a.key)?;

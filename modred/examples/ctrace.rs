@@ -82,7 +82,11 @@ mod trace {
         let (lo, hi) = text_range(pid);
         // Run freely to the start mark.
         ptrace(libc::PTRACE_CONT, pid, 0);
-        assert_eq!(wait_stop(pid), Some(libc::SIGUSR1), "child did not reach start()");
+        assert_eq!(
+            wait_stop(pid),
+            Some(libc::SIGUSR1),
+            "child did not reach start()"
+        );
         let mut dump = std::env::var_os("CTRACE_DUMP").map(|_| Vec::new());
         let mut trace = Trace {
             steps: 0,
@@ -117,8 +121,11 @@ mod trace {
         }
         if let (Some(d), Some(dir)) = (dump, std::env::var_os("CTRACE_DUMP")) {
             let text: String = d.iter().map(|a| format!("{a:x}\n")).collect();
-            std::fs::write(std::path::Path::new(&dir).join(format!("{:x}", trace.hash)), text)
-                .expect("dump");
+            std::fs::write(
+                std::path::Path::new(&dir).join(format!("{:x}", trace.hash)),
+                text,
+            )
+            .expect("dump");
         }
         ptrace(libc::PTRACE_CONT, pid, 0);
         assert_eq!(wait_stop(pid), None, "child exits");
@@ -161,8 +168,8 @@ mod trace {
         openssl::rand::rand_bytes(&mut bytes).expect("rand");
         bytes[0] |= 0x80;
         let e = Natural::from_be_bytes(&bytes);
-        let m = Modulus::new(&Natural::from(0xffff_ffff_ffff_ffc5u64), ReducerKind::Auto)
-            .expect("odd");
+        let m =
+            Modulus::new(&Natural::from(0xffff_ffff_ffff_ffc5u64), ReducerKind::Auto).expect("odd");
         traced(|| {
             start();
             let x = m.pow_vartime(&Natural::from(3u64), &e, &Default::default());

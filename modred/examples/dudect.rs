@@ -95,9 +95,9 @@ fn main() {
     if is_rsa {
         args.next();
     }
-    let bits: usize = args
-        .next()
-        .map_or(if is_rsa { 2048 } else { 1024 }, |s| s.parse().expect("BITS"));
+    let bits: usize = args.next().map_or(if is_rsa { 2048 } else { 1024 }, |s| {
+        s.parse().expect("BITS")
+    });
     let samples: usize = args.next().map_or(20_000, |s| s.parse().expect("SAMPLES"));
     if is_rsa {
         return rsa(bits, samples, &mut rng);
@@ -124,7 +124,8 @@ fn main() {
     );
     // Every input is drawn before the timing starts (as dudect does), so drawing them does not
     // disturb the measured calls of one class only.
-    let inputs: Vec<(usize, (Vec<Limb>, Vec<Limb>))> = (0..samples + samples / 10)
+    type BaseExp = (Vec<Limb>, Vec<Limb>);
+    let inputs: Vec<(usize, BaseExp)> = (0..samples + samples / 10)
         .map(|_| match rng.gen::<bool>() {
             false => (0, (fixed_base.clone(), fixed_exp.clone())),
             true => {
@@ -133,7 +134,11 @@ fn main() {
             }
         })
         .collect();
-    measure(&format!("ct {bits} bits (montgomery-fast)"), &inputs, |(base, exp)| {
-        std::hint::black_box(ct::pow_unchecked(&*r, base, exp, 64 * k, w));
-    });
+    measure(
+        &format!("ct {bits} bits (montgomery-fast)"),
+        &inputs,
+        |(base, exp)| {
+            std::hint::black_box(ct::pow_unchecked(&*r, base, exp, 64 * k, w));
+        },
+    );
 }

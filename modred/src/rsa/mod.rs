@@ -18,8 +18,10 @@
 //! Leaks: the private operation is constant time in the input, the blinding factor and every
 //! secret of the key (p, q, d, dp, dq, qinv): steps 1-6 are constant-time products, reductions
 //! and selections on fixed-length limb vectors; their lengths (the key's size) and the
-//! verdicts of the two checks show. `scripts/ctgrind.sh` checks this on the machine code of
-//! the portable and MULX/ADX tiers. Creating a blinding factor inverts a random value blinded
+//! verdicts of the two checks show. `scripts/ctgrind.sh` checks this on the machine code:
+//! memcheck with the secrets marked undefined on the portable and MULX/ADX tiers
+//! (examples/ctgrind.rs), and on the IFMA tier, which valgrind cannot run, the instruction
+//! sequence under ptrace for two keys (examples/ctrace.rs: control flow, not addresses). Creating a blinding factor inverts a random value blinded
 //! by a second one (`(r u)^{-1} u`, a variable-time inverse of a value independent of r).
 //! Loading a key (parsing, validation, the CRT constants, recovering p and q from d) is
 //! variable time in the key; it runs once. The public operation is variable time (everything

@@ -8,6 +8,7 @@ pub mod common;
 pub mod mary;
 
 mod headline;
+mod rsa;
 mod scaling;
 mod seed000_fig1;
 mod seed000_fig2;
@@ -103,6 +104,11 @@ pub fn all() -> Vec<Section> {
         id: "seed004",
         title: "Prots'ko–Gryshchuk 2024: fixed-base and multithreaded modexp, 1024/2048 bits",
         run: seed004_fixed_base::run,
+    });
+    v.push(Section {
+        id: "rsa",
+        title: "RSA-2048/3072/4096 private and public operation vs OpenSSL",
+        run: rsa::run,
     });
     v
 }

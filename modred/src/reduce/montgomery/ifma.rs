@@ -303,7 +303,10 @@ unsafe fn pow_v<const V: usize>(
         k0: p.n0 & MASK52,
         n,
     };
-    debug_assert!(!p.ifma_rr.is_empty(), "rr_for serves every context pow_v runs");
+    debug_assert!(
+        !p.ifma_rr.is_empty(),
+        "rr_for serves every context pow_v runs"
+    );
     let rr = Digits::<V>::from_limbs(&p.ifma_rr); // R^2 mod m
     let unit = Digits::<V>::small(1);
     // SAFETY: the caller guarantees the CPU features amm needs.
