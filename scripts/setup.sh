@@ -59,6 +59,14 @@ for comp in rustfmt clippy; do
     fi
 done
 
+# The aarch64 standard library, for test.sh's check that the library builds there (the
+# portable tier). A machine that cannot download it still runs every other check.
+if command -v rustup >/dev/null 2>&1 \
+    && ! rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu; then
+    rustup target add aarch64-unknown-linux-gnu \
+        || echo "setup.sh: could not add the aarch64-unknown-linux-gnu target; test.sh skips its check" >&2
+fi
+
 # --- Python package (only once python/ exists) -------------------------------------------
 # The PyO3 extension is built with maturin and tested with pytest + hypothesis; the Dask
 # example (python/examples/dask_powmod.py) and its test need dask[distributed].

@@ -22,6 +22,16 @@ step "RUSTDOCFLAGS='-D warnings' cargo doc --no-deps (the library, then the CLI 
 RUSTDOCFLAGS='-D warnings' cargo doc -p modred --no-deps
 RUSTDOCFLAGS='-D warnings' cargo doc -p modred-cli --no-deps --bin modred
 
+# The portable tier on another architecture: the library (no C dependencies) must build for
+# aarch64 without warnings. The CLI and the tests link GMP and OpenSSL, which would need a
+# cross toolchain: not checked here.
+step "cargo check -p modred --lib --target aarch64-unknown-linux-gnu (-D warnings)"
+if rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu; then
+    RUSTFLAGS='-D warnings' cargo check -p modred --lib --target aarch64-unknown-linux-gnu
+else
+    echo "SKIPPED: the aarch64-unknown-linux-gnu target is not installed (scripts/setup.sh adds it)"
+fi
+
 step "cargo test --workspace"
 cargo test --workspace
 

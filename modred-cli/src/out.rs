@@ -1,7 +1,9 @@
 //! Standard output and error for every subcommand, with write errors handled.
 //!
-//! `println!` panics when stdout fails (exit 101 on a full disk or a closed pipe), and std
-//! silently turns a stdout closed at start-up (`>&-`) into /dev/null. [`Out`] is the locked,
+//! `println!` panics when stdout fails (exit 101 on a full disk or a closed pipe). A stdout
+//! closed at start-up (`>&-`) is reopened as /dev/null by std before `main`, and then cannot
+//! be told apart from /dev/null opened read-write (Python's `subprocess.DEVNULL`, Go's
+//! `os/exec`, systemd's `StandardOutput=null`): both are written to and exit 0. [`Out`] is the locked,
 //! buffered stdout every subcommand writes through instead: each write error becomes
 //! [`CliError::Output`], and [`Out::finish`] flushes so that exit code 0 means every byte was
 //! written. `main` then ends a broken pipe quietly with [`EXIT_BROKEN_PIPE`] (what a shell
@@ -24,11 +26,8 @@ pub struct Out {
 }
 
 impl Out {
-    /// Stdout, or [`CliError::Output`] (`EBADF`) if it was closed when the process started.
+    /// Stdout (a `Result` so that every subcommand's output set-up reads alike).
     pub fn new() -> Result<Self, CliError> {
-        if stdout_was_closed() {
-            return Err(CliError::Output(io::Error::from_raw_os_error(libc::EBADF)));
-        }
         Ok(Self {
             w: BufWriter::with_capacity(64 * 1024, io::stdout().lock()),
         })
@@ -58,24 +57,6 @@ impl Out {
     /// Whether stdout is a terminal.
     pub fn is_terminal(&self) -> bool {
         io::stdout().is_terminal()
-    }
-}
-
-/// Whether fd 1 was closed when the process started. Rust's runtime reopens a closed standard
-/// descriptor as /dev/null, read-write, before `main`; a shell redirection to /dev/null opens it
-/// write-only. So "/dev/null opened read-write" on fd 1 means it was closed (or the caller
-/// wrote `1<>/dev/null`, which is then refused as if closed).
-fn stdout_was_closed() -> bool {
-    // SAFETY: fstat and fcntl only read the descriptor's state into `st`, a local.
-    unsafe {
-        let mut st: libc::stat = core::mem::zeroed();
-        if libc::fstat(1, &mut st) != 0 {
-            return true;
-        }
-        let is_dev_null = st.st_mode & libc::S_IFMT == libc::S_IFCHR
-            && libc::major(st.st_rdev) == 1
-            && libc::minor(st.st_rdev) == 3;
-        is_dev_null && libc::fcntl(1, libc::F_GETFL) & libc::O_ACCMODE == libc::O_RDWR
     }
 }
 

@@ -11,8 +11,9 @@
 //!   it has). An empty value counts as unset. Any other value is reported once on stderr and
 //!   treated as `portable`: a cap that cannot be read never enables more than it might have
 //!   meant to allow.
-//! - `MODRED_NO_ASM` (set to anything, e.g. `MODRED_NO_ASM=1`) is an alias for
-//!   `MODRED_CPU=portable`.
+//! - `MODRED_NO_ASM=1` (or `true`, `yes`, `on`) is an alias for `MODRED_CPU=portable`; `0`,
+//!   `false`, `no`, `off` and the empty value leave the tier alone; any other value is
+//!   reported on stderr and read as true.
 //!
 //! Both are read once, at the first use. The arithmetic on slices and the non-Montgomery
 //! reducers follow [`tier`]; a Montgomery context keeps the tier it was built with
@@ -114,21 +115,39 @@ fn detect_cpu() -> Tier {
     Tier::Portable
 }
 
+/// A warning on stderr, prefixed `modred: `; a failing stderr is ignored (never a panic).
+fn warn(msg: core::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "modred: {msg}");
+}
+
 /// The cap the environment sets (see the module docs), `None` without one; an unreadable
 /// `MODRED_CPU` gives a warning on stderr and the portable tier.
 fn env_cap() -> Option<Tier> {
-    let no_asm = std::env::var_os("MODRED_NO_ASM").map(|_| Tier::Portable);
+    let no_asm = std::env::var_os("MODRED_NO_ASM").and_then(|v| {
+        let v = v.to_string_lossy().trim().to_ascii_lowercase();
+        match v.as_str() {
+            "" | "0" | "false" | "no" | "off" => None,
+            "1" | "true" | "yes" | "on" => Some(Tier::Portable),
+            _ => {
+                warn(format_args!(
+                    "MODRED_NO_ASM={v:?} is not 1/true/yes/on or 0/false/no/off; using the portable kernels"
+                ));
+                Some(Tier::Portable)
+            }
+        }
+    });
     let cpu = match std::env::var("MODRED_CPU") {
         Ok(v) if v.trim().is_empty() => None,
         Ok(v) => Some(v.parse().unwrap_or_else(|e: Error| {
-            eprintln!("modred: MODRED_CPU: {e}; using the portable kernels");
+            warn(format_args!("MODRED_CPU: {e}; using the portable kernels"));
             Tier::Portable
         })),
         Err(std::env::VarError::NotPresent) => None,
         Err(std::env::VarError::NotUnicode(v)) => {
-            eprintln!(
-                "modred: MODRED_CPU={v:?} is not one of portable, adx, ifma; using the portable kernels"
-            );
+            warn(format_args!(
+                "MODRED_CPU={v:?} is not one of portable, adx, ifma; using the portable kernels"
+            ));
             Some(Tier::Portable)
         }
     };

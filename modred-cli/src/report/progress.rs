@@ -2,7 +2,7 @@
 //! so a redirected run still shows which section and size it is at and for how long it ran.
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
 /// Where progress goes.
@@ -59,7 +59,12 @@ impl Progress {
 
     fn line(&self, msg: &str) {
         if let Progress::Lines { started } = self {
-            eprintln!("report [{:>6.1} s] {msg}", started.elapsed().as_secs_f64());
+            // A failing stderr loses the progress line, never the report.
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "report [{:>6.1} s] {msg}",
+                started.elapsed().as_secs_f64()
+            );
         }
     }
 }

@@ -161,6 +161,8 @@ where
 
 /// The arithmetic of [`scan_pair`]: two numbers modulo two moduli in one element (for
 /// example both numbers' digits interleaved in vectors), products of both at once.
+/// (Its one user is the x86-64 IFMA pair kernel.)
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) trait PairArith {
     /// Both numbers, in representation.
     type Elem: Clone;
@@ -180,6 +182,7 @@ pub(crate) trait PairArith {
 /// read over the same `exp_bits` (at least the longer one's length).
 /// Leaks: nothing but `exp_bits`, `w` and the lengths, when the arithmetic is constant time.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
 pub(crate) fn scan_pair<A: PairArith, T: CtTrace>(
     a: &mut A,
     one: A::Elem,

@@ -56,7 +56,7 @@ pub fn mul_divq_vartime(a: Limb, b: Limb, m: Limb) -> Limb {
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
-        mul_divq_u128(a, b, m)
+        mul_divq_u128_vartime(a, b, m)
     }
 }
 
