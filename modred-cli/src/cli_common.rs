@@ -57,17 +57,17 @@ impl Common {
     /// Print one result in the requested base as the command's whole output.
     pub fn print(&self, x: &Natural) -> Result<(), CliError> {
         let mut out = Out::new()?;
-        out.line(self.format(x))?;
+        out.line(self.format(x)?)?;
         out.finish()
     }
 
-    /// A result in the requested base.
-    pub fn format(&self, x: &Natural) -> String {
-        if self.hex {
+    /// A result in the requested base (decimal conversion checks its memory first).
+    pub fn format(&self, x: &Natural) -> Result<String, CliError> {
+        Ok(if self.hex {
             x.to_hex()
         } else {
-            x.to_decimal()
-        }
+            x.to_decimal()?
+        })
     }
 }
 

@@ -97,7 +97,7 @@ impl Op {
     fn run(&self, ctx: &Modulus) -> Result<Natural, CliError> {
         match self {
             Op::Reduce { x, .. } => Ok(ctx.try_reduce_vartime(x)?),
-            Op::Mulmod { a, b, .. } => Ok(ctx.mul_vartime(a, b)),
+            Op::Mulmod { a, b, .. } => Ok(ctx.mul_vartime(a, b)?),
             Op::Pow { .. } => unreachable!("pow lines are run by run_line"),
         }
     }
@@ -144,8 +144,8 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             Line::Text(content) => run_line(&content, &args.common, &args.flags, &mut cache),
             Line::Bad(reason) => Err(CliError::Usage(reason)),
         };
-        match result {
-            Ok(r) => out.line(args.common.format(&r))?,
+        match result.and_then(|r| args.common.format(&r)) {
+            Ok(text) => out.line(text)?,
             Err(e @ CliError::Output(_)) => return Err(e),
             Err(e) => {
                 failed += 1;

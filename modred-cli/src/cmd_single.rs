@@ -63,7 +63,7 @@ pub fn mulmod(
         )?));
     }
     let ctx = context(reducer, m, Workload::Single)?;
-    Ok(ctx.mul_vartime(a, b))
+    Ok(ctx.mul_vartime(a, b)?)
 }
 
 pub fn run_mulmod(a: MulmodArgs) -> Result<ExitCode, CliError> {

@@ -89,16 +89,19 @@ impl<R: Read> Lines<R> {
             let piece = &avail[..newline.unwrap_or(avail.len())];
             self.start += piece.len() + usize::from(newline.is_some());
             if !self.skipping {
-                if self.line.len() + piece.len() > self.max {
+                let held = self.line.len() + piece.len();
+                if held > self.max {
                     // Report now (the line may never end) and drop the rest of it.
-                    self.line = Vec::new();
-                    self.skipping = newline.is_none();
-                    self.number += 1;
-                    let n = self.number;
-                    return Ok(Some(Line::Bad(format!(
-                        "line {n} is longer than {} bytes (--max-line-bytes)",
-                        self.max
-                    ))));
+                    let max = self.max;
+                    return Ok(Some(self.drop_line(newline.is_some(), |n| {
+                        format!("line {n} is longer than {max} bytes (--max-line-bytes)")
+                    })));
+                }
+                if self.line.try_reserve(piece.len()).is_err() {
+                    // Under an address-space limit: the same, for lack of memory.
+                    return Ok(Some(self.drop_line(newline.is_some(), |n| {
+                        format!("line {n}: {held} bytes and more cannot be held in memory")
+                    })));
                 }
                 self.line.extend_from_slice(piece);
             }
@@ -111,6 +114,15 @@ impl<R: Read> Lines<R> {
                 return Ok(Some(self.finish_line()));
             }
         }
+    }
+
+    /// The current line as a [`Line::Bad`] with `reason(its number)`, its bytes so far released
+    /// and, unless it has `ended`, the rest of it dropped up to its newline.
+    fn drop_line(&mut self, ended: bool, reason: impl FnOnce(usize) -> String) -> Line {
+        self.line = Vec::new();
+        self.skipping = !ended;
+        self.number += 1;
+        Line::Bad(reason(self.number))
     }
 
     /// At the end of the input: the last line if it has no newline.
@@ -142,6 +154,14 @@ impl<R: Read> Lines<R> {
         let bytes = &self.line[..];
         let content = &bytes[..bytes.iter().position(|&b| b == b'#').unwrap_or(bytes.len())];
         let line = match std::str::from_utf8(content) {
+            // A long line is moved out, not copied (memory may hold only one copy).
+            Ok(s) if s.len() > CHUNK => {
+                let (start, len) = (s.len() - s.trim_start().len(), s.trim().len());
+                let mut text = std::mem::take(&mut self.line);
+                text.truncate(start + len);
+                text.drain(..start);
+                Line::Text(String::from_utf8(text).expect("checked above"))
+            }
             Ok(s) => Line::Text(s.trim().to_string()),
             Err(e) => {
                 let at = e.valid_up_to();

@@ -434,10 +434,10 @@ fn ratios(_: &mut Criterion) {
         "2048x8 batch 1 core / 2 cores",
         9,
         Box::new(|| {
-            black_box(pool1.install(|| md.pow_many_vartime(&pairs)));
+            black_box(pool1.install(|| md.pow_many_vartime(&pairs)).unwrap());
         }),
         Box::new(|| {
-            black_box(pool2.install(|| md.pow_many_vartime(&pairs)));
+            black_box(pool2.install(|| md.pow_many_vartime(&pairs)).unwrap());
         }),
     );
 }

@@ -1,7 +1,10 @@
-//! Checked allocation for precomputations whose size grows with the operands (tables of the
-//! table reducers, window tables, comb and fixed-base residues): the size is computed first,
-//! without overflow, and reserved with `try_reserve`, so that a size this machine cannot hold
-//! is [`Error::TooLarge`] with the bytes it needs, never an abort.
+//! Checked allocation for memory whose size grows with the operands: the size is computed
+//! first, without overflow, and reserved with `try_reserve`, so that a size this machine (or
+//! its address-space limit) cannot hold is [`Error::TooLarge`] with the bytes it needs, never
+//! an abort. Tables (of the table reducers, window tables, comb and fixed-base residues) are
+//! checked at their size; every public operation first checks its working memory
+//! ([`ensure_work`]) with one trial reservation of a measured bound, so that the many buffers
+//! it then allocates (scratch, products, transforms, radix conversion) fit.
 
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -35,18 +38,96 @@ pub(crate) fn zeroed(what: &str, n: usize) -> Result<Vec<Limb>> {
     Ok(v)
 }
 
+/// The unit of a trial reservation: page-aligned, so that a tool counting heap use (the
+/// `mempeak` example) can tell trials from the buffers they guard.
+#[repr(C, align(4096))]
+pub(crate) struct TrialPage([u8; 4096]);
+
 /// Whether `bytes` could be reserved now, for a structure made of many separate allocations
-/// (a table of residues, each its own vector): one trial reservation of the total, released at
-/// once. Sizes below 16 MiB are not tried (they cost the trial more than they risk).
+/// (a table of residues, each its own vector, or an operation's buffers): one trial
+/// reservation of the total, released at once. Sizes below [`TRIAL_MIN_BYTES`] are not tried:
+/// the trial would cost more than the work it guards.
 pub(crate) fn ensure_available(what: &str, bytes: u128) -> Result<()> {
-    if bytes < 16 << 20 {
+    if bytes < TRIAL_MIN_BYTES {
         return Ok(());
     }
-    let n = usize::try_from(bytes).map_err(|_| too_large(what, bytes))?;
-    let mut trial: Vec<u8> = Vec::new();
+    let pages = usize::try_from(bytes.div_ceil(4096)).map_err(|_| too_large(what, bytes))?;
+    let mut trial: Vec<TrialPage> = Vec::new();
     trial
-        .try_reserve_exact(n)
+        .try_reserve_exact(pages)
         .map_err(|_| too_large(what, bytes))
+}
+
+/// The smallest reservation [`ensure_available`] tries.
+const TRIAL_MIN_BYTES: u128 = 64 << 10;
+
+/// What [`ensure_work`] adds to every bound it tries: the fixed part of the working memory
+/// (transform tables of a minimum length, radix powers), measured at up to 450 KiB.
+const WORK_FIXED_BYTES: u128 = 1 << 20;
+
+/// Operations whose working memory [`ensure_work`] checks, each with its bound in bytes per
+/// byte of its largest operand, plus [`WORK_FIXED_BYTES`]. Measured with the `mempeak`
+/// example (the peak of live heap bytes during the operation over the operand's bytes, 2^10
+/// to 2^22 bits, IFMA, ADX and portable tiers); each bound is above every ratio seen from 2^16
+/// bits on, and the fixed part covers the higher ratios of smaller sizes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Work {
+    /// Building a modulus context (reducer constants, cached transforms, the even split):
+    /// 67 from 2^18 bits on, 95 at 2^16 (ADX), 223 at 2^14 (IFMA: 446 KiB).
+    Context,
+    /// A product, square or reduction (products and transforms): 29; 32 reducing a 2k-limb x.
+    Product,
+    /// An exponentiation with its window table: 36 from 2^16 bits on, 100 at 2^14 with a
+    /// full-size exponent.
+    Power,
+    /// The modular inverse (Euclid's remainders and cofactors): 8.
+    Inverse,
+    /// Printing decimal: 102 from 2^18 bits on, 245 at 2^14 (portable: 490 KiB).
+    Print,
+    /// Parsing decimal or hexadecimal, per byte of the number: 16 (the text's copy apart).
+    Parse,
+}
+
+impl Work {
+    fn name(self) -> &'static str {
+        match self {
+            Work::Context => "modulus context",
+            Work::Product => "product",
+            Work::Power => "exponentiation",
+            Work::Inverse => "inverse",
+            Work::Print => "decimal conversion",
+            Work::Parse => "parsing",
+        }
+    }
+
+    fn bytes_per_byte(self) -> u128 {
+        match self {
+            Work::Print => 128,
+            Work::Context => 80,
+            Work::Power => 48,
+            Work::Product => 40,
+            Work::Parse => 24,
+            Work::Inverse => 12,
+        }
+    }
+}
+
+/// Whether `work` on operands of at most `limbs` limbs, plus `extra_limbs` (a reducer's own
+/// scratch, which for the table reducers grows as k^2), can have the memory it needs:
+/// [`ensure_available`] of its measured bound ([`Work`]) when that is at least
+/// [`TRIAL_MIN_BYTES`].
+pub(crate) fn ensure_work(work: Work, limbs: usize, extra_limbs: usize) -> Result<()> {
+    let limb = core::mem::size_of::<Limb>();
+    let bytes = bytes_of(&[limbs, limb])
+        .saturating_mul(work.bytes_per_byte())
+        .saturating_add(bytes_of(&[extra_limbs, limb]));
+    if bytes < TRIAL_MIN_BYTES {
+        return Ok(());
+    }
+    ensure_available(
+        &format!("the {}'s working memory", work.name()),
+        bytes.saturating_add(WORK_FIXED_BYTES),
+    )
 }
 
 #[cfg(test)]
@@ -62,6 +143,10 @@ mod tests {
         assert!(ensure_available("t", bytes_of(&[usize::MAX, 3])).is_err());
         assert!(ensure_available("t", 1 << 50).is_err()); // 1 PiB
         assert!(ensure_available("t", 100).is_ok());
+        assert!(ensure_available("t", 1 << 20).is_ok());
+        assert!(ensure_work(Work::Context, usize::MAX / 64, 0).is_err());
+        assert!(ensure_work(Work::Product, 1, usize::MAX).is_err());
+        assert!(ensure_work(Work::Inverse, 1 << 10, 1 << 10).is_ok());
         assert_eq!(zeroed("t", 5).unwrap(), vec![0; 5]);
     }
 }

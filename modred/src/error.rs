@@ -53,6 +53,10 @@ pub enum Error {
         /// The bytes it needs.
         bytes: u128,
     },
+    /// Worker threads could not be started (an address-space or thread limit); a later call
+    /// tries again.
+    #[error("cannot start worker threads: {0}")]
+    Threads(String),
     /// The computation was cancelled through [`crate::cancel`] before it finished.
     #[error("cancelled")]
     Cancelled,

@@ -1,5 +1,6 @@
 //! `Natural`: an owned non-negative integer on u64 limbs, the typed wrapper over `crate::arith`.
 
+use crate::alloc::{self, Work};
 use crate::arith;
 use crate::error::{Error, Result};
 use crate::limb::{Limb, LIMB_BITS};
@@ -118,6 +119,8 @@ impl Natural {
             reason,
         };
         let t = text.trim();
+        // The number has at most len/16 + 1 limbs; a copy of the digits is made first.
+        alloc::ensure_work(Work::Parse, t.len() / 16 + 1, t.len() / 8)?;
         if t.starts_with('-') {
             return Err(err("negative numbers are not accepted"));
         }
@@ -152,9 +155,12 @@ impl Natural {
         Some(Self::from_limbs(radix::parse_decimal(d)))
     }
 
-    /// Decimal digits (divide and conquer on the fast product and division, see `radix`).
-    pub fn to_decimal(&self) -> String {
-        radix::to_decimal(&self.limbs)
+    /// Decimal digits (divide and conquer on the fast product and division, see `radix`), or
+    /// [`Error::TooLarge`] when the working memory cannot be reserved (`Display` writes the
+    /// same digits without that check).
+    pub fn to_decimal(&self) -> Result<String> {
+        alloc::ensure_work(Work::Print, self.limbs.len(), 0)?;
+        Ok(radix::to_decimal(&self.limbs))
     }
 
     /// `0x`-prefixed lowercase hexadecimal.
@@ -262,7 +268,7 @@ impl FromStr for Natural {
 
 impl fmt::Display for Natural {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad_integral(true, "", &self.to_decimal())
+        f.pad_integral(true, "", &radix::to_decimal(&self.limbs))
     }
 }
 
@@ -374,7 +380,7 @@ mod tests {
             "123456789012345678901234567890123456789012345678901234567890",
         ] {
             let n = Natural::parse(s).unwrap();
-            assert_eq!(n.to_decimal(), s);
+            assert_eq!(n.to_decimal().unwrap(), s);
             assert_eq!(n.to_biguint().to_string(), s);
             assert_eq!(Natural::parse(&n.to_hex()).unwrap(), n);
         }
@@ -401,7 +407,7 @@ mod tests {
                 .collect();
             let n = Natural::from_limbs(x);
             let b = n.to_biguint();
-            let dec = n.to_decimal();
+            let dec = n.to_decimal().unwrap();
             assert_eq!(dec, b.to_str_radix(10), "print {limbs} limbs");
             assert_eq!(Natural::parse(&dec).unwrap(), n, "parse {limbs} limbs");
             assert_eq!(format!("{n}"), dec);
@@ -416,9 +422,9 @@ mod tests {
                 nines.parse::<BigUint>().unwrap(),
                 "{digits} nines"
             );
-            assert_eq!(n.to_decimal(), nines);
+            assert_eq!(n.to_decimal().unwrap(), nines);
             let p10 = format!("1{}", "0".repeat(digits));
-            assert_eq!(Natural::parse(&p10).unwrap().to_decimal(), p10);
+            assert_eq!(Natural::parse(&p10).unwrap().to_decimal().unwrap(), p10);
         }
     }
 

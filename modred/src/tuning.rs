@@ -293,3 +293,8 @@ pub const ADX_SQR_KARATSUBA_MIN_LIMBS: usize = 33;
 /// NAME` with one `reduce` line, release build): 0.03 s (table-add-16x16) to 0.22 s
 /// (table-add-6x2048) for the whole process.
 pub const TABLE_MAX_BITS: usize = 1 << 16;
+
+/// `montgomery-bitserial` (one bit per step, a reference for checking and teaching) serves
+/// moduli of at most this many bits: its products cost n^2 / 64 word steps for n bits, so
+/// `pow 3 5` took 13.7 s at 262,144 bits and `reduce` on a 4,000,000-bit modulus hours.
+pub const BITSERIAL_MAX_BITS: usize = 1 << 14;

@@ -195,11 +195,12 @@ fn general_methods_edge_moduli_and_carry_arguments() {
                 let (a, b) = (&xs[2], &xs[9] % &m);
                 assert_eq!(
                     ctx.mul_vartime(&Natural::from(a), &Natural::from(&b))
+                        .unwrap()
                         .to_biguint(),
                     oracle_rem(&(a * &b), &m)
                 );
                 assert_eq!(
-                    ctx.sqr_vartime(&Natural::from(&b)).to_biguint(),
+                    ctx.sqr_vartime(&Natural::from(&b)).unwrap().to_biguint(),
                     oracle_rem(&(&b * &b), &m)
                 );
             }

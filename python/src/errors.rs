@@ -8,14 +8,17 @@ use pyo3::PyErr;
 pub const NOT_INVERTIBLE: &str = "base is not invertible for the given modulus";
 
 /// A modred error as Python raises it, with `prefix` before the message: a table too large
-/// for memory is `MemoryError` (as for a huge `bytearray`); every other error is a bad
+/// for memory, or worker threads that cannot start, is `MemoryError` (as for a huge
+/// `bytearray`); every other error is a bad
 /// argument, `ValueError` (like `pow(b, e, 0)`). The messages are modred's own, which name the
 /// offending value or restriction; a non-invertible base gets CPython's wording so `pow` and
 /// `modred.powmod` fail alike.
 pub fn to_pyerr_prefixed(prefix: &str, e: Error) -> PyErr {
     match e {
         Error::NotInvertible => PyValueError::new_err(format!("{prefix}{NOT_INVERTIBLE}")),
-        e @ Error::TooLarge { .. } => PyMemoryError::new_err(format!("{prefix}{e}")),
+        e @ (Error::TooLarge { .. } | Error::Threads(_)) => {
+            PyMemoryError::new_err(format!("{prefix}{e}"))
+        }
         // Only a signal cancels (signals.rs returns the handler's own exception first).
         Error::Cancelled => PyKeyboardInterrupt::new_err(()),
         other => PyValueError::new_err(format!("{prefix}{other}")),
@@ -27,8 +30,11 @@ pub fn to_pyerr(e: Error) -> PyErr {
     to_pyerr_prefixed("", e)
 }
 
-/// The error of item `i` of a batch call `func`: its exception type, the message naming the
-/// item.
-pub fn item_error(func: &str, i: usize, e: Error) -> PyErr {
-    to_pyerr_prefixed(&format!("{func}(): item {i}: "), e)
+/// The error of item `i` of a batch call `func` (`None`: of the whole call, as worker
+/// threads that cannot start): its exception type, the message naming the item.
+pub fn item_error(func: &str, i: Option<usize>, e: Error) -> PyErr {
+    match i {
+        Some(i) => to_pyerr_prefixed(&format!("{func}(): item {i}: "), e),
+        None => to_pyerr_prefixed(&format!("{func}(): "), e),
+    }
 }

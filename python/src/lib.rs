@@ -155,12 +155,12 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
     let results = signals::compute(
         py,
         total >= signals::LONG_WORK,
-        || -> Result<Vec<Natural>, (usize, modred::Error)> {
+        || -> Result<Vec<Natural>, (Option<usize>, modred::Error)> {
             // Python's semantics first (|m| = 1, negative base and exponent), then the batch.
             let mut work = Vec::with_capacity(items.len());
             let mut slots = Vec::with_capacity(items.len());
             for (i, (b, e, m)) in items.iter().enumerate() {
-                match prepare(b, e, &m.mag).map_err(|err| (i, err))? {
+                match prepare(b, e, &m.mag).map_err(|err| (Some(i), err))? {
                     None => slots.push(None),
                     Some((b, e)) => {
                         slots.push(Some(work.len()));
@@ -169,7 +169,7 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
                 }
             }
             let done = if parallel::pool_usable() {
-                exp::pow_batch_vartime(&work)
+                exp::pow_batch_vartime(&work).map_err(|err| (None, err))?
             } else {
                 let opts = PowOptions::default();
                 work.iter()
@@ -184,7 +184,7 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
                     Some(_) => done
                         .next()
                         .expect("one result per triple")
-                        .map_err(|err| (i, err))?,
+                        .map_err(|err| (Some(i), err))?,
                 });
             }
             Ok(out)

@@ -124,7 +124,7 @@ impl PyModulus {
         let results = compute(
             py,
             long,
-            || -> Result<Vec<Natural>, (usize, modred::Error)> {
+            || -> Result<Vec<Natural>, (Option<usize>, modred::Error)> {
                 let m = self.m();
                 if m.is_one() {
                     return Ok(vec![Natural::zero(); pairs.len()]);
@@ -133,14 +133,14 @@ impl PyModulus {
                 for (i, (b, e)) in pairs.iter().enumerate() {
                     let b = residue(b, m);
                     let b = if e.negative {
-                        self.inner.inverse_vartime(&b).map_err(|err| (i, err))?
+                        self.inner.inverse_vartime(&b).map_err(|err| (Some(i), err))?
                     } else {
                         b
                     };
                     work.push((b, e.mag.clone()));
                 }
                 let done = if crate::parallel::pool_usable() {
-                    self.inner.pow_many_vartime(&work)
+                    self.inner.pow_many_vartime(&work).map_err(|err| (None, err))?
                 } else {
                     let opts = PowOptions::default();
                     work.iter()
@@ -149,7 +149,7 @@ impl PyModulus {
                 };
                 done.into_iter()
                     .enumerate()
-                    .map(|(i, r)| r.map_err(|err| (i, err)))
+                    .map(|(i, r)| r.map_err(|err| (Some(i), err)))
                     .collect()
             },
         )?;
@@ -216,14 +216,14 @@ impl PyModulus {
     fn reduce<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let x = to_int(x, "reduce", "x")?;
         let r = self.maybe_release(py, || {
-            let r = self.inner.reduce_vartime(&x.mag);
-            if x.negative && !r.is_zero() {
+            let r = self.inner.reduce_vartime(&x.mag)?;
+            Ok(if x.negative && !r.is_zero() {
                 self.m().checked_sub_vartime(&r).expect("r < m")
             } else {
                 r
-            }
+            })
         });
-        to_py(py, &r)
+        to_py(py, &r.map_err(to_pyerr)?)
     }
 
     /// ``a * b % m`` by this modulus's reducer.
@@ -239,14 +239,14 @@ impl PyModulus {
             let (a, b) = (residue(&a, self.m()), residue(&b, self.m()));
             self.inner.mul_vartime(&a, &b)
         });
-        to_py(py, &r)
+        to_py(py, &r.map_err(to_pyerr)?)
     }
 
     /// ``a * a % m`` by this modulus's reducer.
     fn sqr<'py>(&self, py: Python<'py>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let a = to_int(a, "sqr", "a")?;
         let r = self.maybe_release(py, || self.inner.sqr_vartime(&residue(&a, self.m())));
-        to_py(py, &r)
+        to_py(py, &r.map_err(to_pyerr)?)
     }
 
     /// ``pow(base, exp, m)`` with Python's semantics (a negative ``exp`` inverts ``base`` first,
@@ -372,7 +372,7 @@ impl PyModulus {
     fn __repr__(&self) -> String {
         let m = self.m();
         let shown = if m.bits() <= 64 {
-            m.to_decimal()
+            m.to_string()
         } else if m.bits() <= 256 {
             m.to_hex()
         } else {
@@ -501,7 +501,7 @@ impl PyFixedBase {
 
     fn __repr__(&self) -> String {
         let b = if self.base.bits() <= 64 {
-            self.base.to_decimal()
+            self.base.to_string()
         } else {
             format!("<{}-bit>", self.base.bits())
         };

@@ -293,7 +293,7 @@ impl PyRsaKey {
     fn __repr__(&self) -> String {
         let k = self.public();
         let e = if k.e().bits() <= 64 {
-            k.e().to_decimal()
+            k.e().to_string()
         } else {
             format!("<{}-bit>", k.e().bits())
         };

@@ -91,7 +91,7 @@ mod tests {
             assert_eq!(x.bits(), bits);
             assert_eq!(from_rug(&to_rug(&x)), x);
             assert_eq!(from_bn(&to_bn(&x)), x);
-            assert_eq!(to_rug(&x).to_string(), x.to_decimal());
+            assert_eq!(to_rug(&x).to_string(), x.to_decimal().unwrap());
         }
         let m = r.odd_modulus(256);
         assert!(m.is_odd() && m.bits() == 256);

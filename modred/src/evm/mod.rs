@@ -131,6 +131,12 @@ pub enum EvmError {
         /// [`MAX_EXECUTED_GAS`].
         limit: u64,
     },
+    /// The computation's working memory cannot be reserved (an address-space limit).
+    #[error("the computation needs {bytes} bytes of memory, more than can be reserved")]
+    TooLarge {
+        /// The bytes it needs.
+        bytes: u128,
+    },
     /// [`Fork::from_name`] of an unknown name.
     #[error("unknown fork '{0}' (expected byzantium, berlin or osaka)")]
     UnknownFork(String),
@@ -147,6 +153,26 @@ pub(crate) struct Lengths {
     exp: u64,
     modulus: u64,
     exp_wide: u128,
+}
+
+impl Lengths {
+    /// Whether the working memory of [`execute`] can be reserved: an exponentiation over the
+    /// modulus or the base (the bytes present in the input), whichever is longer, plus copies
+    /// of the base and exponent.
+    fn check_memory(&self, input: &[u8]) -> Result<(), EvmError> {
+        let base = present(input, HEADER, self.base).len();
+        let exp = present(input, self.exp_offset(), self.exp).len();
+        let limbs = (self.modulus as usize).max(base) / 8 + 1;
+        let extra = (base + exp) / 8 + 1;
+        crate::alloc::ensure_work(crate::alloc::Work::Power, limbs, extra).map_err(|e| {
+            // ensure_work fails only with TooLarge.
+            let bytes = match e {
+                crate::error::Error::TooLarge { bytes, .. } => bytes,
+                _ => 0,
+            };
+            EvmError::TooLarge { bytes }
+        })
+    }
 }
 
 /// The bytes of `input[offset..offset + len]` that exist; the rest reads as zeros.
@@ -209,7 +235,7 @@ impl Lengths {
             if len > OSAKA_MAX_LEN {
                 return Err(EvmError::LengthOverLimit {
                     field,
-                    len: Natural::from_be_bytes(&length_word(input, i as u64)).to_decimal(),
+                    len: Natural::from_be_bytes(&length_word(input, i as u64)).to_string(),
                     limit: OSAKA_MAX_LEN,
                 });
             }
@@ -276,6 +302,7 @@ pub fn modexp(input: &[u8], fork: Fork) -> Result<Vec<u8>, EvmError> {
     if !fork.caps_lengths() {
         l.check_price(input, fork)?;
     }
+    l.check_memory(input)?;
     Ok(execute(input, &l))
 }
 
@@ -285,6 +312,7 @@ pub fn run(input: &[u8], fork: Fork) -> Result<(Vec<u8>, u64), EvmError> {
     let l = Lengths::decode(input);
     l.check(input, fork)?;
     let price = l.check_price(input, fork)?;
+    l.check_memory(input)?;
     Ok((execute(input, &l), price))
 }
 
@@ -405,13 +433,17 @@ fn pow_word(b: Limb, e: &[Limb], m: Limb) -> Limb {
 }
 
 /// Right-to-left binary exponentiation over a multi-limb exponent: `one * base^e` in the
-/// representation `mul` works in (residues below m stay below m).
+/// representation `mul` works in (residues below m stay below m). Polls [`crate::cancel`]
+/// every 4096 bits (a cancelled result is meaningless).
 /// Leaks: variable time (public operands): the exponent's bits (a multiplication per set bit).
 #[inline(always)]
 fn pow_limbs(mul: impl Fn(Limb, Limb) -> Limb, one: Limb, base: Limb, e: &[Limb]) -> Limb {
     let (mut acc, mut sq) = (one, base);
     let bits = arith::bit_len(e);
     for i in 0..bits {
+        if i % 4096 == 0 && crate::cancel::requested() {
+            break;
+        }
         if arith::bit(e, i) {
             acc = mul(acc, sq);
         }
@@ -431,7 +463,8 @@ fn binary_products(e: &[Limb]) -> usize {
 /// `b^e mod m` for any m of k >= 2 limbs, `b < m` (trimmed, > 1): left-to-right binary with
 /// products of the operands' own lengths and Knuth's division (the `classical` reducer's
 /// remainder): no precomputation, for exponents too short to repay a Montgomery context or
-/// the CRT split of an even modulus. Returns k limbs.
+/// the CRT split of an even modulus. Returns k limbs. Polls [`crate::cancel`] (a cancelled
+/// result is meaningless).
 /// Leaks: variable time (public operands): the exponent's bits, the products' lengths and
 /// Knuth division.
 fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
@@ -447,6 +480,9 @@ fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
     for i in (0..arith::bit_len(e) - 1).rev() {
         if len == 0 {
             break; // 0 stays 0
+        }
+        if i % crate::scan::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
+            break;
         }
         let p = &mut prod[..2 * len];
         arith::sqr(p, &acc[..len]);

@@ -2,12 +2,45 @@
 //! modulus whose context is built once ([`pow_many_vartime`]), and many independent triples
 //! ([`pow_batch_vartime`]). Under [`crate::cancel::with_flag`] the workers see the caller's flag: once
 //! it is set, the items not yet started give [`Error::Cancelled`] at once.
+//!
+//! The work runs on the rayon pool the caller runs in (so `ThreadPool::install` chooses the
+//! threads), else on modred's own pool, started on first use. Not on rayon's global pool: if
+//! its threads cannot be started (an address-space or thread limit), rayon's global pool stays
+//! unusable for the rest of the process, while here that call fails with
+//! [`Error::Threads`] and the next one tries again.
 
 use super::{pow_vartime, Modulus, PowOptions};
 use crate::cancel::{self, Token};
 use crate::error::{Error, Result};
 use crate::natural::Natural;
 use rayon::prelude::*;
+use std::sync::{Arc, Mutex};
+
+/// modred's worker pool, once started.
+static POOL: Mutex<Option<Arc<rayon::ThreadPool>>> = Mutex::new(None);
+
+/// Runs `f` (which uses rayon's parallel iterators) on the caller's rayon pool if it runs in
+/// one, else on modred's pool, starting it if need be ([`Error::Threads`] if it cannot start).
+fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
+    if rayon::current_thread_index().is_some() {
+        return Ok(f());
+    }
+    let pool = {
+        // A panic elsewhere while holding the lock leaves a valid Option behind.
+        let mut slot = POOL.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        match &*slot {
+            Some(pool) => Arc::clone(pool),
+            None => {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .thread_name(|i| format!("modred-{i}"))
+                    .build()
+                    .map_err(|e| Error::Threads(e.to_string()))?;
+                Arc::clone(slot.insert(Arc::new(pool)))
+            }
+        }
+    };
+    Ok(pool.install(f))
+}
 
 /// `f()` on a worker, under the caller's cancellation `token`; [`Error::Cancelled`] without
 /// running it once cancelled.
@@ -21,24 +54,30 @@ fn item(token: Token, f: impl FnOnce() -> Result<Natural>) -> Result<Natural> {
     })
 }
 
-/// `b^e mod m` for every pair, sharing the context `m`, in parallel.
+/// `b^e mod m` for every pair, sharing the context `m`, in parallel: one result per pair, or
+/// [`Error::Threads`] if no worker thread could be started.
 /// Leaks: variable time, as [`Modulus::pow_vartime`] with the default options.
-pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
+pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let opts = PowOptions::default();
     let token = Token::current();
-    pairs
-        .par_iter()
-        .map(|(b, e)| item(token, || m.pow_vartime(b, e, &opts)))
-        .collect()
+    on_pool(|| {
+        pairs
+            .par_iter()
+            .map(|(b, e)| item(token, || m.pow_vartime(b, e, &opts)))
+            .collect()
+    })
 }
 
-/// `b^e mod m` for every independent triple (b, e, m), in parallel, with default options.
+/// `b^e mod m` for every independent triple (b, e, m), in parallel, with default options: one
+/// result per triple, or [`Error::Threads`] if no worker thread could be started.
 /// Leaks: variable time, as [`pow_vartime`] with the default options.
-pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Vec<Result<Natural>> {
+pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let opts = PowOptions::default();
     let token = Token::current();
-    triples
-        .par_iter()
-        .map(|(b, e, m)| item(token, || pow_vartime(b, e, m, &opts)))
-        .collect()
+    on_pool(|| {
+        triples
+            .par_iter()
+            .map(|(b, e, m)| item(token, || pow_vartime(b, e, m, &opts)))
+            .collect()
+    })
 }

@@ -1,14 +1,17 @@
 //! Greatest common divisor and modular inverse by the extended Euclidean algorithm
-//! (HAC Algorithm 2.107 / 14.61's integer form). Variable time.
+//! (HAC Algorithm 2.107 / 14.61's integer form). Variable time. Both poll
+//! [`crate::cancel`] once per division step (one step of a 2^20-bit inverse takes tens of
+//! microseconds, and a whole inverse up to tens of seconds).
 
+use crate::cancel;
 use crate::error::{Error, Result};
 use crate::natural::Natural;
 
-/// gcd(a, b) by Euclid's algorithm (gcd(0, 0) = 0).
+/// gcd(a, b) by Euclid's algorithm (gcd(0, 0) = 0); once cancelled, a meaningless value.
 /// Leaks: variable time: the number of division steps and each division's.
 pub fn gcd_vartime(a: &Natural, b: &Natural) -> Natural {
     let (mut x, mut y) = (a.clone(), b.clone());
-    while !y.is_zero() {
+    while !y.is_zero() && !cancel::requested() {
         let r = &x % &y;
         x = core::mem::replace(&mut y, r);
     }
@@ -16,8 +19,8 @@ pub fn gcd_vartime(a: &Natural, b: &Natural) -> Natural {
 }
 
 /// `a^{-1} mod m`: the `x < m` with `a x = 1 (mod m)`. Errors: `m = 0` ([`Error::ZeroModulus`]),
-/// gcd(a, m) != 1 ([`Error::NotInvertible`]). For m = 1 the answer is 0 (as Python's
-/// `pow(a, -1, 1)`).
+/// gcd(a, m) != 1 ([`Error::NotInvertible`]), cancelled ([`Error::Cancelled`]). For m = 1
+/// the answer is 0 (as Python's `pow(a, -1, 1)`).
 /// Leaks: variable time: the number of division steps and each division's.
 pub fn inverse_vartime(a: &Natural, m: &Natural) -> Result<Natural> {
     if m.is_zero() {
@@ -33,6 +36,9 @@ pub fn inverse_vartime(a: &Natural, m: &Natural) -> Result<Natural> {
     let (mut s0, mut s1) = (Natural::zero(), Natural::one());
     let mut i = 1usize; // index of r1 / s1
     while !r1.is_zero() {
+        if cancel::requested() {
+            return Err(Error::Cancelled);
+        }
         let (q, r) = r0.div_rem_vartime(&r1).expect("r1 != 0");
         let s = &s0 + &(&q * &s1);
         r0 = core::mem::replace(&mut r1, r);

@@ -8,7 +8,7 @@ use super::method::{
     comb_entries, ct_reducers, is_constant_time, pow_with_vartime, Method, PowOptions,
 };
 use super::{batch, comb, ct, inverse, Ops};
-use crate::alloc::{bytes_of, ensure_available};
+use crate::alloc::{bytes_of, ensure_available, ensure_work, Work};
 use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
@@ -38,6 +38,9 @@ pub fn pow_vartime(
     }
     // A small exponent: plain powering and at most one division, no modulus context.
     if opts.method == Method::Auto && opts.reducer == ReducerKind::Auto {
+        // Its products reach POW_PLAIN_MAX_RATIO times m's length.
+        let limbs = base.len().max(tuning::POW_PLAIN_MAX_RATIO * m.len());
+        ensure_work(Work::Product, limbs, 0)?;
         if let Some(x) = super::small_exp::pow_plain(base, exp, m) {
             return Ok(x);
         }
@@ -117,6 +120,7 @@ impl Modulus {
         if m.is_zero() {
             return Err(Error::ZeroModulus);
         }
+        ensure_work(Work::Context, m.len(), 0)?;
         if m.is_one() {
             // Everything is 0 mod 1, but the reducer must accept m as for any other modulus.
             if reducer != ReducerKind::Auto {
@@ -174,19 +178,25 @@ impl Modulus {
     }
 
     /// `x mod m` for any `x`: by the reducer's own reduction when `x` is within its range (see
-    /// [`Self::try_reduce_vartime`]), else by division.
+    /// [`Self::try_reduce_vartime`]), else by division. Errors: [`Error::TooLarge`] when the
+    /// working memory cannot be reserved.
     /// Leaks: variable time: a comparison with m, then the reducer's or a division's.
-    pub fn reduce_vartime(&self, x: &Natural) -> Natural {
+    pub fn reduce_vartime(&self, x: &Natural) -> Result<Natural> {
         if x < &self.m {
-            return x.clone();
+            return Ok(x.clone());
         }
-        self.try_reduce_vartime(x).unwrap_or_else(|_| x % &self.m)
+        self.ensure_work(Work::Product, &[x])?;
+        match self.try_reduce_vartime(x) {
+            Err(Error::ArgumentTooLarge { .. }) => Ok(x % &self.m),
+            other => other,
+        }
     }
 
     /// `x mod m` by the reducer's own reduction ([`Reducer::reduce_wide`], the operation the
     /// source papers time), or [`Error::ArgumentTooLarge`] when `x` is beyond its documented
     /// range ([`Reducer::check_wide`]: any x for classical, x < b^(2k) for Barrett, x < m R for
-    /// the Montgomery family, which then converts x R^{-1} back with one more product).
+    /// the Montgomery family, which then converts x R^{-1} back with one more product), or
+    /// [`Error::TooLarge`] when the working memory cannot be reserved.
     /// Leaks: the length of `x`, the range check, and the reducer's own leaks.
     pub fn try_reduce_vartime(&self, x: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
@@ -197,6 +207,7 @@ impl Modulus {
                 reducer: r.name(),
                 restriction,
             })?;
+        self.ensure_work(Work::Product, &[x])?;
         let k = r.len();
         // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
         let mut wide = x
@@ -213,38 +224,51 @@ impl Modulus {
         Ok(Natural::from_limbs(out))
     }
 
+    /// [`ensure_work`] for `work` on this modulus and `operands`, with the reducer's scratch.
+    fn ensure_work(&self, work: Work, operands: &[&Natural]) -> Result<()> {
+        let limbs = operands
+            .iter()
+            .map(|x| x.len())
+            .fold(self.m.len(), usize::max);
+        let scratch = self.r.as_deref().map_or(0, |r| r.scratch_len());
+        ensure_work(work, limbs, scratch)
+    }
+
     fn k_residue(&self, r: &dyn Reducer, x: &Natural) -> Vec<Limb> {
         reduce_below(x, r.modulus())
     }
 
-    /// `a b mod m` (any a, b) by the reducer.
+    /// `a b mod m` (any a, b) by the reducer. Errors: [`Error::TooLarge`] when the working
+    /// memory cannot be reserved.
     /// Leaks: variable time: the reductions of `a` and `b` below m (a comparison, a division
     /// when `>= m`), and the reducer's product's own leaks.
-    pub fn mul_vartime(&self, a: &Natural, b: &Natural) -> Natural {
+    pub fn mul_vartime(&self, a: &Natural, b: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
-            return Natural::zero();
+            return Ok(Natural::zero());
         };
+        self.ensure_work(Work::Product, &[a, b])?;
         let (a, b) = (self.k_residue(r, a), self.k_residue(r, b));
         let mut ops = Ops::new(r);
         let ar = ops.enter(&a);
         let mut out = vec![0; r.len()];
         // mul(repr(a), b) = a b in every representation.
         ops.mul(&mut out, &ar, &b);
-        Natural::from_limbs(out)
+        Ok(Natural::from_limbs(out))
     }
 
-    /// `a^2 mod m` (any a) by the reducer's squaring.
+    /// `a^2 mod m` (any a) by the reducer's squaring. Errors: as [`Self::mul_vartime`].
     /// Leaks: variable time, as [`Self::mul_vartime`].
-    pub fn sqr_vartime(&self, a: &Natural) -> Natural {
+    pub fn sqr_vartime(&self, a: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
-            return Natural::zero();
+            return Ok(Natural::zero());
         };
+        self.ensure_work(Work::Product, &[a])?;
         let a = self.k_residue(r, a);
         let mut ops = Ops::new(r);
         let ar = ops.enter(&a);
         let mut sq = vec![0; r.len()];
         ops.sqr(&mut sq, &ar);
-        Natural::from_limbs(ops.leave(&sq))
+        Ok(Natural::from_limbs(ops.leave(&sq)))
     }
 
     /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
@@ -255,6 +279,7 @@ impl Modulus {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
+        self.ensure_work(Work::Power, &[base])?;
         if let Some(even) = &self.even {
             if opts.method == Method::Ct {
                 return Err(Error::InvalidParameter(
@@ -298,6 +323,7 @@ impl Modulus {
         if self.r.is_none() {
             return Ok(Natural::zero());
         }
+        self.ensure_work(Work::Power, &[base])?;
         let ct = self.ct_reducer()?;
         let b = self.residue_for_ct(base);
         let exp_bits = self.ct_exp_bits(exp);
@@ -378,11 +404,13 @@ impl Modulus {
     /// `a^{-1} mod m` ([`Error::NotInvertible`] if gcd(a, m) != 1).
     /// Leaks: variable time (Euclid's steps).
     pub fn inverse_vartime(&self, a: &Natural) -> Result<Natural> {
+        self.ensure_work(Work::Inverse, &[a])?;
         inverse::inverse_vartime(a, &self.m)
     }
 
-    /// `b^e mod m` for every pair, in parallel over the cores (rayon), sharing this context.
-    pub fn pow_many_vartime(&self, pairs: &[(Natural, Natural)]) -> Vec<Result<Natural>> {
+    /// `b^e mod m` for every pair, in parallel over the cores (rayon), sharing this context:
+    /// one result per pair, or [`Error::Threads`] if no worker thread could be started.
+    pub fn pow_many_vartime(&self, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
         batch::pow_many_vartime(self, pairs)
     }
 
@@ -440,6 +468,7 @@ impl FixedBase {
         let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
             return Ok(Natural::zero());
         };
+        self.modulus.ensure_work(Work::Power, &[])?;
         match t.1.pow(r, exp.limbs()) {
             Some(x) => Ok(Natural::from_limbs(x)),
             None => self
@@ -460,6 +489,12 @@ impl FixedBase {
         let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
             return Ok(Natural::zero());
         };
+        // Each worker has its own scratch and accumulator.
+        ensure_work(
+            Work::Power,
+            self.modulus.m.len(),
+            threads.saturating_mul(r.scratch_len() + 2 * r.len()),
+        )?;
         match fixed_base::pow(r, &t.0, exp.limbs(), threads) {
             Some(x) => Ok(Natural::from_limbs(x)),
             None => self

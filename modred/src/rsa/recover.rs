@@ -37,7 +37,7 @@ pub(crate) fn primes(n: &Natural, e: &Natural, d: &Natural) -> Result<(Natural, 
             continue;
         }
         for _ in 1..=t {
-            let x = modulus.sqr_vartime(&y);
+            let x = modulus.sqr_vartime(&y)?;
             if x == one {
                 // y is a square root of 1 other than +-1.
                 let y_minus_1 = y.checked_sub_vartime(&one).ok_or_else(fail)?;

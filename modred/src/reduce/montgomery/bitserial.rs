@@ -77,6 +77,7 @@ impl MontKernel for BitSerial {
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryBitserial;
     const SUMMARY: &'static str =
         "radix-2 Montgomery reduction/multiplication, reference only; Prots'ko–Gryshchuk 2024 Figs. 2, 4";
+    const MAX_BITS: Option<usize> = Some(crate::tuning::BITSERIAL_MAX_BITS);
     fn scratch_len(k: usize) -> usize {
         // s (k+1) + tmp (k) for mul; x copy (2k+1) + tmp (k) for redc.
         3 * k + 1

@@ -52,7 +52,7 @@ use super::{
 };
 use crate::arith;
 use crate::cpu::{self, Tier};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::limb::{neg_inv_newton, Limb};
 use crate::natural::Natural;
 use crate::scan::{FusedArith, FusedPow};
@@ -155,6 +155,8 @@ pub trait MontKernel: Send + Sync + 'static {
     const KIND: ReducerKind;
     /// One-line summary with the reference (the short names of the crate's References).
     const SUMMARY: &'static str;
+    /// The largest modulus, in bits, the kernel serves (`None`: any size).
+    const MAX_BITS: Option<usize> = None;
     /// Scratch limbs for [`Self::mul`], [`Self::sqr`] and [`Self::redc`] with a k-limb modulus.
     fn scratch_len(k: usize) -> usize;
     /// `out = a b R^{-1} mod m` for `a, b < m`; `out < m`.
@@ -210,6 +212,19 @@ impl<K: MontKernel> Montgomery<K> {
     /// by `MODRED_CPU`, so tests can run every tier in one process).
     pub fn with_tier(m: &[Limb], tier: Tier) -> Result<Self> {
         let m = check_modulus(K::NAME, true, m)?;
+        if let Some(max) = K::MAX_BITS {
+            let bits = arith::bit_len(m);
+            if bits > max {
+                return Err(Error::UnsupportedModulus {
+                    reducer: K::NAME,
+                    reason: format!(
+                        "it serves moduli of at most {max} bits (this one has {bits}; its \
+                         bit-by-bit products would take minutes to hours); use a word-level \
+                         montgomery method"
+                    ),
+                });
+            }
+        }
         Ok(Self {
             p: MontParams::with_tier(m, tier),
             _kernel: PhantomData,
