@@ -376,6 +376,48 @@ fn batch_rejects_bad_options_before_reading() {
     assert!(o.stdout.is_empty());
 }
 
+/// `--threads` and comb teeth have the library's limits (those of the Python package too):
+/// threads 1..=1024, comb teeth 1..=8 as `modred methods` says; beyond them, exit 2.
+#[test]
+fn threads_and_comb_teeth_limits_exit_2() {
+    let fb = ["pow", "--method", "fixed-base"];
+    usage_error(
+        &[&fb[..], &["--threads", "100000", "2", "3", "1000003"]].concat(),
+        &["threads must be 1..=1024 (got 100000)"],
+    );
+    usage_error(
+        &[&fb[..], &["--threads", "0", "2", "3", "1000003"]].concat(),
+        &["threads must be 1..=1024 (got 0)"],
+    );
+    ok(
+        &[&fb[..], &["--threads", "1024", "2", "10", "1000003"]].concat(),
+        "1024",
+    );
+    let o = run_stdin(&["batch", "--threads", "1025"], "pow 2 3 5\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains("threads must be 1..=1024"),
+        "{}",
+        stderr(&o)
+    );
+    let comb = ["pow", "--method", "comb", "--window"];
+    for w in ["9", "16"] {
+        usage_error(
+            &[&comb[..], &[w, "2", "10", "1000003"]].concat(),
+            &[&format!("comb teeth (window) must be 1..=8 (got {w})")],
+        );
+    }
+    ok(&[&comb[..], &["8", "2", "10", "1000003"]].concat(), "1024");
+    // The window methods keep their 16 bits.
+    ok(
+        &[
+            "pow", "--method", "window", "--window", "16", "2", "10", "1000003",
+        ],
+        "1024",
+    );
+}
+
 #[test]
 fn help_and_version_succeed() {
     for args in [

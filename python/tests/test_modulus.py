@@ -151,7 +151,7 @@ def test_method_argument_errors():
     for w in [0, -1, 17, 2**70]:
         with pytest.raises(ValueError, match="window"):
             M.pow(2, 3, "window", window=w)
-    for t in [0, -2, 1025, 2**40]:
+    for t in [0, -2, 1025, 2**40]:  # modred's limit (exp::MAX_THREADS), as the CLI's
         with pytest.raises(ValueError, match="threads"):
             M.pow(2, 3, "fixed-base", threads=t)
         with pytest.raises(ValueError, match="threads"):
@@ -261,6 +261,8 @@ def test_every_window_size(method):
                 got = call(M.pow, 7, e, method, w)
                 if method == "ct" and m % 2 == 0:
                     assert got[0] is ValueError
+                elif method == "comb" and w > 8:
+                    assert got[0] is ValueError and f"must be 1..=8 (got {w})" in got[1]
                 else:
                     assert got == pow(7, e, m), (m, w, e)
 

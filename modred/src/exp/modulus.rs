@@ -449,14 +449,10 @@ impl FixedBase {
     }
 
     /// `base^exp mod m` by the method of Prots'ko–Gryshchuk 2024 §5: one multiplication per
-    /// set bit, split among `threads` (>= 1) worker threads.
+    /// set bit, split among `threads` (1..=[`super::MAX_THREADS`]) worker threads.
     /// Leaks: variable time: the exponent's bit length and set bits.
     pub fn pow_threads_vartime(&self, exp: &Natural, threads: usize) -> Result<Natural> {
-        if threads == 0 {
-            return Err(Error::InvalidParameter(
-                "threads must be at least 1 (got 0)".to_string(),
-            ));
-        }
+        super::check_threads(threads)?;
         let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
             return Ok(Natural::zero());
         };
