@@ -104,6 +104,30 @@ fn special_form_reducer_refuses_other_moduli() {
     );
 }
 
+/// m = 1 gives 0 with every reducer (diminished-radix too) and every method (`ct` over a
+/// variable-time reducer too), as Python's `pow(b, e, 1)`.
+#[test]
+fn modulus_one_gives_zero_for_every_reducer_and_method() {
+    let methods = [
+        "auto",
+        "binary",
+        "binary-rl",
+        "window",
+        "sliding",
+        "ct",
+        "fixed-base",
+        "comb",
+    ];
+    for r in all_reducer_names() {
+        ok(&["reduce", "--reducer", &r, "12345", "1"], "0");
+        ok(&["mulmod", "--reducer", &r, "5", "6", "1"], "0");
+        for m in methods {
+            ok(&["pow", "--reducer", &r, "--method", m, "5", "6", "1"], "0");
+        }
+        ok(&["pow", "--reducer", &r, "5", "-1", "1"], "0");
+    }
+}
+
 // A 3-limb odd modulus and operands, with expected values from num-bigint.
 const M: &str = "0xd1f3a6b2c4e5f7081928374655647382910abcdef123456789abcdef01234567";
 const A: &str = "0x1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef99";

@@ -317,6 +317,36 @@ fn semantics_and_errors() {
     }
 }
 
+/// m = 1 gives 0 for every reducer (special-form ones too) and method, `ct` over a
+/// variable-time reducer included: only the options' ranges are checked first.
+#[test]
+fn modulus_one_gives_zero_everywhere() {
+    let one = Natural::one();
+    let (b, e) = (Natural::from(5u64), Natural::from(6u64));
+    for r in REDUCERS {
+        let md = Modulus::new(&one, r.kind).unwrap_or_else(|err| panic!("{}: {err}", r.name));
+        assert!(md.reduce_vartime(&b).is_zero() && md.mul_vartime(&b, &e).is_zero());
+        for info in METHODS {
+            let o = opts(info.method, r.name);
+            for got in [
+                exp::pow_vartime(&b, &e, &one, &o),
+                exp::pow_signed_exp_vartime(&b, &e, true, &one, &o),
+                md.pow_vartime(&b, &e, &o),
+            ] {
+                assert_eq!(got, Ok(Natural::zero()), "{} {}", r.name, info.name);
+            }
+        }
+        let bad = PowOptions {
+            window: Some(17),
+            ..opts(Method::Window, r.name)
+        };
+        assert!(matches!(
+            exp::pow_vartime(&b, &e, &one, &bad),
+            Err(Error::InvalidParameter(_))
+        ));
+    }
+}
+
 #[test]
 fn negative_exponents_inverse_gcd() {
     let mut rng = StdRng::seed_from_u64(11);

@@ -250,6 +250,11 @@ def test_modulus_one():
         assert M.pow(5, 7, method) == 0 and M.pow(0, -1, method) == 0
     assert M.reduce(12) == 0 and M.mul(3, 4) == 0 and M.sqr(5) == 0 and M.inverse(3) == 0
     assert M.pow_many([1, 2], [3, -4]) == [0, 0] and M.fixed_base(3).pow(9) == 0
+    # Every reducer (special-form ones too) serves m = 1, with every method.
+    for reducer in REDUCERS:
+        M = modred.Modulus(1, reducer)
+        assert M.reduce(12) == 0 and M.mul(3, 4) == 0
+        assert all(M.pow(5, 7, method) == 0 for method in METHODS)
 
 
 @pytest.mark.parametrize("method", METHODS)

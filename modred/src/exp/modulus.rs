@@ -104,7 +104,8 @@ pub struct Modulus {
 impl Modulus {
     /// Context for `m` with `reducer` ([`ReducerKind::Auto`] picks by size; even moduli then go
     /// through the CRT split), on the kernel tier in use ([`cpu::tier`]). Errors: m = 0, a
-    /// Montgomery reducer with an even m, a special-form reducer with another modulus.
+    /// Montgomery reducer with an even m, a special-form reducer with another modulus (m = 1
+    /// is served by every reducer and method: 0).
     pub fn new(m: &Natural, reducer: ReducerKind) -> Result<Self> {
         Self::with_tier(m, reducer, cpu::tier())
     }
@@ -118,10 +119,8 @@ impl Modulus {
             return Err(Error::ZeroModulus);
         }
         if m.is_one() {
-            // Everything is 0 mod 1, but the reducer must accept m as for any other modulus.
-            if reducer != ReducerKind::Auto {
-                reduce::build_with_tier(reducer, m, tier)?;
-            }
+            // Everything is 0 mod 1, whatever the reducer (even a special-form one) or method:
+            // only the options' ranges are checked before that answer.
             return Ok(Self {
                 m: m.clone(),
                 r: None,
