@@ -316,6 +316,24 @@ fn bad_arguments_exit_2_with_a_message() {
     usage_error(&[], &["Usage"]);
 }
 
+/// Underscores in numbers follow Python's `int()`: single, between digits or after `0x`.
+#[test]
+fn underscores_only_between_digits() {
+    ok(&["reduce", "1_000", "0x_3_e9"], "1000");
+    for bad in ["_1", "1_", "1__0", "0x__1", "0x1_"] {
+        usage_error(
+            &["reduce", bad, "7"],
+            &["'_' is allowed only between digits"],
+        );
+    }
+    let o = run_stdin(&["batch"], "reduce 1__0 7\npow 2 1_0 1_0_0_0\n");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("error: X:"), "{out}");
+    assert_eq!(lines[1], "24");
+}
+
 #[test]
 fn classical_and_auto_accept_any_argument_size() {
     let x = format!("0x{}", "f".repeat(200));
