@@ -7,7 +7,9 @@
 //! `error: <reason>` in its place and processing continues; the exit code is then 1. The `--reducer`, `--hex`, `--method`,
 //! `--window` and `--threads` options apply to every line. Add an operation by extending [`Op`] and [`Op::parse`] / [`Op::run`].
 
-use crate::cli_common::{context, parse_number, parse_signed, quote, CliError, Common, Signed};
+use crate::cli_common::{
+    context, escape_controls, parse_number, parse_signed, quote, CliError, Common, Signed,
+};
 use crate::lines::{Line, LineLimit, Lines};
 use crate::out::Out;
 use clap::Args as ClapArgs;
@@ -149,7 +151,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
             Err(e @ CliError::Output(_)) => return Err(e),
             Err(e) => {
                 failed += 1;
-                out.line(format_args!("error: {e}"))?;
+                out.line(format_args!("error: {}", escape_controls(&e.to_string())))?;
             }
         }
     }

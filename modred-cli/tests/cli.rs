@@ -774,6 +774,34 @@ fn rsa_public_accepts_public_key_files() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A control character in a bad line is escaped in its `error:` line (printable UTF-8 kept):
+/// `batch`, `evm-modexp` and `rsa` alike.
+#[test]
+fn control_characters_in_error_lines_are_escaped() {
+    let key = rsa_vector_path("rsa1024-pkcs1.pem");
+    let cases: [(&[&str], &str, &str); 4] = [
+        (
+            &["batch"],
+            "reduce 1\x002\x1b\u{9b}é 7\n",
+            r"'1\02\u{1b}\u{9b}é'",
+        ),
+        (&["batch"], "pow 2 3\x07 5\n", r"'3\u{7}'"),
+        (&["evm-modexp"], "0x0\x01\n", r"'\u{1}'"),
+        (&["rsa", "public", "--key", &key], "0x\x00\n", r"'\0'"),
+    ];
+    for (args, input, want) in cases {
+        let o = run_stdin(args, input);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("error: ") && out.contains(want),
+            "{args:?}: {out:?}"
+        );
+        let body = out.strip_suffix('\n').unwrap();
+        assert!(!body.chars().any(char::is_control), "{args:?}: {out:?}");
+    }
+}
+
 #[test]
 fn rsa_bad_inputs_are_error_lines_and_bad_keys_exit_2() {
     let key = rsa_vector_path("rsa1024-pkcs1.pem");
