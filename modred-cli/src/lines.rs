@@ -89,16 +89,18 @@ impl<R: Read> Lines<R> {
             let piece = &avail[..newline.unwrap_or(avail.len())];
             self.start += piece.len() + usize::from(newline.is_some());
             if !self.skipping {
-                if self.line.len() + piece.len() > self.max {
+                // One byte over the limit is held until the line ends: a CR ending it (CRLF)
+                // does not count.
+                let len = self.line.len() + piece.len();
+                let last = piece.last().or(self.line.last());
+                let ended = newline.is_some();
+                if len > self.max.saturating_add(1)
+                    || (ended && len > self.max && last != Some(&b'\r'))
+                {
                     // Report now (the line may never end) and drop the rest of it.
                     self.line = Vec::new();
-                    self.skipping = newline.is_none();
-                    self.number += 1;
-                    let n = self.number;
-                    return Ok(Some(Line::Bad(format!(
-                        "line {n} is longer than {} bytes (--max-line-bytes)",
-                        self.max
-                    ))));
+                    self.skipping = !ended;
+                    return Ok(Some(self.too_long()));
                 }
                 self.line.extend_from_slice(piece);
             }
@@ -118,8 +120,21 @@ impl<R: Read> Lines<R> {
         if self.line.is_empty() {
             return None;
         }
+        if self.line.len() > self.max && self.line.last() != Some(&b'\r') {
+            self.line = Vec::new();
+            return Some(self.too_long());
+        }
         self.number += 1;
         Some(self.finish_line())
+    }
+
+    /// The error of the next line, over the limit.
+    fn too_long(&mut self) -> Line {
+        self.number += 1;
+        Line::Bad(format!(
+            "line {} is longer than {} bytes (--max-line-bytes)",
+            self.number, self.max
+        ))
     }
 
     fn fill(&mut self) -> Result<(), CliError> {
@@ -210,5 +225,43 @@ mod tests {
         // Exactly at the limit is fine.
         let exact = vec![b'5'; CHUNK + 3];
         assert_eq!(all(&exact, CHUNK + 3), [String::from_utf8(exact).unwrap()]);
+    }
+
+    /// Input read one byte at a time: a CR and its LF in different reads.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(buf.len()).min(1);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// The CR of a CRLF line (or one ending the input) does not count toward the limit; any
+    /// other byte over it does.
+    #[test]
+    fn crlf_does_not_count_toward_the_limit() {
+        let input = b"12345\r\n123456\r\n1234\r\r\n12\r456\n12345\r";
+        let want = ["12345", "BAD line 2", "1234", "BAD line 4", "12345"];
+        for trickle in [false, true] {
+            let mut lines = if trickle {
+                Lines::new(Box::new(Trickle(input)) as Box<dyn Read>, 5)
+            } else {
+                Lines::new(Box::new(&input[..]) as Box<dyn Read>, 5)
+            };
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line(&mut || Ok(())).unwrap() {
+                got.push(match l {
+                    Line::Text(t) => t,
+                    Line::Bad(b) => format!("BAD {b}"),
+                });
+            }
+            assert_eq!(got.len(), want.len(), "{got:?}");
+            for (g, w) in got.iter().zip(want) {
+                assert!(g.starts_with(w), "trickle {trickle}: {got:?}");
+            }
+        }
     }
 }

@@ -460,6 +460,24 @@ fn threads_and_comb_teeth_limits_exit_2() {
     );
 }
 
+/// The CR of a CRLF line does not count toward `--max-line-bytes` (batch, evm-modexp).
+#[test]
+fn crlf_lines_at_the_limit() {
+    let o = run_stdin(
+        &["batch", "--max-line-bytes", "11"],
+        "reduce 10 7\r\nreduce 100 7\r\n",
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "3", "{out}");
+    assert!(
+        lines[1].starts_with("error: line 2 is longer than 11 bytes"),
+        "{out}"
+    );
+    let o = run_stdin(&["evm-modexp", "--max-line-bytes", "2"], "0x\r\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
 #[test]
 fn help_and_version_succeed() {
     for args in [
