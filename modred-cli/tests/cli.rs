@@ -478,6 +478,52 @@ fn crlf_lines_at_the_limit() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
+/// Lines sharing a modulus reuse its contexts: every answer stays the one-line command's,
+/// across modulus changes, negative exponents, errors and each operation.
+#[test]
+fn batch_reuses_the_modulus_context() {
+    let m2 = "0xd1f3a6b2c4e5f7081928374655647382910abcdef123456789abcdef01234568";
+    let lines = [
+        format!("pow 3 {A} {M}"),
+        format!("pow 5 {A} {M}"),
+        format!("pow {B} -7 {M}"),
+        format!("mulmod {A} {B} {M}"),
+        format!("mulmod {B} {B} {M}"),
+        format!("reduce {A} {M}"),
+        format!("pow 3 {A} {m2}"),
+        format!("pow 3 {A} {m2}"),
+        format!("pow 2 -1 {m2}"),
+        format!("pow 3 {A} {M}"),
+        "pow 3 5 0".to_string(),
+        "pow 3 5 0".to_string(),
+        "pow 3 5 1".to_string(),
+        "pow 3 5 1".to_string(),
+    ];
+    for flags in [&[][..], &["--reducer", "barrett"], &["--method", "window"]] {
+        let args = [&["batch"][..], flags].concat();
+        let o = run_stdin(&args, &(lines.join("\n") + "\n"));
+        let out = stdout(&o);
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got.len(), lines.len(), "{flags:?}: {out}");
+        for (line, got) in lines.iter().zip(got) {
+            let mut w: Vec<&str> = line.split(' ').collect();
+            if w[0] == "pow" || flags.first() == Some(&"--reducer") {
+                w.splice(1..1, flags.iter().copied()); // --method is pow's only
+            }
+            let one = run(&w);
+            let want = if one.status.success() {
+                stdout(&one).trim().to_string()
+            } else {
+                format!(
+                    "error: {}",
+                    stderr(&one).trim().trim_start_matches("modred: error: ")
+                )
+            };
+            assert_eq!(got, want, "{flags:?} {line}");
+        }
+    }
+}
+
 #[test]
 fn help_and_version_succeed() {
     for args in [
