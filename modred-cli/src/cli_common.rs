@@ -122,6 +122,21 @@ pub fn quote(text: &str) -> String {
     q
 }
 
+/// `msg` with its control characters escaped as [`char::escape_debug`] does (`\0`, `\t`,
+/// `\u{1b}`), printable text (any UTF-8) as is: an `error:` line echoes the user's text and
+/// must stay one line without raw control bytes.
+pub fn escape_controls(msg: &str) -> String {
+    let mut s = String::with_capacity(msg.len());
+    for c in msg.chars() {
+        if c.is_control() {
+            s.extend(c.escape_debug());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
 /// The context for `reducer` and modulus `m`. `auto` resolves to the method
 /// [`choose`] picks for `workload`; a single operation gets the classical method (no
 /// precomputation pays off and its argument size is unrestricted).

@@ -8,7 +8,7 @@
 //! empty input; lines are bytes, bounded by `--max-line-bytes`: see [`crate::lines`]). An input that is not hex, or that the fork rejects (EIP-7823's 1024-byte
 //! cap under osaka), prints `error: <reason>` in its place; the exit code is then 1.
 
-use crate::cli_common::{hex_string, parse_hex, CliError};
+use crate::cli_common::{escape_controls, hex_string, parse_hex, CliError};
 use crate::lines::{Line, LineLimit, Lines};
 use crate::out::Out;
 use clap::Args as ClapArgs;
@@ -47,7 +47,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(line) => out.line(line),
         Err(e) => {
             failed += 1;
-            out.line(format_args!("error: {e}"))
+            out.line(format_args!("error: {}", escape_controls(&e)))
         }
     };
     match &args.hex {

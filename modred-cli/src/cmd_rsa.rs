@@ -9,7 +9,7 @@
 //! length in bytes. An input that is not hex or is not below n prints `error: <reason>` in its
 //! place; the exit code is then 1. A key that cannot be read or is invalid: exit code 2.
 
-use crate::cli_common::{hex_string, parse_hex, CliError};
+use crate::cli_common::{escape_controls, hex_string, parse_hex, CliError};
 use crate::lines::{Line, LineLimit, Lines};
 use crate::out::Out;
 use clap::{Args as ClapArgs, Subcommand};
@@ -115,7 +115,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
         Ok(line) => out.line(line),
         Err(e) => {
             failed += 1;
-            out.line(format_args!("error: {e}"))
+            out.line(format_args!("error: {}", escape_controls(&e)))
         }
     };
     match &a.hex {

@@ -89,17 +89,23 @@ impl<R: Read> Lines<R> {
             let piece = &avail[..newline.unwrap_or(avail.len())];
             self.start += piece.len() + usize::from(newline.is_some());
             if !self.skipping {
+                // One byte over the limit is held until the line ends: a CR ending it (CRLF)
+                // does not count.
                 let held = self.line.len() + piece.len();
-                if held > self.max {
+                let last = piece.last().or(self.line.last());
+                let ended = newline.is_some();
+                if held > self.max.saturating_add(1)
+                    || (ended && held > self.max && last != Some(&b'\r'))
+                {
                     // Report now (the line may never end) and drop the rest of it.
                     let max = self.max;
-                    return Ok(Some(self.drop_line(newline.is_some(), |n| {
+                    return Ok(Some(self.drop_line(ended, |n| {
                         format!("line {n} is longer than {max} bytes (--max-line-bytes)")
                     })));
                 }
                 if self.line.try_reserve(piece.len()).is_err() {
                     // Under an address-space limit: the same, for lack of memory.
-                    return Ok(Some(self.drop_line(newline.is_some(), |n| {
+                    return Ok(Some(self.drop_line(ended, |n| {
                         format!("line {n}: {held} bytes and more cannot be held in memory")
                     })));
                 }
@@ -129,6 +135,12 @@ impl<R: Read> Lines<R> {
     fn take_last(&mut self) -> Option<Line> {
         if self.line.is_empty() {
             return None;
+        }
+        if self.line.len() > self.max && self.line.last() != Some(&b'\r') {
+            let max = self.max;
+            return Some(self.drop_line(true, |n| {
+                format!("line {n} is longer than {max} bytes (--max-line-bytes)")
+            }));
         }
         self.number += 1;
         Some(self.finish_line())
@@ -230,5 +242,43 @@ mod tests {
         // Exactly at the limit is fine.
         let exact = vec![b'5'; CHUNK + 3];
         assert_eq!(all(&exact, CHUNK + 3), [String::from_utf8(exact).unwrap()]);
+    }
+
+    /// Input read one byte at a time: a CR and its LF in different reads.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(buf.len()).min(1);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// The CR of a CRLF line (or one ending the input) does not count toward the limit; any
+    /// other byte over it does.
+    #[test]
+    fn crlf_does_not_count_toward_the_limit() {
+        let input = b"12345\r\n123456\r\n1234\r\r\n12\r456\n12345\r";
+        let want = ["12345", "BAD line 2", "1234", "BAD line 4", "12345"];
+        for trickle in [false, true] {
+            let mut lines = if trickle {
+                Lines::new(Box::new(Trickle(input)) as Box<dyn Read>, 5)
+            } else {
+                Lines::new(Box::new(&input[..]) as Box<dyn Read>, 5)
+            };
+            let mut got = Vec::new();
+            while let Some(l) = lines.next_line(&mut || Ok(())).unwrap() {
+                got.push(match l {
+                    Line::Text(t) => t,
+                    Line::Bad(b) => format!("BAD {b}"),
+                });
+            }
+            assert_eq!(got.len(), want.len(), "{got:?}");
+            for (g, w) in got.iter().zip(want) {
+                assert!(g.starts_with(w), "trickle {trickle}: {got:?}");
+            }
+        }
     }
 }

@@ -109,6 +109,7 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(CliError::Output(e)) => ExitCode::from(out::output_error_code(&e)),
         Err(e @ CliError::Usage(_)) => {
+            let e = cli_common::escape_controls(&e.to_string());
             out::warn(format_args!("error: {e}"));
             ExitCode::from(EXIT_USAGE)
         }

@@ -104,6 +104,30 @@ fn special_form_reducer_refuses_other_moduli() {
     );
 }
 
+/// m = 1 gives 0 with every reducer (diminished-radix too) and every method (`ct` over a
+/// variable-time reducer too), as Python's `pow(b, e, 1)`.
+#[test]
+fn modulus_one_gives_zero_for_every_reducer_and_method() {
+    let methods = [
+        "auto",
+        "binary",
+        "binary-rl",
+        "window",
+        "sliding",
+        "ct",
+        "fixed-base",
+        "comb",
+    ];
+    for r in all_reducer_names() {
+        ok(&["reduce", "--reducer", &r, "12345", "1"], "0");
+        ok(&["mulmod", "--reducer", &r, "5", "6", "1"], "0");
+        for m in methods {
+            ok(&["pow", "--reducer", &r, "--method", m, "5", "6", "1"], "0");
+        }
+        ok(&["pow", "--reducer", &r, "5", "-1", "1"], "0");
+    }
+}
+
 // A 3-limb odd modulus and operands, with expected values from num-bigint.
 const M: &str = "0xd1f3a6b2c4e5f7081928374655647382910abcdef123456789abcdef01234567";
 const A: &str = "0x1234567890abcdef1234567890abcdef1234567890abcdef1234567890abcdef99";
@@ -292,6 +316,24 @@ fn bad_arguments_exit_2_with_a_message() {
     usage_error(&[], &["Usage"]);
 }
 
+/// Underscores in numbers follow Python's `int()`: single, between digits or after `0x`.
+#[test]
+fn underscores_only_between_digits() {
+    ok(&["reduce", "1_000", "0x_3_e9"], "1000");
+    for bad in ["_1", "1_", "1__0", "0x__1", "0x1_"] {
+        usage_error(
+            &["reduce", bad, "7"],
+            &["'_' is allowed only between digits"],
+        );
+    }
+    let o = run_stdin(&["batch"], "reduce 1__0 7\npow 2 1_0 1_0_0_0\n");
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("error: X:"), "{out}");
+    assert_eq!(lines[1], "24");
+}
+
 #[test]
 fn classical_and_auto_accept_any_argument_size() {
     let x = format!("0x{}", "f".repeat(200));
@@ -374,6 +416,112 @@ fn batch_rejects_bad_options_before_reading() {
     let o = run_stdin(&["batch"], "");
     assert_eq!(o.status.code(), Some(0));
     assert!(o.stdout.is_empty());
+}
+
+/// `--threads` and comb teeth have the library's limits (those of the Python package too):
+/// threads 1..=1024, comb teeth 1..=8 as `modred methods` says; beyond them, exit 2.
+#[test]
+fn threads_and_comb_teeth_limits_exit_2() {
+    let fb = ["pow", "--method", "fixed-base"];
+    usage_error(
+        &[&fb[..], &["--threads", "100000", "2", "3", "1000003"]].concat(),
+        &["threads must be 1..=1024 (got 100000)"],
+    );
+    usage_error(
+        &[&fb[..], &["--threads", "0", "2", "3", "1000003"]].concat(),
+        &["threads must be 1..=1024 (got 0)"],
+    );
+    ok(
+        &[&fb[..], &["--threads", "1024", "2", "10", "1000003"]].concat(),
+        "1024",
+    );
+    let o = run_stdin(&["batch", "--threads", "1025"], "pow 2 3 5\n");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+    assert!(
+        stderr(&o).contains("threads must be 1..=1024"),
+        "{}",
+        stderr(&o)
+    );
+    let comb = ["pow", "--method", "comb", "--window"];
+    for w in ["9", "16"] {
+        usage_error(
+            &[&comb[..], &[w, "2", "10", "1000003"]].concat(),
+            &[&format!("comb teeth (window) must be 1..=8 (got {w})")],
+        );
+    }
+    ok(&[&comb[..], &["8", "2", "10", "1000003"]].concat(), "1024");
+    // The window methods keep their 16 bits.
+    ok(
+        &[
+            "pow", "--method", "window", "--window", "16", "2", "10", "1000003",
+        ],
+        "1024",
+    );
+}
+
+/// The CR of a CRLF line does not count toward `--max-line-bytes` (batch, evm-modexp).
+#[test]
+fn crlf_lines_at_the_limit() {
+    let o = run_stdin(
+        &["batch", "--max-line-bytes", "11"],
+        "reduce 10 7\r\nreduce 100 7\r\n",
+    );
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "3", "{out}");
+    assert!(
+        lines[1].starts_with("error: line 2 is longer than 11 bytes"),
+        "{out}"
+    );
+    let o = run_stdin(&["evm-modexp", "--max-line-bytes", "2"], "0x\r\n");
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
+
+/// Lines sharing a modulus reuse its contexts: every answer stays the one-line command's,
+/// across modulus changes, negative exponents, errors and each operation.
+#[test]
+fn batch_reuses_the_modulus_context() {
+    let m2 = "0xd1f3a6b2c4e5f7081928374655647382910abcdef123456789abcdef01234568";
+    let lines = [
+        format!("pow 3 {A} {M}"),
+        format!("pow 5 {A} {M}"),
+        format!("pow {B} -7 {M}"),
+        format!("mulmod {A} {B} {M}"),
+        format!("mulmod {B} {B} {M}"),
+        format!("reduce {A} {M}"),
+        format!("pow 3 {A} {m2}"),
+        format!("pow 3 {A} {m2}"),
+        format!("pow 2 -1 {m2}"),
+        format!("pow 3 {A} {M}"),
+        "pow 3 5 0".to_string(),
+        "pow 3 5 0".to_string(),
+        "pow 3 5 1".to_string(),
+        "pow 3 5 1".to_string(),
+    ];
+    for flags in [&[][..], &["--reducer", "barrett"], &["--method", "window"]] {
+        let args = [&["batch"][..], flags].concat();
+        let o = run_stdin(&args, &(lines.join("\n") + "\n"));
+        let out = stdout(&o);
+        let got: Vec<&str> = out.lines().collect();
+        assert_eq!(got.len(), lines.len(), "{flags:?}: {out}");
+        for (line, got) in lines.iter().zip(got) {
+            let mut w: Vec<&str> = line.split(' ').collect();
+            if w[0] == "pow" || flags.first() == Some(&"--reducer") {
+                w.splice(1..1, flags.iter().copied()); // --method is pow's only
+            }
+            let one = run(&w);
+            let want = if one.status.success() {
+                stdout(&one).trim().to_string()
+            } else {
+                format!(
+                    "error: {}",
+                    stderr(&one).trim().trim_start_matches("modred: error: ")
+                )
+            };
+            assert_eq!(got, want, "{flags:?} {line}");
+        }
+    }
 }
 
 #[test]
@@ -688,6 +836,34 @@ fn rsa_public_accepts_public_key_files() {
         }
     }
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A control character in a bad line is escaped in its `error:` line (printable UTF-8 kept):
+/// `batch`, `evm-modexp` and `rsa` alike.
+#[test]
+fn control_characters_in_error_lines_are_escaped() {
+    let key = rsa_vector_path("rsa1024-pkcs1.pem");
+    let cases: [(&[&str], &str, &str); 4] = [
+        (
+            &["batch"],
+            "reduce 1\x002\x1b\u{9b}é 7\n",
+            r"'1\02\u{1b}\u{9b}é'",
+        ),
+        (&["batch"], "pow 2 3\x07 5\n", r"'3\u{7}'"),
+        (&["evm-modexp"], "0x0\x01\n", r"'\u{1}'"),
+        (&["rsa", "public", "--key", &key], "0x\x00\n", r"'\0'"),
+    ];
+    for (args, input, want) in cases {
+        let o = run_stdin(args, input);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let out = stdout(&o);
+        assert!(
+            out.starts_with("error: ") && out.contains(want),
+            "{args:?}: {out:?}"
+        );
+        let body = out.strip_suffix('\n').unwrap();
+        assert!(!body.chars().any(char::is_control), "{args:?}: {out:?}");
+    }
 }
 
 #[test]

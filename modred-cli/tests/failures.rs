@@ -201,15 +201,35 @@ fn full_stderr_keeps_the_exit_code() {
 /// `report` argument errors are usage errors (2), as documented.
 #[test]
 fn report_argument_errors_exit_2() {
-    for args in [
-        &["report", "--sizes", "0"][..],
-        &["report", "--only", "no-such-section"],
+    // An --out below a regular file cannot be created (whatever the user's rights).
+    let file = std::env::temp_dir().join(format!("modred-report-file-{}", std::process::id()));
+    std::fs::write(&file, b"x").unwrap();
+    let below = file.join("out");
+    let below = below.to_str().unwrap();
+    // Small sizes: without the early checks the section would run (and fail late).
+    let tiny = ["--only", "seed002-table3", "--sizes", "128", "--rounds"];
+    let out_args = [&tiny[..], &["1", "--out", below]].concat();
+    let out_needle = format!("--out {below}");
+    for (args, needle) in [
+        (&["--sizes", "0"][..], "--sizes"),
+        (&["--only", "no-such-section"], "no such section"),
+        (&[&tiny[..], &["0"]].concat(), "--rounds must be at least 1"),
+        (&out_args, out_needle.as_str()),
     ] {
-        let o = modred(args).output().unwrap();
+        let args = [&["report"][..], args].concat();
+        let o = modred(&args).output().unwrap();
         no_panic(&o);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
         assert!(o.stdout.is_empty());
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+        // Refused before any section runs.
+        assert!(
+            !stderr(&o).contains("section 1/"),
+            "{args:?}: {}",
+            stderr(&o)
+        );
     }
+    std::fs::remove_file(&file).unwrap();
 }
 
 /// A non-UTF-8 line is one error line; the lines after it are still answered.

@@ -111,8 +111,9 @@ impl Natural {
         Self { limbs }
     }
 
-    /// Parse decimal, or hexadecimal with a `0x`/`0X` prefix. Surrounding whitespace and `_`
-    /// separators are allowed; signs and any other character are rejected.
+    /// Parse decimal, or hexadecimal with a `0x`/`0X` prefix. Surrounding whitespace and single
+    /// `_` separators between digits (or right after `0x`) are allowed, as in Python's `int()`;
+    /// signs and any other character are rejected.
     pub fn parse(text: &str) -> Result<Self> {
         let err = |reason| Error::Parse {
             text: text.chars().take(80).collect(),
@@ -128,7 +129,24 @@ impl Natural {
             Some(h) => (h, 16),
             None => (t, 10),
         };
-        let digits: Vec<u8> = digits.bytes().filter(|&c| c != b'_').collect();
+        // Python's rule: an underscore follows a digit or the base prefix, and precedes a digit.
+        const UNDERSCORE: &str = "'_' is allowed only between digits (or right after 0x)";
+        let mut after_digit = radix == 16;
+        let mut kept = Vec::with_capacity(digits.len());
+        for c in digits.bytes() {
+            if c != b'_' {
+                kept.push(c);
+                after_digit = true;
+            } else if after_digit {
+                after_digit = false;
+            } else {
+                return Err(err(UNDERSCORE));
+            }
+        }
+        let digits = kept;
+        if !after_digit && !digits.is_empty() {
+            return Err(err(UNDERSCORE));
+        }
         if digits.is_empty() {
             return Err(err("no digits"));
         }
@@ -391,6 +409,24 @@ mod tests {
         assert_eq!(Natural::parse(" 0xFF ").unwrap(), Natural::from(255u64));
         assert_eq!(Natural::parse("0000123").unwrap(), Natural::from(123u64));
         for bad in ["", "-1", "12a", "0x", "0xg", "1.5", "+3", " "] {
+            assert!(Natural::parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    /// Underscores as Python's `int()` takes them: single, between digits or right after 0x.
+    #[test]
+    fn underscores_only_between_digits() {
+        for (good, v) in [
+            ("1_0", 10u64),
+            ("0x_1", 1),
+            ("0X_f_f", 255),
+            (" 1_2_3 ", 123),
+        ] {
+            assert_eq!(Natural::parse(good), Ok(Natural::from(v)), "{good:?}");
+        }
+        for bad in [
+            "_1", "1_", "1__0", "0x__1", "0x1_", "0x_", "_", "0_x1", "_0x1",
+        ] {
             assert!(Natural::parse(bad).is_err(), "{bad:?} accepted");
         }
     }

@@ -172,8 +172,12 @@ pub const DR_AUTO_MAX_C_LIMBS: usize = 1;
 /// the products the scan would do anyway.
 pub const POW_PLAIN_MAX_RATIO: usize = 4;
 
-/// Largest window (or comb teeth) accepted by the exponentiation options.
+/// Largest window accepted by the exponentiation options.
 pub const MAX_WINDOW_BITS: usize = 16;
+
+/// Most comb teeth accepted (`--window` of the comb): h v 2^h table entries, and
+/// [`comb_params`] never picks more.
+pub const MAX_COMB_TEETH: usize = 8;
 
 /// `sliding` scans this many windows of the exponent after each product that builds its table
 /// of odd powers, so that the out-of-order core overlaps the scan (a latency chain of bit

@@ -223,12 +223,24 @@ fn semantics_and_errors() {
             threads: Some(0),
             ..d.clone()
         },
+        PowOptions {
+            threads: Some(exp::MAX_THREADS + 1),
+            ..d.clone()
+        },
+        // `modred methods` documents at most 8 comb teeth (2^8-entry tables).
+        PowOptions {
+            method: Method::Comb,
+            window: Some(9),
+            ..d.clone()
+        },
     ] {
-        assert!(matches!(
-            exp::pow_vartime(&Natural::one(), &Natural::one(), &m, &bad),
-            Err(Error::InvalidParameter(_))
-        ));
+        let got = exp::pow_vartime(&Natural::one(), &Natural::one(), &m, &bad);
+        assert!(
+            matches!(got, Err(Error::InvalidParameter(_))),
+            "{bad:?}: {got:?}"
+        );
     }
+    assert!(exp::check_threads(exp::MAX_THREADS).is_ok());
     assert!(matches!(
         "nope".parse::<ReducerKind>(),
         Err(Error::UnknownName { .. })
@@ -274,7 +286,8 @@ fn semantics_and_errors() {
     let (b, e) = (rng.gen_biguint(300), rng.gen_biguint(300));
     let want = oracle(&b, &e, &mb);
     for method in [Method::Window, Method::Sliding, Method::Ct, Method::Comb] {
-        for w in 1..=9 {
+        let most = if method == Method::Comb { 8 } else { 9 };
+        for w in 1..=most {
             let o = PowOptions {
                 method,
                 window: Some(w),
@@ -301,6 +314,38 @@ fn semantics_and_errors() {
                 .to_biguint(),
             want
         );
+    }
+}
+
+/// m = 1 gives 0 for every reducer (special-form ones too) and method, `ct` over a
+/// variable-time reducer included: only the options' ranges are checked first.
+#[test]
+fn modulus_one_gives_zero_everywhere() {
+    let one = Natural::one();
+    let (b, e) = (Natural::from(5u64), Natural::from(6u64));
+    for r in REDUCERS {
+        let md = Modulus::new(&one, r.kind).unwrap_or_else(|err| panic!("{}: {err}", r.name));
+        assert!(
+            md.reduce_vartime(&b).unwrap().is_zero() && md.mul_vartime(&b, &e).unwrap().is_zero()
+        );
+        for info in METHODS {
+            let o = opts(info.method, r.name);
+            for got in [
+                exp::pow_vartime(&b, &e, &one, &o),
+                exp::pow_signed_exp_vartime(&b, &e, true, &one, &o),
+                md.pow_vartime(&b, &e, &o),
+            ] {
+                assert_eq!(got, Ok(Natural::zero()), "{} {}", r.name, info.name);
+            }
+        }
+        let bad = PowOptions {
+            window: Some(17),
+            ..opts(Method::Window, r.name)
+        };
+        assert!(matches!(
+            exp::pow_vartime(&b, &e, &one, &bad),
+            Err(Error::InvalidParameter(_))
+        ));
     }
 }
 
@@ -458,6 +503,10 @@ fn modulus_context_fixed_base_and_batches() {
         }
         assert!(matches!(
             fb.pow_threads_vartime(&Natural::one(), 0),
+            Err(Error::InvalidParameter(_))
+        ));
+        assert!(matches!(
+            fb.pow_threads_vartime(&Natural::one(), exp::MAX_THREADS + 1),
             Err(Error::InvalidParameter(_))
         ));
     }
@@ -680,6 +729,13 @@ fn out_of_range_parameters_are_errors() {
             };
             assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_err());
         }
+        // The method argument decides (comb: at most 8 teeth), not `opts.method`.
+        let opts = PowOptions {
+            window: Some(9),
+            ..PowOptions::default()
+        };
+        let got = exp::pow_with_vartime(&*r, method, &[5], &e, &opts);
+        assert_eq!(got.is_err(), method == Method::Comb, "{method:?}: {got:?}");
         let opts = PowOptions::default();
         assert!(exp::pow_with_vartime(&*r, method, &[1_000_004], &e, &opts).is_err());
         assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_ok());

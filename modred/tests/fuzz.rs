@@ -5,7 +5,10 @@
 //! [`modred::REDUCERS`] and every exponentiation method, each compared with num-bigint. A
 //! refusal must be one of the documented ones (a restriction, an even modulus for Montgomery,
 //! a modulus a special form does not fit, the table methods' range); anything else, a wrong
-//! answer or a panic fails with the case's seed.
+//! answer or a panic fails with the case's seed. Two cheaper targets take their own slices
+//! of the case's bytes: the modular inverse (against gcd from num-integer) and the MODEXP
+//! precompile's decoder ([`modred::evm`]: random and malformed inputs against a decoding
+//! written here and num-bigint's `modpow`).
 //!
 //! ```text
 //! cargo test --release -p modred --test fuzz -- --nocapture                       # 5 s
@@ -13,10 +16,13 @@
 //! MODRED_FUZZ_SEED=1234 MODRED_FUZZ_SECONDS=1 cargo test ... # replay a failing case first
 //! ```
 
+use modred::evm::{self, EvmError, Fork};
 use modred::exp::{self, Method, PowOptions, METHODS};
 use modred::reduce::auto;
 use modred::{Error, Modulus, Natural, ReducerKind, REDUCERS};
 use num_bigint::BigUint;
+use num_integer::Integer;
+use num_traits::{One, ToPrimitive, Zero};
 use std::time::{Duration, Instant};
 
 /// Reads choices off a byte string (zeros when it runs out).
@@ -98,8 +104,226 @@ fn documented(e: &Error, name: &str, m: &Natural) -> bool {
     }
 }
 
+/// Bytes of each target's slice of a case: the EVM input, the inverse, then the rest for the
+/// arithmetic.
+const EVM_BYTES: usize = 512;
+const INVERSE_BYTES: usize = 512;
+
 /// One case; panics (with a message) on any disagreement.
 fn run_case(data: &[u8]) {
+    let (evm_data, rest) = data.split_at(EVM_BYTES.min(data.len()));
+    let (inverse_data, rest) = rest.split_at(INVERSE_BYTES.min(rest.len()));
+    evm_case(evm_data);
+    inverse_case(inverse_data);
+    arithmetic_case(rest);
+}
+
+/// The modular inverse: b a = 1 mod m exactly when gcd(a, m) = 1, `NotInvertible` otherwise,
+/// `ZeroModulus` for m = 0; the context's and a -1 exponent's answers agree.
+fn inverse_case(data: &[u8]) {
+    let mut b = Bytes { data, pos: 0 };
+    let k = [1 + b.below(20), 1 + b.below(130)][usize::from(b.below(8) == 0)];
+    let mut m = b.natural(k);
+    let n = 1 + b.below(k + 2);
+    let mut a = b.natural(n);
+    if b.below(3) == 0 {
+        // A common factor: no inverse.
+        let f = Natural::from(2 + b.below(1000) as u64);
+        (m, a) = (&m * &f, &a * &f);
+    }
+    let got = exp::inverse_vartime(&a, &m);
+    if m.is_zero() {
+        assert_eq!(got, Err(Error::ZeroModulus), "inverse of {a} mod 0");
+        return;
+    }
+    let (ba, bm) = (big(&a), big(&m));
+    if ba.gcd(&bm).is_one() {
+        let inv = got
+            .clone()
+            .unwrap_or_else(|e| panic!("inverse of {a} mod {m}: {e}"));
+        let inv = big(&inv);
+        assert!(inv < bm, "inverse of {a} mod {m}: {inv} not reduced");
+        assert_eq!(
+            &inv * &ba % &bm,
+            BigUint::one() % &bm,
+            "inverse of {a} mod {m}"
+        );
+    } else {
+        assert_eq!(got, Err(Error::NotInvertible), "{a} mod {m} has no inverse");
+    }
+    let md = Modulus::new(&m, ReducerKind::Auto).expect("m > 0");
+    assert_eq!(
+        md.inverse_vartime(&a),
+        got,
+        "context inverse of {a} mod {m}"
+    );
+    let minus_one =
+        exp::pow_signed_exp_vartime(&a, &Natural::one(), true, &m, &PowOptions::default());
+    assert_eq!(minus_one, got, "{a}^-1 mod {m}");
+}
+
+/// A length word: mostly a small true-ish length, sometimes one at or past EIP-7823's cap or
+/// far beyond any input (never in between: a long nonzero modulus makes a slow reference).
+fn length_word(b: &mut Bytes) -> [u8; 32] {
+    let mut w = [0u8; 32];
+    let small = |v: u64, w: &mut [u8; 32]| w[24..].copy_from_slice(&v.to_be_bytes());
+    match b.below(16) {
+        0 => small(1024 + b.below(2) as u64, &mut w),
+        1 => small(1 << (32 + b.below(32)), &mut w),
+        2 => w[b.below(28)] = 1 + b.u8() % 255, // at least 2^32
+        3 => w = [0xff; 32],
+        4 => w.iter_mut().for_each(|x| *x = b.u8()),
+        5 | 6 => small(41 + b.below(160) as u64, &mut w),
+        _ => small(b.below(41) as u64, &mut w),
+    }
+    w
+}
+
+/// `n` bytes biased towards 0x00 and 0xff.
+fn some_bytes(b: &mut Bytes, n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|_| match b.below(4) {
+            0 => 0,
+            1 => 0xff,
+            _ => b.u8(),
+        })
+        .collect()
+}
+
+/// MODEXP's output for `input` decoded independently of modred: three 32-byte big-endian
+/// lengths, then the numbers, the input read as if zero-padded forever; `None` when the
+/// declared lengths cannot be materialised here (they are then over every fork's limits).
+fn evm_reference(input: &[u8]) -> Option<Vec<u8>> {
+    let word = |i: usize| {
+        let mut w = [0u8; 32];
+        for (j, x) in w.iter_mut().enumerate() {
+            *x = input.get(32 * i + j).copied().unwrap_or(0);
+        }
+        BigUint::from_bytes_be(&w)
+    };
+    let (bl, el, ml) = (word(0), word(1), word(2));
+    let mod_len = ml.to_usize().filter(|&l| l <= 1 << 21)?;
+    // The bytes of input[off..off + len] that exist, as a number (the rest are zeros).
+    let number = |off: &BigUint, len: usize| -> BigUint {
+        let start = off.to_usize().unwrap_or(usize::MAX).min(input.len());
+        let end = start.saturating_add(len).min(input.len());
+        BigUint::from_bytes_be(&input[start..end]) << (8 * (len - (end - start)))
+    };
+    let header = BigUint::from(96u8);
+    let m = number(&(&header + &bl + &el), mod_len);
+    if m.is_zero() {
+        return Some(vec![0; mod_len]);
+    }
+    // m > 0 starts inside the input, so the base and exponent lie wholly in it.
+    let (bl, el) = (bl.to_usize()?, el.to_usize()?);
+    let base = number(&header, bl);
+    let e = number(&(&header + bl), el);
+    let r = base.modpow(&e, &m).to_bytes_be();
+    let mut out = vec![0; mod_len];
+    if !r.iter().all(|&x| x == 0) {
+        out[mod_len - r.len()..].copy_from_slice(&r);
+    }
+    Some(out)
+}
+
+/// The MODEXP decoder on random and malformed inputs, under every fork: never a panic; osaka
+/// refuses exactly the lengths over 1024 bytes (the first one named); the uncapped schedules
+/// refuse only over-priced inputs (which need a length over 1024 bytes); every output is
+/// [`evm_reference`]'s, and `gas` agrees with `run`.
+fn evm_case(data: &[u8]) {
+    let mut b = Bytes { data, pos: 0 };
+    let mut input = Vec::new();
+    let words = [
+        length_word(&mut b),
+        length_word(&mut b),
+        length_word(&mut b),
+    ];
+    for w in &words {
+        input.extend_from_slice(w);
+    }
+    for w in &words {
+        // The numbers' bytes: the declared length when small, else a few.
+        let declared = BigUint::from_bytes_be(w).to_usize().unwrap_or(usize::MAX);
+        let n = if declared <= 200 {
+            declared
+        } else {
+            b.below(40)
+        };
+        input.extend(some_bytes(&mut b, n));
+    }
+    match b.below(8) {
+        0 => input.truncate(b.below(input.len() + 1)), // cut anywhere, in a length word too
+        1 => {
+            // Bytes after the numbers (ignored when the lengths are true).
+            let n = 1 + b.below(40);
+            input.extend(some_bytes(&mut b, n));
+        }
+        2 => {
+            // In a number, or the top byte of a length (a mid-sized length with a nonzero
+            // modulus is a slow reference, not a different path).
+            let i = b.below(input.len());
+            let i = if i < 96 { i - i % 32 } else { i };
+            input[i] ^= 1 << b.below(8);
+        }
+        3 => {
+            // Anything at all.
+            let n = b.below(200);
+            input = some_bytes(&mut b, n);
+        }
+        _ => {}
+    }
+    let lens: Vec<BigUint> = (0..3)
+        .map(|i| {
+            let mut w = [0u8; 32];
+            for (j, x) in w.iter_mut().enumerate() {
+                *x = input.get(32 * i + j).copied().unwrap_or(0);
+            }
+            BigUint::from_bytes_be(&w)
+        })
+        .collect();
+    let over = lens.iter().position(|l| *l > BigUint::from(1024u32));
+    let what = || {
+        format!(
+            "input 0x{}",
+            input.iter().map(|x| format!("{x:02x}")).collect::<String>()
+        )
+    };
+    for fork in Fork::ALL {
+        match evm::run(&input, fork) {
+            Ok((out, gas)) => {
+                assert!(
+                    fork != Fork::Osaka || over.is_none(),
+                    "{fork} ran {}",
+                    what()
+                );
+                assert_eq!(evm::gas(&input, fork), Ok(gas), "{fork} gas of {}", what());
+                let want = evm_reference(&input).unwrap_or_else(|| panic!("{fork} ran {}", what()));
+                assert_eq!(out, want, "{fork} output of {}", what());
+            }
+            Err(EvmError::LengthOverLimit { field, .. }) => {
+                let i = ["base", "exponent", "modulus"]
+                    .iter()
+                    .position(|f| *f == field);
+                assert!(
+                    fork == Fork::Osaka && i == over,
+                    "{fork} {field} refused: {}",
+                    what()
+                );
+            }
+            Err(EvmError::GasOverLimit { .. }) => {
+                assert!(
+                    fork != Fork::Osaka && over.is_some(),
+                    "{fork} over-priced: {}",
+                    what()
+                );
+            }
+            Err(e) => panic!("{fork}: {e} for {}", what()),
+        }
+    }
+}
+
+/// The parser, every reducer's reduce and mulmod, and every method's pow against num-bigint.
+fn arithmetic_case(data: &[u8]) {
     let mut b = Bytes { data, pos: 0 };
     // The parser: garbage never panics, valid text round-trips.
     let garbage: String = (0..b.below(12))
@@ -241,7 +465,7 @@ fn differential_fuzz() {
     loop {
         let case_seed = seed;
         let mut s = case_seed | 1;
-        let data: Vec<u8> = (0..512).flat_map(|_| next(&mut s).to_le_bytes()).collect();
+        let data: Vec<u8> = (0..640).flat_map(|_| next(&mut s).to_le_bytes()).collect();
         let r = std::panic::catch_unwind(|| run_case(&data));
         if let Err(p) = r {
             let msg = p

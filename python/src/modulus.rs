@@ -18,16 +18,12 @@ use pyo3::types::{PyBool, PyList, PyTuple};
 /// the operation takes about as long as releasing and re-acquiring the GIL.
 const GIL_RELEASE_LIMBS: usize = 16;
 
-/// Most worker threads a fixed-base call may ask for (each is an OS thread of its own).
-const MAX_THREADS: usize = 1024;
-
-/// `threads` checked against [`MAX_THREADS`] (0 is left to modred's own check).
+/// `threads` checked by modred's rule (1..=`exp::MAX_THREADS`), as the CLI's `--threads`.
 fn opt_threads(ob: Option<&Bound<'_, PyAny>>, func: &str) -> PyResult<Option<usize>> {
     let t = opt_usize(ob, func, "threads")?;
-    if t.is_some_and(|t| t > MAX_THREADS) {
-        return Err(PyValueError::new_err(format!(
-            "{func}() argument 'threads' must be at most {MAX_THREADS}"
-        )));
+    if let Some(t) = t {
+        exp::check_threads(t)
+            .map_err(|e| PyValueError::new_err(format!("{func}() argument 'threads': {e}")))?;
     }
     Ok(t)
 }

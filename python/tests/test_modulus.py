@@ -151,7 +151,7 @@ def test_method_argument_errors():
     for w in [0, -1, 17, 2**70]:
         with pytest.raises(ValueError, match="window"):
             M.pow(2, 3, "window", window=w)
-    for t in [0, -2, 1025, 2**40]:
+    for t in [0, -2, 1025, 2**40]:  # modred's limit (exp::MAX_THREADS), as the CLI's
         with pytest.raises(ValueError, match="threads"):
             M.pow(2, 3, "fixed-base", threads=t)
         with pytest.raises(ValueError, match="threads"):
@@ -250,6 +250,11 @@ def test_modulus_one():
         assert M.pow(5, 7, method) == 0 and M.pow(0, -1, method) == 0
     assert M.reduce(12) == 0 and M.mul(3, 4) == 0 and M.sqr(5) == 0 and M.inverse(3) == 0
     assert M.pow_many([1, 2], [3, -4]) == [0, 0] and M.fixed_base(3).pow(9) == 0
+    # Every reducer (special-form ones too) serves m = 1, with every method.
+    for reducer in REDUCERS:
+        M = modred.Modulus(1, reducer)
+        assert M.reduce(12) == 0 and M.mul(3, 4) == 0
+        assert all(M.pow(5, 7, method) == 0 for method in METHODS)
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -261,6 +266,8 @@ def test_every_window_size(method):
                 got = call(M.pow, 7, e, method, w)
                 if method == "ct" and m % 2 == 0:
                     assert got[0] is ValueError
+                elif method == "comb" and w > 8:
+                    assert got[0] is ValueError and f"must be 1..=8 (got {w})" in got[1]
                 else:
                     assert got == pow(7, e, m), (m, w, e)
 

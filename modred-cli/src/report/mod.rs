@@ -129,9 +129,12 @@ pub struct Report {
     pub tables: Vec<Table>,
 }
 
-/// Check the arguments: `--only` names existing sections and `--sizes` are within range.
-/// The message is a usage error (exit code 2).
+/// Check the arguments: `--only` names existing sections, `--sizes` are within range and
+/// `--rounds` is at least 1. The message is a usage error (exit code 2).
 pub fn check_args(args: &ReportArgs) -> Result<(), String> {
+    if args.rounds == Some(0) {
+        return Err("--rounds must be at least 1".to_string());
+    }
     if let Some(s) = &args.sizes {
         if let Some(bad) = s.iter().find(|&&b| !(64..=16384).contains(&b)) {
             return Err(format!("--sizes: {bad} bits is outside 64..=16384"));
@@ -186,6 +189,8 @@ pub fn run(args: ReportArgs) -> Result<(), CliError> {
         }
         return out.finish();
     }
+    // Before any section runs (a full report takes hours): exit 2 at once if unwritable.
+    output::check_dir(&args.out).map_err(CliError::Usage)?;
     let report = build(&args).map_err(CliError::Failed)?;
     output::write_all(&report, &args.out).map_err(CliError::Failed)?;
     out.text(&output::render(&report, args.format))?;

@@ -158,6 +158,16 @@ pub fn render(r: &Report, f: Format) -> String {
 }
 
 /// Write report.md, report.json, `<table id>.csv` and the SVG plots into `dir`.
+/// `dir` created if missing and a file written to it and removed: whether `--out` can take
+/// the report.
+pub fn check_dir(dir: &Path) -> Result<(), String> {
+    let io = |e: std::io::Error| format!("--out {}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(io)?;
+    let probe = dir.join(".modred-write-test");
+    std::fs::write(&probe, b"").map_err(io)?;
+    std::fs::remove_file(&probe).map_err(io)
+}
+
 pub fn write_all(r: &Report, dir: &Path) -> Result<(), String> {
     let io = |e: std::io::Error| format!("{}: {e}", dir.display());
     std::fs::create_dir_all(dir).map_err(io)?;

@@ -33,7 +33,7 @@ pub struct CombTable {
 }
 
 impl CombTable {
-    /// Tables for exponents of up to `bits` bits with `h` teeth (1..=16) and `v` tables (>= 1),
+    /// Tables for exponents of up to `bits` bits with `h` teeth (1..=16; options allow 1..=8) and `v` tables (>= 1),
     /// from the residues `p`; `None` if they do not cover the `h ceil(bits / h)` bits the comb
     /// needs (which happens only when [`Powers::new`] was cancelled).
     pub fn new<R: Reducer + ?Sized>(

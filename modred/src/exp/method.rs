@@ -134,9 +134,10 @@ pub struct PowOptions {
     /// The reducer; [`ReducerKind::Auto`] picks by size and routes even moduli through
     /// `super::even`.
     pub reducer: ReducerKind,
-    /// Window bits (window, sliding, ct) or teeth (comb), 1..=16; `None` picks by size.
+    /// Window bits (window, sliding, ct), 1..=16, or teeth (comb), 1..=8; `None` picks by
+    /// size.
     pub window: Option<usize>,
-    /// Worker threads for fixed-base, >= 1; `None` = 1.
+    /// Worker threads for fixed-base, 1..=[`MAX_THREADS`]; `None` = 1.
     pub threads: Option<usize>,
 }
 
@@ -154,7 +155,18 @@ impl Default for PowOptions {
 impl PowOptions {
     /// Check the window and thread parameters.
     pub fn validate(&self) -> Result<()> {
+        self.validate_for(self.method)
+    }
+
+    /// [`Self::validate`] for `method` in place of `self.method`.
+    fn validate_for(&self, method: Method) -> Result<()> {
         if let Some(w) = self.window {
+            if method == Method::Comb && !(1..=tuning::MAX_COMB_TEETH).contains(&w) {
+                return Err(Error::InvalidParameter(format!(
+                    "comb teeth (window) must be 1..={} (got {w})",
+                    tuning::MAX_COMB_TEETH
+                )));
+            }
             if !(1..=tuning::MAX_WINDOW_BITS).contains(&w) {
                 return Err(Error::InvalidParameter(format!(
                     "window must be 1..={} bits (got {w})",
@@ -162,12 +174,21 @@ impl PowOptions {
                 )));
             }
         }
-        if self.threads == Some(0) {
-            return Err(Error::InvalidParameter(
-                "threads must be at least 1 (got 0)".to_string(),
-            ));
-        }
+        self.threads.map_or(Ok(()), check_threads)
+    }
+}
+
+/// Most worker threads a fixed-base exponentiation may ask for (each is an OS thread).
+pub const MAX_THREADS: usize = 1024;
+
+/// `threads` checked for fixed-base: 1..=[`MAX_THREADS`].
+pub fn check_threads(threads: usize) -> Result<()> {
+    if (1..=MAX_THREADS).contains(&threads) {
         Ok(())
+    } else {
+        Err(Error::InvalidParameter(format!(
+            "threads must be 1..={MAX_THREADS} (got {threads})"
+        )))
     }
 }
 
@@ -232,7 +253,7 @@ pub fn pow_with_vartime<R: Reducer + ?Sized>(
     exp: &[Limb],
     opts: &PowOptions,
 ) -> Result<Vec<Limb>> {
-    opts.validate()?;
+    opts.validate_for(method)?;
     // Constant time: `ct`'s base may be secret; only the answer, an error or not, shows.
     if base.len() != r.len() || !crate::arith::lt_n_ct(base, r.modulus()).to_bool_vartime() {
         return Err(Error::InvalidParameter(format!(

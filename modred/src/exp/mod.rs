@@ -35,7 +35,10 @@ pub(crate) mod window;
 pub use batch::pow_batch_vartime;
 pub use ct_pair::CtPair;
 pub use inverse::{gcd_vartime, inverse_vartime};
-pub use method::{is_constant_time, pow_with_vartime, Method, MethodInfo, PowOptions, METHODS};
+pub use method::{
+    check_threads, is_constant_time, pow_with_vartime, Method, MethodInfo, PowOptions, MAX_THREADS,
+    METHODS,
+};
 pub use modulus::{pow_signed_exp_vartime, pow_vartime, FixedBase, Modulus};
 
 use crate::cancel::Poll;

@@ -107,7 +107,8 @@ pub struct Modulus {
 impl Modulus {
     /// Context for `m` with `reducer` ([`ReducerKind::Auto`] picks by size; even moduli then go
     /// through the CRT split), on the kernel tier in use ([`cpu::tier`]). Errors: m = 0, a
-    /// Montgomery reducer with an even m, a special-form reducer with another modulus.
+    /// Montgomery reducer with an even m, a special-form reducer with another modulus (m = 1
+    /// is served by every reducer and method: 0).
     pub fn new(m: &Natural, reducer: ReducerKind) -> Result<Self> {
         Self::with_tier(m, reducer, cpu::tier())
     }
@@ -122,10 +123,8 @@ impl Modulus {
         }
         ensure_work(Work::Context, m.len(), 0)?;
         if m.is_one() {
-            // Everything is 0 mod 1, but the reducer must accept m as for any other modulus.
-            if reducer != ReducerKind::Auto {
-                reduce::build_with_tier(reducer, m, tier)?;
-            }
+            // Everything is 0 mod 1, whatever the reducer (even a special-form one) or method:
+            // only the options' ranges are checked before that answer.
             return Ok(Self {
                 m: m.clone(),
                 r: None,
@@ -478,14 +477,10 @@ impl FixedBase {
     }
 
     /// `base^exp mod m` by the method of Prots'ko–Gryshchuk 2024 §5: one multiplication per
-    /// set bit, split among `threads` (>= 1) worker threads.
+    /// set bit, split among `threads` (1..=[`super::MAX_THREADS`]) worker threads.
     /// Leaks: variable time: the exponent's bit length and set bits.
     pub fn pow_threads_vartime(&self, exp: &Natural, threads: usize) -> Result<Natural> {
-        if threads == 0 {
-            return Err(Error::InvalidParameter(
-                "threads must be at least 1 (got 0)".to_string(),
-            ));
-        }
+        super::check_threads(threads)?;
         let (Some(t), Some(r)) = (&self.tables, self.modulus.r.as_deref()) else {
             return Ok(Natural::zero());
         };
