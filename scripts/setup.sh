@@ -11,9 +11,12 @@ fi
 # --- System packages --------------------------------------------------------------------
 # m4: builds GMP for the `rug` dev-dependency (the GMP oracle and benchmark competitor);
 # libgmp-dev, libssl-dev, pkg-config: system GMP/OpenSSL for the comparison report;
-# valgrind: the constant-time check on the machine code (scripts/ctgrind.sh).
+# valgrind: the constant-time check on the machine code (scripts/ctgrind.sh);
+# gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user: link and run the aarch64 tests
+# (cross/aarch64) on an x86-64 machine.
 missing=()
-for pkg in m4 libgmp-dev libssl-dev pkg-config valgrind; do
+for pkg in m4 libgmp-dev libssl-dev pkg-config valgrind \
+    gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user; do
     if ! dpkg -s "$pkg" >/dev/null 2>&1; then
         missing+=("$pkg")
     fi
@@ -59,12 +62,16 @@ for comp in rustfmt clippy; do
     fi
 done
 
-# The aarch64 standard library, for test.sh's check that the library builds there (the
-# portable tier). A machine that cannot download it still runs every other check.
-if command -v rustup >/dev/null 2>&1 \
-    && ! rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu; then
-    rustup target add aarch64-unknown-linux-gnu \
-        || echo "setup.sh: could not add the aarch64-unknown-linux-gnu target; test.sh skips its check" >&2
+# The standard libraries of the other targets the README names, for test.sh's checks that the
+# library builds there (the portable tier; macOS and Windows without the generated ELF
+# kernels). A machine that cannot download them still runs every other check.
+if command -v rustup >/dev/null 2>&1; then
+    installed="$(rustup target list --installed 2>/dev/null || true)"
+    for t in aarch64-unknown-linux-gnu aarch64-apple-darwin x86_64-apple-darwin x86_64-pc-windows-gnu; do
+        if ! grep -qx "$t" <<<"$installed"; then
+            rustup target add "$t" || echo "setup.sh: could not add the $t target; test.sh skips its check" >&2
+        fi
+    done
 fi
 
 # --- Python package (only once python/ exists) -------------------------------------------

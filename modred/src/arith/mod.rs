@@ -24,6 +24,7 @@ pub(crate) use mul::{mul_basecase_on, mul_karatsuba_on};
 pub use sqr::{sqr, sqr_basecase, sqr_karatsuba};
 pub(crate) use sqr::{sqr_basecase_on, sqr_karatsuba_on};
 
+#[cfg(target_arch = "x86_64")]
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mac, sbb, Choice, Limb, LIMB_BITS};
 use core::cmp::Ordering;
