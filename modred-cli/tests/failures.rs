@@ -525,3 +525,131 @@ fn no_asm_reads_true_and_false() {
     assert!(line.starts_with("kernel tier: portable"), "{line}");
     assert!(err.contains("MODRED_NO_ASM"), "{err}");
 }
+
+/// The smallest address-space limit, in MiB, under which `modred reduce 5 7` runs.
+fn smallest_working_limit_mib() -> u64 {
+    (4..256)
+        .find(|&mib| {
+            let mut c = modred(&["reduce", "5", "7"]);
+            limit_memory(&mut c, mib << 20);
+            c.output().is_ok_and(|o| o.status.success())
+        })
+        .expect("modred runs in 256 MiB")
+}
+
+/// Issue 29: under every address-space limit from the smallest that runs modred up, each
+/// operation on large operands either answers as without a limit or fails with a message
+/// naming the bytes it needs (exit 2, or 1 with an `error:` line in batch): never an abort.
+#[test]
+fn memory_limits_give_errors_never_aborts() {
+    let base = smallest_working_limit_mib();
+    let m64k = format!("0x{}", "f".repeat(16384 - 1) + "b"); // 65,536 bits, odd
+    let a64k = format!("0x{}", "e".repeat(16383));
+    let hex = |bits: usize, digit: char| format!("0x{}", digit.to_string().repeat(bits / 4));
+    let (m4m, a4m) = (hex(1 << 22, 'd'), hex((1 << 22) - 4, '9'));
+    // F_18 = 2^(2^18) + 1 (factors 1 mod 2^20: 7 is invertible).
+    let (m18, a18) = (
+        format!("0x1{}1", "0".repeat((1 << 16) - 1)),
+        hex((1 << 18) - 8, '7'),
+    );
+    let (m20, a20) = (hex(1 << 20, 'b'), hex((1 << 20) - 4, '5'));
+    // (arguments, stdin lines, MiB above the base to sweep, step)
+    let cases: Vec<(Vec<&str>, String, u64, u64)> = vec![
+        (
+            vec!["mulmod", "-r", "table-constant", &a64k, "3", &m64k],
+            String::new(),
+            24,
+            1,
+        ),
+        (
+            vec!["pow", "-M", "window", "3", "5", &m64k],
+            String::new(),
+            16,
+            2,
+        ),
+        (
+            vec!["pow", "-M", "ct", "3", "5", &m64k],
+            String::new(),
+            16,
+            2,
+        ),
+        (
+            vec!["pow", "-M", "comb", "3", "5", &m64k],
+            String::new(),
+            16,
+            2,
+        ),
+        (
+            vec!["pow", "-M", "fixed-base", "3", "5", &m64k],
+            String::new(),
+            16,
+            2,
+        ),
+        (
+            vec!["batch", "--hex"],
+            format!("pow {a4m} 3 {m4m}\n"),
+            96,
+            6,
+        ),
+        (
+            vec!["batch", "--hex"],
+            format!("pow {a18} -1 {m18}\n"),
+            16,
+            2,
+        ),
+        // Decimal output of a 2^20-bit number.
+        (vec!["batch"], format!("reduce {a20} {m20}\n"), 32, 2),
+    ];
+    for (args, input, span, step) in cases {
+        let run = |limit: Option<u64>| {
+            let mut c = modred(&args);
+            if let Some(mib) = limit {
+                limit_memory(&mut c, mib << 20);
+            }
+            with_stdin(c, input.clone().into_bytes())
+        };
+        let free = run(None);
+        assert!(
+            free.status.success(),
+            "{args:?}: {}{}",
+            stdout(&free),
+            stderr(&free)
+        );
+        let mut answered = 0;
+        for mib in (base..=base + span).step_by(step as usize) {
+            let o = run(Some(mib));
+            no_panic(&o);
+            let what = format!("{args:?} at {mib} MiB");
+            match o.status.code() {
+                Some(0) => {
+                    assert_eq!(o.stdout, free.stdout, "{what}");
+                    answered += 1;
+                }
+                Some(1) => assert!(stdout(&o).contains("bytes"), "{what}: {}", stdout(&o)),
+                Some(2) => assert!(stderr(&o).contains("bytes"), "{what}: {}", stderr(&o)),
+                other => panic!("{what}: exit {other:?}: {}", stderr(&o)),
+            }
+        }
+        assert!(
+            answered > 0,
+            "{args:?}: no answer up to {} MiB",
+            base + span
+        );
+    }
+}
+
+/// montgomery-bitserial (one bit per step) refuses moduli beyond its range, naming it.
+#[test]
+fn bitserial_refuses_huge_moduli() {
+    let m = format!("0x1{}1", "0".repeat(4095)); // 16,389 bits
+    let o = modred(&["reduce", "-r", "montgomery-bitserial", "5", &m])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("at most 16384 bits"), "{}", stderr(&o));
+    let m = format!("0x8{}1", "0".repeat(4094)); // 2^16383 + 1: 16,384 bits
+    let o = modred(&["reduce", "-r", "montgomery-bitserial", "5", &m])
+        .output()
+        .unwrap();
+    assert_eq!(stdout(&o), "5\n", "{}", stderr(&o));
+}

@@ -103,7 +103,8 @@ fn powmod<'py>(
     let m = to_int(mod_, "powmod", "mod")?;
     check_nonzero_modulus(&m, "pow")?;
     let mm = &m.mag;
-    let long = signals::work(mm, e.mag.bits()) >= signals::LONG_WORK;
+    let inverse_bits = if e.negative { signals::INVERSE_BITS } else { 0 };
+    let long = signals::work(mm, e.mag.bits() + inverse_bits) >= signals::LONG_WORK;
     let r = signals::compute(py, long, || -> modred::Result<Natural> {
         match prepare(&b, &e, mm)? {
             None => Ok(Natural::zero()),

@@ -302,8 +302,8 @@ impl PyModulus {
         if self.m().is_one() {
             return to_py(py, &Natural::zero());
         }
-        let r = self
-            .maybe_release(py, || self.inner.inverse_vartime(&residue(&a, self.m())))
+        let long = signals::work(self.m(), signals::INVERSE_BITS) >= signals::LONG_WORK;
+        let r = compute(py, long, || self.inner.inverse_vartime(&residue(&a, self.m())))?
             .map_err(to_pyerr)?;
         to_py(py, &r)
     }

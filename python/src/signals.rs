@@ -29,6 +29,11 @@ pub fn work(m: &modred::Natural, e_bits: usize) -> u128 {
     k * k * (e_bits.max(1) as u128)
 }
 
+/// Bits of exponent whose work ([`work`]) stands for a modular inverse (Euclid's algorithm,
+/// quadratic): with it, an inverse modulo a number of 724 limbs or more (46,000 bits, tens of
+/// milliseconds) runs interruptibly.
+pub const INVERSE_BITS: usize = 64;
+
 /// The job, if still there.
 fn take<F>(job: &Mutex<Option<F>>) -> Option<F> {
     job.lock().unwrap_or_else(|e| e.into_inner()).take()

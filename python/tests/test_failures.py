@@ -179,3 +179,95 @@ def test_tables_beyond_their_range_are_value_errors():
         with pytest.raises(ValueError, match=f"{reducer}.*at most 65536 bits"):
             modred.Modulus(m, reducer)
         assert time.monotonic() - start < 5
+
+
+# Issue 29: the big inverse and the EVM path stop at Ctrl-C too.
+def test_ctrl_c_interrupts_the_inverse():
+    # Euclid's algorithm on 2^20-bit numbers: over 20 s of work.
+    m = (1 << (1 << 20)) + 1
+    b = (1 << ((1 << 20) - 1)) + 12345
+    assert_interrupted(lambda: modred.powmod(b, -1, m))
+    M = modred.Modulus(m)
+    assert_interrupted(lambda: M.inverse(b))
+    assert M.inverse(3) == pow(3, -1, m)
+
+
+def test_ctrl_c_interrupts_evm_modexp():
+    # berlin: a one-byte modulus with a 25 MB exponent, 2^28 bits of binary powering (>10 s).
+    exp_len = 25_000_000
+    data = ((1).to_bytes(32, "big") + exp_len.to_bytes(32, "big") + (1).to_bytes(32, "big")
+            + b"\x03" + b"\xff" * exp_len + b"\xfb")
+    assert_interrupted(lambda: modred.evm_modexp(data, "berlin"))
+
+
+def run_soft_limited(code, limit_mib):
+    """As `run_limited`, but only the soft limit is set: the child can lift it again."""
+    prog = textwrap.dedent(f"""
+        import resource
+        with open("/proc/self/status") as f:
+            vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize:")) * 1024
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        def limit():
+            resource.setrlimit(resource.RLIMIT_AS, (vm + {limit_mib} * 2**20, hard))
+        def lift():
+            resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+    """) + textwrap.dedent(code)
+    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
+                         timeout=120, cwd="/")
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
+def test_worker_threads_that_cannot_start_are_memory_error_then_work():
+    out = run_soft_limited("""
+        import modred
+        M = modred.Modulus(2**127 - 1)
+        limit()
+        for call in [lambda: M.pow_many([3, 5], [7, 11]),
+                     lambda: modred.pow_batch([(3, 7, 2**127 - 1)])]:
+            try:
+                call()
+                print("computed")
+            except MemoryError as e:
+                print("MemoryError", e)
+        lift()
+        print(M.pow_many([3, 5], [7, 11]) == [pow(3, 7, 2**127 - 1), pow(5, 11, 2**127 - 1)])
+        print(modred.pow_batch([(3, 7, 2**127 - 1)]) == [pow(3, 7, 2**127 - 1)])
+    """, limit_mib=2)
+    lines = out.splitlines()
+    assert lines[0].startswith("MemoryError") and "worker threads" in lines[0], out
+    assert lines[1].startswith("MemoryError"), out
+    assert lines[2:] == ["True", "True"], out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
+def test_operations_beyond_memory_raise_memory_error():
+    # A 65,536-bit modulus with table-constant (an 8 MiB table, k^2 limbs of scratch per
+    # product) and a 2^22-bit product, at growing limits: each call either answers right or
+    # raises MemoryError, and the interpreter survives every limit.
+    code = """
+        import modred
+        m = (1 << 65535) + 0x1234567 * 2 + 1
+        big = (1 << (1 << 22)) - 3
+        limit()
+        results = []
+        for call, want in [
+            (lambda: modred.Modulus(m, "table-constant").mul(m - 2, 3), (m - 2) * 3 % m),
+            (lambda: modred.Modulus(m, "table-constant").pow(3, 2**200 + 1),
+             pow(3, 2**200 + 1, m)),
+            (lambda: modred.powmod(big - 5, 3, big), pow(big - 5, 3, big)),
+            (lambda: modred.Modulus(big).mul(big - 5, big - 7), 35),
+        ]:
+            try:
+                results.append("ok" if call() == want else "WRONG")
+            except MemoryError:
+                results.append("MemoryError")
+        print(" ".join(results))
+    """
+    seen = set()
+    for mib in range(8, 120, 8):
+        out = run_soft_limited(code, limit_mib=mib).split()
+        assert "WRONG" not in out, (mib, out)
+        seen.update(out)
+    assert seen == {"ok", "MemoryError"}, seen
