@@ -164,6 +164,9 @@ fn check_reducers(m: &BigUint, rng: &mut Rng) {
             let what = || format!("{name} reduce x={x:#x} m={m:#x}");
             check(md.reduce_vartime(&nat(x)).unwrap().limbs(), &(x % m), &what);
         }
+        if *m == one {
+            continue; // Modulus answers 0 for m = 1 without a reducer
+        }
         for tier in modred::cpu::available() {
             let r = reduce::build_with_tier(info.kind, &nat(m), tier).unwrap();
             let name = format!("{} ({tier})", r.name());
@@ -305,9 +308,9 @@ fn every_method_every_reducer() {
                 BigUint::from(1u8),
                 rng.limbs(1) | BigUint::from(1u8) << 63u32,
             ];
-            // Full-length exponents up to 9 limbs, and above on the random moduli of two sizes
+            // Full-length exponents up to 8 limbs, and above on one random modulus of two sizes
             // (their cost grows as k^3: qemu's time).
-            if k <= 9 || (k == 17 && i < 2) || (k == 40 && i == 0) {
+            if k <= 8 || (k == 17 && i == 0) || (k == 32 && i == 0) {
                 exps.push(rng.limbs(k) | BigUint::from(1u8) << (bits - 1));
             }
             check_methods(&m, &exps, &mut rng);
