@@ -104,20 +104,23 @@ fn special_form_reducer_refuses_other_moduli() {
     );
 }
 
+/// Every exponentiation method's name (`modred methods`).
+const METHODS: [&str; 8] = [
+    "auto",
+    "binary",
+    "binary-rl",
+    "window",
+    "sliding",
+    "ct",
+    "fixed-base",
+    "comb",
+];
+
 /// m = 1 gives 0 with every reducer (diminished-radix too) and every method (`ct` over a
 /// variable-time reducer too), as Python's `pow(b, e, 1)`.
 #[test]
 fn modulus_one_gives_zero_for_every_reducer_and_method() {
-    let methods = [
-        "auto",
-        "binary",
-        "binary-rl",
-        "window",
-        "sliding",
-        "ct",
-        "fixed-base",
-        "comb",
-    ];
+    let methods = METHODS;
     for r in all_reducer_names() {
         ok(&["reduce", "--reducer", &r, "12345", "1"], "0");
         ok(&["mulmod", "--reducer", &r, "5", "6", "1"], "0");
@@ -543,16 +546,7 @@ fn pow_every_method_and_the_word_path() {
     let (m, a) = (big(M), big(A));
     let e = big(B);
     let want = a.modpow(&e, &m);
-    for method in [
-        "auto",
-        "binary",
-        "binary-rl",
-        "window",
-        "sliding",
-        "ct",
-        "fixed-base",
-        "comb",
-    ] {
+    for method in METHODS {
         ok(&["pow", "--method", method, A, B, M], &want.to_string());
     }
     ok(

@@ -128,15 +128,22 @@ def test_objects_without_index_are_type_errors():
             modred.powmod(bad, 3, 7)
 
 
-def run_limited(code, limit_mib):
+def run_limited(code, limit_mib, at_start=True):
     """Run `code` in a child Python whose address space is limited to its size at start-up plus
-    `limit_mib` MiB; returns its stdout."""
+    `limit_mib` MiB, from the start (soft and hard limit) or, with `at_start=False`, where
+    `code` calls `limit()` (the soft limit only: `lift()` removes it); returns its stdout."""
     prog = textwrap.dedent(f"""
         import resource
         with open("/proc/self/status") as f:
             vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize:")) * 1024
-        lim = vm + {limit_mib} * 2**20
-        resource.setrlimit(resource.RLIMIT_AS, (lim, lim))
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        def limit(hard_too=False):
+            lim = vm + {limit_mib} * 2**20
+            resource.setrlimit(resource.RLIMIT_AS, (lim, lim if hard_too else hard))
+        def lift():
+            resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
+        if {at_start}:
+            limit(hard_too=True)
     """) + textwrap.dedent(code)
     # From / so that `import modred` finds the installed package, not python/modred/.
     out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
@@ -202,27 +209,9 @@ def test_ctrl_c_interrupts_evm_modexp():
     assert_interrupted(lambda: modred.evm_modexp(data, "berlin"))
 
 
-def run_soft_limited(code, limit_mib):
-    """As `run_limited`, but only the soft limit is set: the child can lift it again."""
-    prog = textwrap.dedent(f"""
-        import resource
-        with open("/proc/self/status") as f:
-            vm = next(int(l.split()[1]) for l in f if l.startswith("VmSize:")) * 1024
-        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
-        def limit():
-            resource.setrlimit(resource.RLIMIT_AS, (vm + {limit_mib} * 2**20, hard))
-        def lift():
-            resource.setrlimit(resource.RLIMIT_AS, (hard, hard))
-    """) + textwrap.dedent(code)
-    out = subprocess.run([sys.executable, "-c", prog], capture_output=True, text=True,
-                         timeout=120, cwd="/")
-    assert out.returncode == 0, out.stderr
-    return out.stdout
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
 def test_worker_threads_that_cannot_start_are_memory_error_then_work():
-    out = run_soft_limited("""
+    out = run_limited("""
         import modred
         M = modred.Modulus(2**127 - 1)
         limit()
@@ -236,7 +225,7 @@ def test_worker_threads_that_cannot_start_are_memory_error_then_work():
         lift()
         print(M.pow_many([3, 5], [7, 11]) == [pow(3, 7, 2**127 - 1), pow(5, 11, 2**127 - 1)])
         print(modred.pow_batch([(3, 7, 2**127 - 1)]) == [pow(3, 7, 2**127 - 1)])
-    """, limit_mib=2)
+    """, limit_mib=2, at_start=False)
     lines = out.splitlines()
     assert lines[0].startswith("MemoryError") and "worker threads" in lines[0], out
     assert lines[1].startswith("MemoryError"), out
@@ -269,7 +258,7 @@ def test_operations_beyond_memory_raise_memory_error():
     """
     seen = set()
     for mib in range(8, 120, 8):
-        out = run_soft_limited(code, limit_mib=mib).split()
+        out = run_limited(code, limit_mib=mib, at_start=False).split()
         assert "WRONG" not in out, (mib, out)
         seen.update(out)
     assert seen == {"ok", "MemoryError"}, seen
