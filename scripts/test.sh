@@ -23,15 +23,16 @@ step "RUSTDOCFLAGS='-D warnings' cargo doc --no-deps (the library, then the CLI 
 RUSTDOCFLAGS='-D warnings' cargo doc -p modred --no-deps
 RUSTDOCFLAGS='-D warnings' cargo doc -p modred-cli --no-deps --bin modred
 
-# The other targets the README names: the library (no C dependencies) must build there without
-# warnings, alone and with `internals` (as the CLI uses it). Type checks only: linking for macOS
-# or Windows needs their toolchains. The CLI is not checked: its report's dependencies build C
-# (gmp-mpfr-sys refuses to cross-compile, openssl-sys needs the target's OpenSSL).
+# The other targets the README names: the library (no C dependencies) and the `modred` binary
+# without its report (feature `report` builds GMP and OpenSSL in C, which do not cross-compile)
+# must build there without warnings; the library also with `internals`, as the report uses it.
+# Type checks only: linking for macOS or Windows needs their toolchains.
 for target in aarch64-unknown-linux-gnu aarch64-apple-darwin x86_64-apple-darwin x86_64-pc-windows-gnu; do
-    step "cargo check -p modred --lib [--features internals] --target $target (-D warnings)"
+    step "cargo check --target $target: modred --lib [--features internals], modred-cli --no-default-features (-D warnings)"
     if rustup target list --installed 2>/dev/null | grep -qx "$target"; then
         RUSTFLAGS='-D warnings' cargo check -p modred --lib --target "$target"
         RUSTFLAGS='-D warnings' cargo check -p modred --lib --features internals --target "$target"
+        RUSTFLAGS='-D warnings' cargo check -p modred-cli --bin modred --no-default-features --target "$target"
     else
         echo "SKIPPED: the $target target is not installed (scripts/setup.sh adds it)"
     fi

@@ -17,6 +17,7 @@ pub enum CliError {
     Output(io::Error),
     /// The command could not finish (e.g. `report` could not write its files): exit code 1,
     /// the message on stderr.
+    #[cfg_attr(not(feature = "report"), allow(dead_code))]
     Failed(String),
 }
 

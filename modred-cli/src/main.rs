@@ -22,6 +22,7 @@ mod cmd_rsa;
 mod cmd_single;
 mod lines;
 mod out;
+#[cfg(feature = "report")]
 mod report;
 
 use clap::{Parser, Subcommand};
@@ -59,9 +60,11 @@ enum Command {
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
     /// The comparison report: the source papers' tables and figures next to GMP and OpenSSL.
+    #[cfg(feature = "report")]
     Report(report::ReportArgs),
     /// The operation-count tables (Bosselaers et al. 1993 Table 1, Koç–Acar–Kaliski 1996 Tables
     /// 1-2); needs the `count` feature.
+    #[cfg(feature = "report")]
     Count(report::CountArgs),
 }
 
@@ -77,7 +80,9 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::EvmModexp(a) => cmd_evm::run(a),
         Command::Rsa(a) => cmd_rsa::run(a),
         Command::Methods(a) => cmd_methods::run(a),
+        #[cfg(feature = "report")]
         Command::Report(a) => report::run(a).map(|()| ExitCode::SUCCESS),
+        #[cfg(feature = "report")]
         Command::Count(a) => report::run_count(a).map(|()| ExitCode::SUCCESS),
     }
 }

@@ -653,3 +653,20 @@ fn bitserial_refuses_huge_moduli() {
         .unwrap();
     assert_eq!(stdout(&o), "5\n", "{}", stderr(&o));
 }
+
+/// The report's progress lines on a full stderr are dropped quietly: the section still runs
+/// and its tables still go to stdout.
+#[test]
+fn report_on_a_full_stderr() {
+    let dir = std::env::temp_dir().join(format!("modred-report-full-{}", std::process::id()));
+    let o = modred(&["report", "--no-count-child", "--only", "seed003", "--quick"])
+        .args(["--rounds", "1", "--out"])
+        .arg(&dir)
+        .stderr(dev_full())
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    no_panic(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("Bloemen"), "{}", stdout(&o));
+}
