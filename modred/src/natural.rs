@@ -235,6 +235,20 @@ impl Natural {
         Some((Natural::from_limbs(q), Natural::from_limbs(r)))
     }
 
+    /// `self mod m`. Errors: `m = 0` ([`Error::ZeroModulus`]), [`Error::TooLarge`] when the
+    /// division's working memory cannot be reserved.
+    /// Leaks: variable time, as [`Self::div_rem_vartime`] (none below m: a comparison).
+    pub fn rem_vartime(&self, m: &Natural) -> Result<Natural> {
+        if m.is_zero() {
+            return Err(Error::ZeroModulus);
+        }
+        alloc::ensure_work(Work::Product, self.limbs.len(), 0)?;
+        if self < m {
+            return Ok(self.clone());
+        }
+        Ok(Natural::from_limbs(arith::div_rem(&self.limbs, &m.limbs).1))
+    }
+
     /// `self - other`, or `None` if that would be negative.
     /// Leaks: variable time: the comparison's early exit and the borrow propagation.
     pub fn checked_sub_vartime(&self, other: &Natural) -> Option<Natural> {

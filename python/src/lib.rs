@@ -28,14 +28,15 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
-/// `x mod m` in [0, m) for a signed `x` (Python's `x % m` for m > 0).
-pub(crate) fn residue(x: &Int, m: &Natural) -> Natural {
-    let r = &x.mag % m;
-    if x.negative && !r.is_zero() {
+/// `x mod m` in [0, m) for a signed `x` (Python's `x % m` for m > 0); `TooLarge` when the
+/// division's memory cannot be reserved.
+pub(crate) fn residue(x: &Int, m: &Natural) -> modred::Result<Natural> {
+    let r = x.mag.rem_vartime(m)?;
+    Ok(if x.negative && !r.is_zero() {
         m.checked_sub_vartime(&r).expect("r < m")
     } else {
         r
-    }
+    })
 }
 
 /// The operands of one `pow(b, e, m)` reduced to naturals: `(b', e', |m|)` with b' < |m| and
@@ -45,7 +46,7 @@ fn prepare(b: &Int, e: &Int, m: &Natural) -> modred::Result<Option<(Natural, Nat
     if m.is_one() {
         return Ok(None);
     }
-    let b = residue(b, m);
+    let b = residue(b, m)?;
     let b = if e.negative {
         exp::inverse_vartime(&b, m)?
     } else {

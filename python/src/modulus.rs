@@ -101,7 +101,7 @@ impl PyModulus {
     /// `base^exp mod m` with Python's semantics for a negative exponent.
     fn pow_signed(&self, b: &Int, e: &Int, opts: &PowOptions) -> modred::Result<Natural> {
         self.inner
-            .pow_signed_vartime(&residue(b, self.m()), &e.mag, e.negative, opts)
+            .pow_signed_vartime(&residue(b, self.m())?, &e.mag, e.negative, opts)
     }
 
     /// Prepare `(base, exp)` pairs (negative exponents inverted), run them in parallel, and
@@ -127,7 +127,7 @@ impl PyModulus {
                 }
                 let mut work = Vec::with_capacity(pairs.len());
                 for (i, (b, e)) in pairs.iter().enumerate() {
-                    let b = residue(b, m);
+                    let b = residue(b, m).map_err(|err| (Some(i), err))?;
                     let b = if e.negative {
                         self.inner.inverse_vartime(&b).map_err(|err| (Some(i), err))?
                     } else {
@@ -232,7 +232,7 @@ impl PyModulus {
         let a = to_int(a, "mul", "a")?;
         let b = to_int(b, "mul", "b")?;
         let r = self.maybe_release(py, || {
-            let (a, b) = (residue(&a, self.m()), residue(&b, self.m()));
+            let (a, b) = (residue(&a, self.m())?, residue(&b, self.m())?);
             self.inner.mul_vartime(&a, &b)
         });
         to_py(py, &r.map_err(to_pyerr)?)
@@ -241,7 +241,7 @@ impl PyModulus {
     /// ``a * a % m`` by this modulus's reducer.
     fn sqr<'py>(&self, py: Python<'py>, a: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
         let a = to_int(a, "sqr", "a")?;
-        let r = self.maybe_release(py, || self.inner.sqr_vartime(&residue(&a, self.m())));
+        let r = self.maybe_release(py, || self.inner.sqr_vartime(&residue(&a, self.m())?));
         to_py(py, &r.map_err(to_pyerr)?)
     }
 
@@ -289,7 +289,7 @@ impl PyModulus {
         let b = to_int(base, "pow_ct", "base")?;
         let e = to_natural(exp, "pow_ct", "exp")?;
         let r = compute(py, self.long(&e), || {
-            self.inner.pow_ct(&residue(&b, self.m()), &e)
+            self.inner.pow_ct(&residue(&b, self.m())?, &e)
         })?
         .map_err(to_pyerr)?;
         to_py(py, &r)
@@ -303,7 +303,7 @@ impl PyModulus {
             return to_py(py, &Natural::zero());
         }
         let long = signals::work(self.m(), signals::INVERSE_BITS) >= signals::LONG_WORK;
-        let r = compute(py, long, || self.inner.inverse_vartime(&residue(&a, self.m())))?
+        let r = compute(py, long, || self.inner.inverse_vartime(&residue(&a, self.m())?))?
             .map_err(to_pyerr)?;
         to_py(py, &r)
     }
@@ -433,7 +433,7 @@ impl PyFixedBase {
     fn new(py: Python<'_>, modulus: Py<PyModulus>, base: &Bound<'_, PyAny>) -> PyResult<Self> {
         let b = to_int(base, "FixedBase", "base")?;
         let md = modulus.get();
-        let base = residue(&b, md.m());
+        let base = residue(&b, md.m()).map_err(to_pyerr)?;
         // The tables take about two products per bit of m.
         let long = md.long(&Natural::power_of_two(2 * md.m().bits()));
         let inner = compute(py, long, || md.inner.fixed_base(&base))?.map_err(to_pyerr)?;

@@ -127,12 +127,13 @@ impl Schedule {
         true
     }
 
-    /// Runs the entries on `acc` as one flat loop and empties the buffer.
+    /// Runs the entries on `acc` as one flat loop and empties the buffer; whether the
+    /// computation is cancelled (then the entries were skipped: the result is discarded).
     /// Leaks: variable time: each entry's kind (a branch) and odd-power index (a table address).
     #[inline(always)]
-    fn run<A: ExpArith>(&mut self, a: &mut A, acc: &mut A::Elem, odd: &[A::Elem]) {
-        // Once cancelled, the entries are skipped (the result is discarded).
-        let ops = if cancel::requested() { 0 } else { self.len };
+    fn run<A: ExpArith>(&mut self, a: &mut A, acc: &mut A::Elem, odd: &[A::Elem]) -> bool {
+        let cancelled = cancel::requested();
+        let ops = if cancelled { 0 } else { self.len };
         for &op in &self.ops[..ops] {
             if op == SQR {
                 a.sqr_in_place(acc);
@@ -142,10 +143,12 @@ impl Schedule {
         }
         self.ops[..self.len].fill(SQR);
         self.len = 0;
+        cancelled
     }
 
     /// Appends `squarings` squarings and the multiplication `index`, running the buffer first
-    /// when they do not fit (and a zero run longer than the buffer directly).
+    /// when they do not fit (and a zero run longer than the buffer directly); whether the
+    /// computation is cancelled (the caller stops scanning the exponent).
     #[inline(always)]
     fn push_or_run<A: ExpArith>(
         &mut self,
@@ -154,18 +157,21 @@ impl Schedule {
         odd: &[A::Elem],
         squarings: usize,
         index: Option<u16>,
-    ) {
+    ) -> bool {
         if self.try_push(squarings, index) {
-            return;
+            return false;
         }
-        self.run(a, acc, odd);
-        if !self.try_push(squarings, index) && !cancel::requested() {
+        if self.run(a, acc, odd) {
+            return true;
+        }
+        if !self.try_push(squarings, index) {
             for _ in 0..squarings {
                 a.sqr_in_place(acc);
             }
             let pushed = self.try_push(0, index);
             debug_assert!(pushed);
         }
+        false
     }
 }
 
@@ -220,7 +226,9 @@ fn run_with_capacity<A: ExpArith>(
     }
     let mut acc = odd[usize::from(first)].clone();
     for (gap, index) in left_over.into_iter().chain(windows.by_ref()) {
-        schedule.push_or_run(a, &mut acc, &odd, gap, Some(index));
+        if schedule.push_or_run(a, &mut acc, &odd, gap, Some(index)) {
+            return Some(acc); // cancelled: no need to scan the rest of the exponent
+        }
     }
     // The bits below the last window.
     schedule.push_or_run(a, &mut acc, &odd, windows.pos, None);
