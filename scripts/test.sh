@@ -23,16 +23,16 @@ step "RUSTDOCFLAGS='-D warnings' cargo doc --no-deps (the library, then the CLI 
 RUSTDOCFLAGS='-D warnings' cargo doc -p modred --no-deps
 RUSTDOCFLAGS='-D warnings' cargo doc -p modred-cli --no-deps --bin modred
 
-# The other targets the README names: the library (no C dependencies) and the `modred` binary
-# without its report (feature `report` builds GMP and OpenSSL in C, which do not cross-compile)
-# must build there without warnings; the library also with `internals`, as the report uses it.
+# The other targets the README names: the library and the `modred` binary (no C dependencies;
+# the report crate builds GMP and OpenSSL in C, which do not cross-compile) must build there
+# without warnings; the library also with `internals`, as the report uses it.
 # Type checks only: linking for macOS or Windows needs their toolchains.
 for target in aarch64-unknown-linux-gnu aarch64-apple-darwin x86_64-apple-darwin x86_64-pc-windows-gnu; do
-    step "cargo check --target $target: modred --lib [--features internals], modred-cli --no-default-features (-D warnings)"
+    step "cargo check --target $target: modred --lib [--features internals], modred-cli (-D warnings)"
     if rustup target list --installed 2>/dev/null | grep -qx "$target"; then
         RUSTFLAGS='-D warnings' cargo check -p modred --lib --target "$target"
         RUSTFLAGS='-D warnings' cargo check -p modred --lib --features internals --target "$target"
-        RUSTFLAGS='-D warnings' cargo check -p modred-cli --bin modred --no-default-features --target "$target"
+        RUSTFLAGS='-D warnings' cargo check -p modred-cli --bin modred --target "$target"
     else
         echo "SKIPPED: the $target target is not installed (scripts/setup.sh adds it)"
     fi
@@ -69,8 +69,8 @@ MODRED_CPU=adx cargo test --workspace --lib --test exp --test rsa
 
 # The counts do not depend on optimisation, and modred at opt-level 2 with feature `count` is a
 # second full build of the library (9m51s in a 2-core CI run); at opt-level 0 it took 18 s here.
-step "CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test -p modred --features count,internals --test opcount"
-CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test -p modred --features count,internals --test opcount
+step "CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test -p modred-report --features count --test opcount"
+CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test -p modred-report --features count --test opcount
 
 step "constant time on the machine code: scripts/ctgrind.sh (valgrind memcheck)"
 bash scripts/ctgrind.sh

@@ -15,10 +15,6 @@ pub enum CliError {
     Usage(String),
     /// Writing stdout failed: see [`crate::out`] for the exit code.
     Output(io::Error),
-    /// The command could not finish (e.g. `report` could not write its files): exit code 1,
-    /// the message on stderr.
-    #[cfg_attr(not(feature = "report"), allow(dead_code))]
-    Failed(String),
 }
 
 impl CliError {
@@ -31,7 +27,7 @@ impl CliError {
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Usage(msg) | CliError::Failed(msg) => f.write_str(msg),
+            CliError::Usage(msg) => f.write_str(msg),
             CliError::Output(e) => write!(f, "writing standard output: {e}"),
         }
     }

@@ -168,7 +168,6 @@ fn full_stderr_keeps_the_exit_code() {
         (&["reduce", "5", "0"][..], 2),
         (&["pow", "2", "-1", "4"], 2),
         (&["no-such-command"], 2),
-        (&["report", "--sizes", "0"], 2),
     ] {
         let o = modred(args).stderr(dev_full()).output().unwrap();
         assert_eq!(o.status.code(), Some(code), "{args:?}");
@@ -196,40 +195,6 @@ fn full_stderr_keeps_the_exit_code() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(3));
-}
-
-/// `report` argument errors are usage errors (2), as documented.
-#[test]
-fn report_argument_errors_exit_2() {
-    // An --out below a regular file cannot be created (whatever the user's rights).
-    let file = std::env::temp_dir().join(format!("modred-report-file-{}", std::process::id()));
-    std::fs::write(&file, b"x").unwrap();
-    let below = file.join("out");
-    let below = below.to_str().unwrap();
-    // Small sizes: without the early checks the section would run (and fail late).
-    let tiny = ["--only", "seed002-table3", "--sizes", "128", "--rounds"];
-    let out_args = [&tiny[..], &["1", "--out", below]].concat();
-    let out_needle = format!("--out {below}");
-    for (args, needle) in [
-        (&["--sizes", "0"][..], "--sizes"),
-        (&["--only", "no-such-section"], "no such section"),
-        (&[&tiny[..], &["0"]].concat(), "--rounds must be at least 1"),
-        (&out_args, out_needle.as_str()),
-    ] {
-        let args = [&["report"][..], args].concat();
-        let o = modred(&args).output().unwrap();
-        no_panic(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
-        assert!(o.stdout.is_empty());
-        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
-        // Refused before any section runs.
-        assert!(
-            !stderr(&o).contains("section 1/"),
-            "{args:?}: {}",
-            stderr(&o)
-        );
-    }
-    std::fs::remove_file(&file).unwrap();
 }
 
 /// A non-UTF-8 line is one error line; the lines after it are still answered.
@@ -652,21 +617,4 @@ fn bitserial_refuses_huge_moduli() {
         .output()
         .unwrap();
     assert_eq!(stdout(&o), "5\n", "{}", stderr(&o));
-}
-
-/// The report's progress lines on a full stderr are dropped quietly: the section still runs
-/// and its tables still go to stdout.
-#[test]
-fn report_on_a_full_stderr() {
-    let dir = std::env::temp_dir().join(format!("modred-report-full-{}", std::process::id()));
-    let o = modred(&["report", "--no-count-child", "--only", "seed003", "--quick"])
-        .args(["--rounds", "1", "--out"])
-        .arg(&dir)
-        .stderr(dev_full())
-        .output()
-        .unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
-    no_panic(&o);
-    assert_eq!(o.status.code(), Some(0));
-    assert!(stdout(&o).contains("Bloemen"), "{}", stdout(&o));
 }

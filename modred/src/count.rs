@@ -2,7 +2,7 @@
 //!
 //! With the feature on, every [`crate::limb::mul_wide`], [`crate::limb::mul_lo`],
 //! [`crate::limb::mac`] and [`crate::limb::div_wide`] call bumps a thread-local counter, so tests
-//! and `modred count` can check the papers' operation-count formulas (Bosselaers, Govaerts,
+//! and `modred-report --counts` can check the papers' operation-count formulas (Bosselaers, Govaerts,
 //! Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93, Table 1; Koç, Acar,
 //! Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996,
 //! Table 1). With the feature off the hooks are empty inline functions and cost nothing.

@@ -1,30 +1,30 @@
 //! # modred — fast multi-precision modular reduction, multiplication and exponentiation
 //!
-//! Layers, bottom up; each uses only the layers above it in this list (and the leaves
-//! [`error`] and [`tuning`], which hold the error type and every threshold):
+//! Layers, bottom up; each uses only the layers before it in this list, and the modules of one
+//! layer are independent of each other (the leaves [`error`] and [`tuning`] hold the error
+//! type and every threshold):
+//! - `count`, [`cancel`], `valgrind`: operation counters (feature `count`), cooperative
+//!   cancellation, memcheck's client requests for the `ctgrind` build;
 //! - `limb`: the digit type and single-precision primitives (the only place that multiplies
-//!   or divides digits, so `count` can count every operation); beside it `alloc`,
-//!   [`cancel`] and `valgrind` (checked table allocation, cooperative cancellation, memcheck's
-//!   client requests for the `ctgrind` build);
-//! - [`cpu`]: the kernel tiers (portable, MULX/ADX, AVX-512 IFMA), detected once and capped
-//!   by `MODRED_CPU`;
-//! - `arith`: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, squaring, division);
+//!   or divides digits, so `count` can count every operation);
+//! - `alloc` (checked allocation and working-memory trials) and [`cpu`] (the kernel tiers:
+//!   portable, MULX/ADX, AVX-512 IFMA, detected once and capped by `MODRED_CPU`);
+//! - `arith`: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, Toom, NTT, division);
 //! - [`natural::Natural`]: an owned natural number with parsing, printing and conversions;
 //! - [`scan`]: the exponentiation scans (sliding, binary, window, constant-time), generic over
-//!   the arithmetic they run on;
-//! - [`word`]: single-word moduli; [`reduce`]: every reduction method behind the
-//!   [`reduce::Reducer`] interface, listed in [`reduce::REDUCERS`], with the fused kernels that
-//!   run the scans on fixed sizes;
+//!   the arithmetic they run on; [`word`]: single-word moduli;
+//! - [`reduce`]: every reduction method behind the [`reduce::Reducer`] interface, listed in
+//!   [`reduce::REDUCERS`], with the fused kernels that run the scans on fixed sizes;
 //! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
-//! - [`opcount`]: the operations the count tables measure (feature `count`), over [`reduce`];
 //! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule), and
 //!   [`rsa`]: RSA private- and public-key operations (keys from PEM/DER, CRT with both halves
-//!   in one pass, blinding, the fault check), on top.
+//!   in one pass, blinding, the fault check).
 //!
 //! `tests/layers.rs` checks this order on the source. `limb`, `count`, `arith` and the asm
 //! kernels (`adx4`, `adx_cios`, `adx_mont`, `ifma` under `reduce::montgomery`) are private to
 //! the crate; the hidden `internals` feature makes the first three public, without any
-//! stability promise, for the benches, the operation-count test and the CLI's report. The API
+//! stability promise, for the benches and the report crate (`modred-report`, which also holds
+//! the operation-count child and Bloemen's benchmark loops). The API
 //! is [`Modulus`] (with [`ReducerKind`] and [`exp::PowOptions`]), [`Natural`], [`Reducer`] for
 //! the methods themselves, [`word`], [`evm`] and [`rsa`]; errors are [`Error`].
 //!
@@ -110,7 +110,6 @@ pub mod error;
 pub mod evm;
 pub mod exp;
 pub mod natural;
-pub mod opcount;
 pub mod reduce;
 pub mod rsa;
 pub mod scan;

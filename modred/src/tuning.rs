@@ -119,7 +119,7 @@ pub const IFMA_MAX_VECTORS: usize = 10;
 /// Largest IFMA size (vectors) whose product loop takes its next digit 0 from scalars and
 /// sums each iteration's multiply-adds in fresh registers, adding them to the accumulator once
 /// (shorter dependency chains, 2V more additions), rather than multiply-adding in place
-/// (fewest instructions). Measured with `modred report --only headline --sizes S --rounds 11`,
+/// (fewest instructions). Measured with `modred-report --only headline --sizes S --rounds 11`,
 /// the two builds alternated (µs per exponentiation, split vs in place): 1024 bits 167 vs
 /// 197-204, 2048 bits 770-773 vs 825-828, 4096 bits 5072-5167 vs 4857-4879 (at 10 vectors the
 /// loop is bound by multiply-add throughput).

@@ -66,7 +66,7 @@ pub fn mark_public<T>(x: &[T]) {
 /// `x`, marked public: stored, marked, and read back from memory (a copy left in a register
 /// would keep its undefined shadow).
 #[cfg(feature = "ctgrind")]
-pub(crate) fn declassify_limb(x: crate::limb::Limb) -> crate::limb::Limb {
+pub(crate) fn declassify_limb(x: u64) -> u64 {
     let stored = x;
     mark_public(core::slice::from_ref(&stored));
     // SAFETY: a read of a live local.

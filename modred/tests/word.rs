@@ -3,7 +3,7 @@
 //! primality against a sieve, known pseudoprimes, Carmichael and Mersenne numbers.
 
 use modred::word::{
-    self, barrett64::Barrett64, divq, loops, montgomery64, prime, shoup64, Monty64, Shoup64,
+    self, barrett64::Barrett64, divq, montgomery64, prime, shoup64, Monty64, Shoup64,
 };
 use modred::Error;
 use num_bigint::BigUint;
@@ -620,26 +620,6 @@ fn is_prime_random_against_gmp_and_twelve_bases() {
         let n = Integer::from(rng.gen::<u64>() | (1 << 63)).next_prime();
         if let Some(p) = n.to_u64() {
             assert!(word::is_prime_vartime(p), "{p}");
-        }
-    }
-}
-
-// ---------------------------------------------------------------- benchmark loops
-
-#[test]
-fn loop_checksums_agree() {
-    for seed in [0u64, 3, 0x5eed] {
-        let want = loops::divq_loop(300, seed);
-        assert_eq!(loops::divq_u128_loop(300, seed), want);
-        assert_eq!(loops::montgomery_loop(300, seed), want);
-        assert_eq!(loops::montgomery_seed_loop(300, seed), want);
-        assert_eq!(loops::barrett_loop(300, seed), want);
-        // The empty loop does only the common part.
-        let pows =
-            loops::cases(300, seed).fold(0u64, |s, c| s.wrapping_add(pow_rug(c.b, c.e, c.m)));
-        assert_eq!(loops::empty_loop(300, seed).wrapping_add(pows), want);
-        for c in loops::cases(300, seed) {
-            assert!(c.m > 1 << 63 && c.m & 1 == 1);
         }
     }
 }

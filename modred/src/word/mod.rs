@@ -10,14 +10,12 @@
 //! - [`shoup64`]: multiplication by a fixed multiplier with a precomputed quotient (m <= 2^63);
 //! - [`arith`]: the user-facing [`pow_mod_vartime`], [`mul_mod_vartime`], [`inv_mod_vartime`];
 //! - [`prime`]: deterministic Miller–Rabin [`is_prime_vartime`] for all u64;
-//! - [`loops`]: Bloemen's benchmark loops (shared by the criterion bench and the report).
 //!
 //! [`Limb`]: crate::limb::Limb
 
 pub mod arith;
 pub mod barrett64;
 pub mod divq;
-pub mod loops;
 pub mod montgomery64;
 pub mod prime;
 pub mod shoup64;

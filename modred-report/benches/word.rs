@@ -5,7 +5,8 @@
 //! `cargo bench -p modred --bench word -- --warm-up-time 1 --measurement-time 3`
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use modred::word::{loops, Barrett64, Monty64};
+use modred::word::{Barrett64, Monty64};
+use modred_report::word_loops as loops;
 use num_modular::{Montgomery, Reducer};
 
 /// Exponentiations per loop iteration.
@@ -13,7 +14,7 @@ const N: usize = 200;
 const SEED: u64 = 0x003;
 
 /// Bloemen's loop with num-modular's Montgomery doing the exponentiation (same cases and the
-/// same common Monty64 setup as `modred::word::loops`).
+/// same common Monty64 setup as `modred_report::word_loops`).
 fn num_modular_loop(n: usize, seed: u64) -> u64 {
     loops::cases(n, seed).fold(0u64, |acc, c| {
         let ctx = Monty64::new(c.m).unwrap();

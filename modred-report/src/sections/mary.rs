@@ -6,8 +6,8 @@
 //! per 4-bit exponent digit 4 squarings and one multiplication by the table entry (skipped for
 //! a zero digit, as the paper's "optimized" variant: variable time).
 
-use crate::report::harness::Competitor;
-use crate::report::sections::common::build;
+use crate::harness::Competitor;
+use crate::sections::common::build;
 use modred::arith;
 use modred::reduce::classical::Classical;
 use modred::reduce::Reducer;
@@ -175,8 +175,8 @@ pub fn classical_trimmed<'a>(label: &str, b: &Natural, e: &Natural, m: &Natural)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::data::Rng;
-    use crate::report::sections::common::oracle_powm;
+    use crate::data::Rng;
+    use crate::sections::common::oracle_powm;
 
     #[test]
     fn pow16_matches_gmp_for_every_reducer_kind() {

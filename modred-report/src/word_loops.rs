@@ -9,10 +9,10 @@
 //! R^2 ^ R^{-1} into its checksum; all but [`empty_loop`] add `b^e mod m`. Hence the
 //! checksums of every non-empty loop are equal, which `tests/word.rs` checks.
 
-use super::barrett64::Barrett64;
-use super::divq::{pow_divq_u128_vartime, pow_divq_vartime};
-use super::montgomery64::Monty64;
-use crate::limb::Limb;
+use modred::word::divq::{pow_divq_u128_vartime, pow_divq_vartime};
+use modred::word::Barrett64;
+use modred::word::Monty64;
+use modred::Limb;
 
 /// One case of the loop: modulus, base, exponent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 //! and Barrett grow with the length, Montgomery is flat).
 
 use super::common::{oracle_mod, seed000_reduction_competitors, SEED000_REDUCTION_COLUMNS};
-use crate::report::data::Rng;
-use crate::report::harness::measure_row;
-use crate::report::table::{PlotSpec, Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::measure_row;
+use crate::table::{PlotSpec, Row, Table};
+use crate::Ctx;
 
 pub fn run(ctx: &mut Ctx) -> Vec<Table> {
     let bits = 512;

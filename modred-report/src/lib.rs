@@ -1,24 +1,26 @@
-//! `modred report`: the source papers' tables and figures measured on this machine, side by side
-//! with GMP (`rug`) and OpenSSL; and `modred count`: the operation-count tables alone.
+//! The comparison report of modred (binary `modred-report`): the source papers' tables and
+//! figures measured on this machine, side by side with GMP (`rug`) and OpenSSL; with
+//! `--counts`, the operation-count tables alone. The only crate that uses modred's `internals`.
 //!
 //! Layout: [`harness`] (the measurement protocol), [`table`] (data model), [`sections`] (one
 //! file per paper's table or figure, listed by [`sections::all`]), [`output`] (Markdown, JSON,
 //! CSV), [`plot`] (SVG), [`mod@env`] (the header: CPU, versions, date), [`progress`] (bar or
 //! plain lines on stderr), [`count`] (operation counts, in-process with the `count` feature or
-//! through the core crate's small `modred-count` binary).
+//! through this crate's small `modred-count` binary), [`opcount`] (the operations counted, as
+//! text lines) and [`word_loops`] (Bloemen's single-word benchmark loops).
 
 pub mod count;
 pub mod data;
 pub mod env;
 pub mod harness;
+pub mod opcount;
 pub mod output;
 pub mod plot;
 pub mod progress;
 pub mod sections;
 pub mod table;
+pub mod word_loops;
 
-use crate::cli_common::CliError;
-use crate::out::Out;
 use harness::Protocol;
 use progress::Progress;
 use serde::{Deserialize, Serialize};
@@ -35,8 +37,9 @@ pub enum Format {
     Csv,
 }
 
-/// `modred report`.
-#[derive(Clone, Debug, clap::Args)]
+/// The arguments of `modred-report`.
+#[derive(Clone, Debug, clap::Parser)]
+#[command(name = "modred-report", version, about, long_about = None)]
 pub struct ReportArgs {
     /// Fewer sizes and rounds: finishes in a few minutes.
     #[arg(long)]
@@ -68,6 +71,10 @@ pub struct ReportArgs {
     /// count`) for the count tables when this binary has no counters; their cells then say n/a.
     #[arg(long)]
     pub no_count_child: bool,
+    /// Print only the operation-count tables (Bosselaers et al. 1993 Table 1, Koç–Acar–Kaliski
+    /// 1996 Tables 1-2), counted in this process with feature `count`, else by `modred-count`.
+    #[arg(long)]
+    pub counts: bool,
 }
 
 impl Default for ReportArgs {
@@ -82,16 +89,9 @@ impl Default for ReportArgs {
             sample_ms: None,
             clock: harness::Clock::Cpu,
             no_count_child: false,
+            counts: false,
         }
     }
-}
-
-/// `modred count`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct CountArgs {
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Md)]
-    pub format: Format,
 }
 
 /// What every section gets: the protocol, the sizes, the progress display.
@@ -176,53 +176,4 @@ pub fn build(args: &ReportArgs) -> Result<Report, String> {
     ctx.progress.finish();
     let header = env::Header::collect(&proto, args.quick, started.elapsed(), section_seconds);
     Ok(Report { header, tables })
-}
-
-/// `modred report`: build, write every format to `--out`, print `--format` on stdout. Bad
-/// arguments are [`CliError::Usage`] (exit code 2), a failed run [`CliError::Failed`].
-pub fn run(args: ReportArgs) -> Result<(), CliError> {
-    check_args(&args).map_err(CliError::Usage)?;
-    let mut out = Out::new()?;
-    if args.only.iter().any(|o| o == "list") {
-        for s in sections::all() {
-            out.line(format_args!("{:<24} {}", s.id, s.title))?;
-        }
-        return out.finish();
-    }
-    // Before any section runs (a full report takes hours): exit 2 at once if unwritable.
-    output::check_dir(&args.out).map_err(CliError::Usage)?;
-    let report = build(&args).map_err(CliError::Failed)?;
-    output::write_all(&report, &args.out).map_err(CliError::Failed)?;
-    out.text(&output::render(&report, args.format))?;
-    out.finish()?;
-    crate::out::warn(format_args!(
-        "report: wrote {} ({} tables, {:.0} s)",
-        args.out.display(),
-        report.tables.len(),
-        report.header.wall_seconds
-    ));
-    Ok(())
-}
-
-/// `modred count`: the operation-count tables (needs the `count` feature; a build without
-/// counters is a usage error).
-pub fn run_count(args: CountArgs) -> Result<(), CliError> {
-    if !modred::count::ENABLED {
-        return Err(CliError::usage(
-            "modred count needs the operation counters, which this build does not have.\n\
-             Run: cargo run --release -p modred-cli --features count -- count",
-        ));
-    }
-    let tables = count::tables_in_process();
-    let text: String = match args.format {
-        Format::Json => serde_json::to_string_pretty(&tables).expect("tables serialise"),
-        Format::Md => tables.iter().map(output::markdown_table).collect(),
-        Format::Csv => tables
-            .iter()
-            .map(|t| format!("# {}\n{}\n", t.id, output::csv_table(t)))
-            .collect(),
-    };
-    let mut out = Out::new()?;
-    out.line(text)?;
-    out.finish()
 }

@@ -4,10 +4,10 @@
 //! plus modred's separated product+REDC and the libraries' a b mod m.
 
 use super::common::{gmp_mulmod, ossl_mod_mul, reducer_mul};
-use crate::report::data::{from_rug, limbs_for, to_rug, Rng};
-use crate::report::harness::measure_row;
-use crate::report::table::{Row, Table};
-use crate::report::Ctx;
+use crate::data::{from_rug, limbs_for, to_rug, Rng};
+use crate::harness::measure_row;
+use crate::table::{Row, Table};
+use crate::Ctx;
 use modred::Natural;
 use rug::Integer;
 

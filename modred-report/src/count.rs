@@ -6,21 +6,20 @@
 //!
 //! The counters live in modred behind its `count` feature, which slows every kernel, so timing
 //! builds do not have it. Where the counts come from ([`Counter`]):
-//! - built with `--features count` (`modred count`, or a report from such a build): measured in
-//!   this process;
-//! - otherwise the report builds the small `modred-count` binary of the core crate
+//! - built with `--features count`: measured in this process;
+//! - otherwise the report builds this crate's small `modred-count` binary
 //!   (`CHILD_BUILD` in the workspace this binary was built from, only when `cargo` is on
 //!   PATH and `--no-count-child` is not given; modred at opt-level 0, the dependencies shared
 //!   with the release build) and sends it each operation as one line
-//!   ([`modred::opcount::Op`]);
+//!   ([`crate::opcount::Op`]);
 //! - failing that, the formula columns are still filled and the measured cells say
 //!   "n/a (reason)".
 
 use super::data::{limbs_for, Rng};
 use super::table::{Cell, Row, Table};
 use super::Ctx;
+use crate::opcount::Op;
 use modred::count::{self, OpCounts};
-use modred::opcount::Op;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
@@ -28,35 +27,37 @@ use std::time::Instant;
 /// Arguments averaged per measured count.
 const TRIALS: usize = 16;
 
-/// The counting binary's name and the command that builds it (plus `CHILD_PROFILE`).
-/// Selecting modred-cli as well (only `modred-count` is built) resolves the dependencies'
-/// features as for the CLI's release build, so they are reused rather than compiled again
-/// with the core crate's own feature set (syn, num-traits, num-bigint, thiserror: 50 s against
-/// 9 s in one fresh clone on the loaded 2-core machine).
+/// The counting binary's name and the command that builds it (plus `CHILD_PROFILE`). This
+/// crate's own dependency set, so they are reused from the report's release build rather than
+/// compiled again; only modred (with its counters) and this crate are.
 const CHILD_BIN: &str = "modred-count";
-const CHILD_BUILD: [&str; 10] = [
+const CHILD_BUILD: [&str; 8] = [
     "build",
     "--release",
     "-p",
-    "modred",
-    "-p",
-    "modred-cli",
+    "modred-report",
     "--features",
-    "modred/count",
+    "count",
     "--bin",
     CHILD_BIN,
 ];
-/// The counting build compiles modred unoptimised (counts do not depend on it: every
-/// operation bumps a counter) and reuses the release build's dependencies: on 2 cores the
-/// crate took 4-5 s of CPU against 30 s at the release profile's opt-level 3 (thin LTO, one
+/// The counting build compiles modred and this crate unoptimised (counts do not depend on it:
+/// every operation bumps a counter) and reuses the release build's dependencies: on 2 cores
+/// modred took 4-5 s of CPU against 30 s at the release profile's opt-level 3 (thin LTO, one
 /// codegen unit).
-const CHILD_PROFILE: [&str; 6] = [
+const CHILD_PROFILE: [&str; 12] = [
     "--config",
     "profile.release.package.modred.opt-level=0",
     "--config",
     "profile.release.package.modred.codegen-units=16",
     "--config",
     "profile.release.package.modred.debug=0",
+    "--config",
+    "profile.release.package.modred-report.opt-level=0",
+    "--config",
+    "profile.release.package.modred-report.codegen-units=16",
+    "--config",
+    "profile.release.package.modred-report.debug=0",
 ];
 
 /// Where operation counts come from.
@@ -80,7 +81,7 @@ impl Counter {
             Counter::InProcess
         } else {
             Counter::Unavailable(
-                "this build has no counters: cargo run --release -p modred-cli --features count -- count"
+                "this build has no counters: cargo run --release -p modred-report --features count -- --counts"
                     .into(),
             )
         }
@@ -417,6 +418,16 @@ pub fn seed002_table2(counter: &mut Counter) -> Table {
 /// All count tables measured in this process (all measured cells n/a without the feature).
 pub fn tables_in_process() -> Vec<Table> {
     tables_with(&mut Counter::this_build())
+}
+
+/// The count tables alone (`modred-report --counts`): in this process with feature `count`,
+/// else from the `modred-count` child (an error saying why when it cannot be built).
+pub fn tables_standalone() -> Result<Vec<Table>, String> {
+    if count::ENABLED {
+        return Ok(tables_in_process());
+    }
+    let mut counter = spawn_child()?;
+    Ok(tables_with(&mut counter))
 }
 
 fn tables_with(counter: &mut Counter) -> Vec<Table> {

@@ -157,6 +157,18 @@ pub fn render(r: &Report, f: Format) -> String {
     }
 }
 
+/// What `--format` prints for tables without a report's header (`--counts`).
+pub fn render_tables(tables: &[Table], f: Format) -> String {
+    match f {
+        Format::Json => serde_json::to_string_pretty(tables).expect("tables serialise") + "\n",
+        Format::Md => tables.iter().map(markdown_table).collect(),
+        Format::Csv => tables
+            .iter()
+            .map(|t| format!("# {}\n{}\n", t.id, csv_table(t)))
+            .collect(),
+    }
+}
+
 /// Write report.md, report.json, `<table id>.csv` and the SVG plots into `dir`.
 /// `dir` created if missing and a file written to it and removed: whether `--out` can take
 /// the report.

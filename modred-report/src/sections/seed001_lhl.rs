@@ -12,10 +12,10 @@ use super::common::{
     build, gmp_mod, gmp_powm, oracle_mod, oracle_powm, ossl_mod_exp, ossl_nnmod, reducer_reduce,
 };
 use super::mary::{pow16, MaryBuffers};
-use crate::report::data::Rng;
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::{measure_row, Competitor};
+use crate::table::{Row, Table};
+use crate::Ctx;
 use modred::reduce::REDUCERS;
 use modred::{Limb, Natural};
 use std::hint::black_box;

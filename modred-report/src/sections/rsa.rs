@@ -5,10 +5,10 @@
 //! code is capped (`OPENSSL_ia32cap`).
 
 use super::common::{oracle_powm, short_reason};
-use crate::report::data::Rng;
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{Cell, Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::{measure_row, Competitor};
+use crate::table::{Cell, Row, Table};
+use crate::Ctx;
 use modred::cpu::Tier;
 use modred::rsa::PrivateKey;
 use modred::Natural;
@@ -26,15 +26,15 @@ const OSSL_PUB: &str = "OpenSSL RSA_public_encrypt (NO_PADDING)";
 const KEYS: [(usize, &str); 3] = [
     (
         2048,
-        include_str!("../../../../modred/tests/vectors/rsa/rsa2048-pkcs1.pem"),
+        include_str!("../../../modred/tests/vectors/rsa/rsa2048-pkcs1.pem"),
     ),
     (
         3072,
-        include_str!("../../../../modred/tests/vectors/rsa/rsa3072-pkcs1.pem"),
+        include_str!("../../../modred/tests/vectors/rsa/rsa3072-pkcs1.pem"),
     ),
     (
         4096,
-        include_str!("../../../../modred/tests/vectors/rsa/rsa4096-pkcs1.pem"),
+        include_str!("../../../modred/tests/vectors/rsa/rsa4096-pkcs1.pem"),
     ),
 ];
 

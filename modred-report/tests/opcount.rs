@@ -234,7 +234,7 @@ fn seed000_classical_shortcut_saves_the_divisions() {
 /// `error: ...` without stopping.
 #[test]
 fn modred_count_binary_replies_line_by_line() {
-    use modred::opcount::Op;
+    use modred_report::opcount::Op;
     use std::io::Write;
     use std::process::{Command, Stdio};
 

@@ -9,10 +9,10 @@
 //! `arith::mul_basecase` on the pieces. Depths 0..=3 are timed; the best is reported.
 
 use super::common::{gmp_mul, gmp_sqr};
-use crate::report::data::{limbs_for, Rng};
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{Cell, Row, Table};
-use crate::report::Ctx;
+use crate::data::{limbs_for, Rng};
+use crate::harness::{measure_row, Competitor};
+use crate::table::{Cell, Row, Table};
+use crate::Ctx;
 use modred::arith::{self, add_in_place, cmp, mul_basecase, sub_in_place};
 use modred::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
 use modred::{Limb, Natural};
@@ -210,9 +210,7 @@ mod tests {
         let mut rng = Rng::new(3);
         for k in [1, 3, 4, 5, 8, 13, 16, 33] {
             let (a, b) = (rng.exact(64 * k), rng.exact(64 * k - 5));
-            let want = crate::report::data::from_rug(
-                &(crate::report::data::to_rug(&a) * crate::report::data::to_rug(&b)),
-            );
+            let want = crate::data::from_rug(&(crate::data::to_rug(&a) * crate::data::to_rug(&b)));
             for d in 0..=MAX_DEPTH {
                 let mut c = depth_competitor(&a, &b, k, d);
                 assert_eq!((c.op.as_mut().unwrap())(true).unwrap(), want, "k={k} d={d}");

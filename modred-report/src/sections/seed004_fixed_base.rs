@@ -5,10 +5,10 @@
 //! next to GMP `mpz_powm` and OpenSSL `BN_mod_exp_mont`.
 
 use super::common::{gmp_powm, oracle_powm, ossl_mod_exp, short_reason};
-use crate::report::data::Rng;
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::{measure_row, Competitor};
+use crate::table::{Row, Table};
+use crate::Ctx;
 use modred::exp::{Method, Modulus, PowOptions};
 use modred::Natural;
 use std::hint::black_box;

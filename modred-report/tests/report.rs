@@ -1,4 +1,4 @@
-//! End-to-end test of `modred report` on tiny sizes with few rounds: every section renders,
+//! End-to-end test of `modred-report` on tiny sizes with few rounds: every section renders,
 //! every cell is a number or an explicit "n/a (reason)", the JSON parses and holds every
 //! competitor, and every output file is written.
 
@@ -13,8 +13,8 @@ fn out_dir(name: &str) -> PathBuf {
 }
 
 fn run_report(dir: &PathBuf, extra: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_modred"))
-        .args(["report", "--quick", "--sizes", "128,256", "--rounds", "2"])
+    Command::new(env!("CARGO_BIN_EXE_modred-report"))
+        .args(["--quick", "--sizes", "128,256", "--rounds", "2"])
         .args(["--sample-ms", "0.05", "--no-count-child"])
         .arg("--out")
         .arg(dir)
@@ -242,9 +242,9 @@ fn only_selects_and_formats_render() {
 }
 
 #[test]
-fn count_without_feature_exits_2_with_instructions() {
-    let out = Command::new(env!("CARGO_BIN_EXE_modred"))
-        .arg("count")
+fn counts_without_counters_or_child_exit_2_with_instructions() {
+    let out = Command::new(env!("CARGO_BIN_EXE_modred-report"))
+        .args(["--counts", "--no-count-child"])
         .output()
         .unwrap();
     if cfg!(feature = "count") {
@@ -252,7 +252,7 @@ fn count_without_feature_exits_2_with_instructions() {
     } else {
         assert_eq!(out.status.code(), Some(2));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("cargo run --release -p modred-cli --features count -- count"));
+        assert!(err.contains("cargo run --release -p modred-report --features count -- --counts"));
     }
 }
 
@@ -261,8 +261,8 @@ fn progress_lines_when_stderr_is_a_file() {
     let dir = out_dir("report-progress");
     std::fs::create_dir_all(&dir).unwrap();
     let log = dir.join("stderr.log");
-    let status = Command::new(env!("CARGO_BIN_EXE_modred"))
-        .args(["report", "--only", "seed002-table3", "--sizes", "128,192"])
+    let status = Command::new(env!("CARGO_BIN_EXE_modred-report"))
+        .args(["--only", "seed002-table3", "--sizes", "128,192"])
         .args(["--rounds", "2", "--sample-ms", "0.05", "--out"])
         .arg(dir.join("out"))
         .stdout(std::process::Stdio::null())

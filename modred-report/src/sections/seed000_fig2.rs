@@ -7,10 +7,10 @@
 use super::common::{
     oracle_mod, reducer_reduce, seed000_reduction_competitors, SEED000_REDUCTION_COLUMNS,
 };
-use crate::report::data::Rng;
-use crate::report::harness::measure_row;
-use crate::report::table::{PlotSpec, Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::measure_row;
+use crate::table::{PlotSpec, Row, Table};
+use crate::Ctx;
 use modred::Natural;
 
 /// The Montgomery-special argument for `n` steps (see the module docs).

@@ -4,10 +4,10 @@
 //! bits and beyond; plus GMP `mpz_mod`/`mpz_mul` and OpenSSL `BN_nnmod`.
 
 use super::common::{gmp_mod, gmp_mul, oracle_mod, ossl_nnmod, reducer_reduce};
-use crate::report::data::{limbs_for, Rng};
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{PlotSpec, Row, Table};
-use crate::report::Ctx;
+use crate::data::{limbs_for, Rng};
+use crate::harness::{measure_row, Competitor};
+use crate::table::{PlotSpec, Row, Table};
+use crate::Ctx;
 use modred::arith;
 use modred::{Limb, Natural};
 use std::hint::black_box;

@@ -5,10 +5,10 @@
 //! Montgomery products over full products (`redc_n`), so the ratios should stay flat.
 
 use super::common::{gmp_mod, gmp_mul, gmp_powm, oracle_mod, oracle_powm, reducer_reduce};
-use crate::report::data::Rng;
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{PlotSpec, Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::{measure_row, Competitor};
+use crate::table::{PlotSpec, Row, Table};
+use crate::Ctx;
 use modred::Natural;
 use std::hint::black_box;
 

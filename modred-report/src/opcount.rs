@@ -4,16 +4,16 @@
 //! Multiplication Algorithms*, IEEE Micro 1996, Tables 1-2), for given inputs, and their
 //! one-line text form.
 //!
-//! `modred count` and a report built with the `count` feature run them in-process; a report
-//! from a timing build (no counters) sends the same lines to the small `modred-count` binary
-//! of this crate (`cargo build --release -p modred --features count --bin modred-count`),
-//! which compiles only this crate, and reads back one `MULS DIVS` line per operation.
+//! A report built with the `count` feature runs them in-process; a report from a timing build
+//! (no counters) sends the same lines to this crate's `modred-count` binary (built by
+//! [`crate::count`] with `--features count`, unoptimised) and reads back one `MULS DIVS` line
+//! per operation.
 //! Without the `count` feature every count is zero.
 
-use crate::count::{self, OpCounts};
-use crate::error::{Error, Result};
-use crate::natural::Natural;
-use crate::{arith, reduce, Limb};
+use modred::count::{self, OpCounts};
+use modred::Natural;
+use modred::{arith, reduce, Limb};
+use modred::{Error, Result};
 
 /// One operation to count.
 #[derive(Clone, Debug, PartialEq, Eq)]

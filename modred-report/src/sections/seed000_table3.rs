@@ -5,10 +5,10 @@
 
 use super::common::{gmp_powm, oracle_powm, ossl_mod_exp};
 use super::mary;
-use crate::report::data::Rng;
-use crate::report::harness::measure_row;
-use crate::report::table::{Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::measure_row;
+use crate::table::{Row, Table};
+use crate::Ctx;
 
 const REDUCERS: [&str; 4] = ["classical", "barrett", "montgomery-redc", "montgomery-cios"];
 

@@ -1,10 +1,10 @@
 //! `modred-count`: counts the single-precision multiplications and divisions of operations
 //! read from stdin, one per line (`reduce NAME M X`, `mul NAME M A B`, `schoolbook LIMBS A B`;
-//! see [`modred::opcount::Op`]), and prints `MULS DIVS` per line, or `error: REASON` for a bad
-//! line. Built only with the `count` feature; `modred report` runs it when its own build has
-//! no counters, because this crate alone compiles in a fraction of the time the CLI takes.
+//! see [`modred_report::opcount::Op`]), and prints `MULS DIVS` per line, or `error: REASON` for a bad
+//! line. Built only with the `count` feature; `modred-report` builds it unoptimised and runs it
+//! when its own build has no counters (a counting build of modred slows every kernel).
 
-use modred::opcount::Op;
+use modred_report::opcount::Op;
 use std::io::{BufRead, Write};
 
 fn main() {

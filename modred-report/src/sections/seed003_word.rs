@@ -1,18 +1,18 @@
 //! The table of Bloemen, *Montgomery multiplication*, 2014: a loop of many 64-bit modular
 //! exponentiations run empty, with the `divq` instruction and with single-word Montgomery
 //! multiplication (plus the u128 remainder, the article's own `mul_monty`, and modred's
-//! `barrett64`), through `modred::word::loops`.
+//! `barrett64`), through `crate::word_loops`.
 //!
-//! API used: `modred::word::loops::{cases, empty_loop, divq_loop, divq_u128_loop,
+//! API used: `crate::word_loops::{cases, empty_loop, divq_loop, divq_u128_loop,
 //! montgomery_seed_loop, montgomery_loop, barrett_loop}`; each loop runs `n` cases drawn from
 //! `seed` and returns the wrapping sum of (R^2 mod m) ^ (R^-1 mod m) (the common Montgomery
 //! conversion work) plus, except for the empty loop, b^e mod m.
 
-use crate::report::data::from_rug;
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{Row, Table};
-use crate::report::Ctx;
-use modred::word::loops;
+use crate::data::from_rug;
+use crate::harness::{measure_row, Competitor};
+use crate::table::{Row, Table};
+use crate::word_loops as loops;
+use crate::Ctx;
 use modred::Natural;
 use rug::Integer;
 use std::hint::black_box;

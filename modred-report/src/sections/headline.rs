@@ -6,10 +6,10 @@
 
 use super::common::{gmp_powm, oracle_powm, ossl_mod_exp};
 use super::mary;
-use crate::report::data::Rng;
-use crate::report::harness::{measure_row, Competitor};
-use crate::report::table::{PlotSpec, Row, Table};
-use crate::report::Ctx;
+use crate::data::Rng;
+use crate::harness::{measure_row, Competitor};
+use crate::table::{PlotSpec, Row, Table};
+use crate::Ctx;
 use modred::Natural;
 
 const POW: &str = "modred pow (auto)";

@@ -2,8 +2,8 @@
 //! preallocated, nothing allocated on the timed path), GMP through `rug`, OpenSSL through the
 //! `openssl` crate.
 
-use crate::report::data::{from_bn, from_rug, to_bn, to_rug};
-use crate::report::harness::Competitor;
+use crate::data::{from_bn, from_rug, to_bn, to_rug};
+use crate::harness::Competitor;
 use modred::reduce::{self, Reducer, WideResult};
 use modred::{Limb, Natural};
 use openssl::bn::{BigNum, BigNumContext};
