@@ -28,6 +28,27 @@
 //! is [`Modulus`] (with [`ReducerKind`] and [`exp::PowOptions`]), [`Natural`], [`Reducer`] for
 //! the methods themselves, [`word`], [`evm`] and [`rsa`]; errors are [`Error`].
 //!
+//! ## Example
+//!
+//! ```
+//! use modred::exp::PowOptions;
+//! use modred::{Modulus, Natural, ReducerKind};
+//!
+//! # fn main() -> modred::Result<()> {
+//! let m = Natural::parse("0xffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff61")?;
+//! let md = Modulus::new(&m, ReducerKind::Auto)?; // built once, shared across threads
+//! let (b, e) = (Natural::from(3u64), Natural::parse("65537")?);
+//! let x = md.pow_vartime(&b, &e, &PowOptions::default())?; // fastest; time depends on e
+//! let y = md.pow_ct(&b, &e)?; // constant time in the base and the exponent
+//! assert_eq!(x, y);
+//! assert_eq!(
+//!     x.to_decimal()?,
+//!     "54128599004952394019573613335979161018785071370609101223596118484763459026988"
+//! );
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! Every kernel's documentation has a `Leaks:` line: what its running time depends on besides
 //! the operand lengths (nothing, for the constant-time ones). Every public function and
 //! inherent method whose time depends on operand values ends in `_vartime`, as in crypto-bigint;
