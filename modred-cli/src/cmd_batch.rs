@@ -137,8 +137,8 @@ fn run_line(
     }
     let c = cache.as_mut().expect("just set");
     match &op {
-        // A new modulus, or a one-word one (the word path needs no context).
-        Op::Pow { b, e, m } if !repeat || m.len() <= 1 => crate::cmd_pow::pow(b, e, m, opts),
+        // A new modulus: the one-off dispatcher (no context kept).
+        Op::Pow { b, e, m } if !repeat => crate::cmd_pow::pow(b, e, m, opts),
         Op::Pow { b, e, m } => {
             if c.pow.is_none() {
                 c.pow = Some(Modulus::new(m, opts.reducer)?);

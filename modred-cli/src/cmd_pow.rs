@@ -56,23 +56,10 @@ pub struct PowArgs {
     pub m: String,
 }
 
-/// Whether the default path may take the single-word module for modulus `m`.
-fn word_path(opts: &PowOptions, m: &Natural) -> Option<u64> {
-    m.to_u64()
-        .filter(|&m1| m1 != 0 && opts.reducer == ReducerKind::Auto && opts.method == Method::Auto)
-}
-
-/// B^E mod M by the options, through the single-word path when it applies. A negative E
+/// B^E mod M by the options (the library's one-off dispatcher picks the path). A negative E
 /// raises the inverse of B (Python's `pow`): an error when B has none modulo M.
 pub fn pow(b: &Natural, e: &Signed, m: &Natural, opts: &PowOptions) -> Result<Natural, CliError> {
-    if e.negative {
-        return Ok(exp::pow_signed_exp_vartime(b, &e.mag, true, m, opts)?);
-    }
-    if let (Some(m1), Some(e1)) = (word_path(opts, m), e.mag.to_u64()) {
-        let r = modred::word::pow_mod_vartime(modred::word::residue_vartime(b, m1)?, e1, m1)?;
-        return Ok(Natural::from(r));
-    }
-    Ok(exp::pow_vartime(b, &e.mag, m, opts)?)
+    Ok(exp::pow_signed_exp_vartime(b, &e.mag, e.negative, m, opts)?)
 }
 
 pub fn run(a: PowArgs) -> Result<ExitCode, CliError> {

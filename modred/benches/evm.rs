@@ -232,10 +232,10 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// `MODRED_EVM_SWEEP=1`: the crossover of [`modred::tuning::EVM_CLASSICAL_MAX_PRODUCTS`].
+/// `MODRED_EVM_SWEEP=1`: the crossover of `tuning::CLASSICAL_POW_MAX_PRODUCTS`.
 /// Exponent 2^p (p squarings) by binary exponentiation over the `classical` reducer (products
-/// and Knuth's division, no precomputation) against the default `exp::pow_vartime` (Montgomery, even
-/// moduli by CRT), both through the public API: classical / default time per call, median of
+/// and Knuth's division, no precomputation) against a `Modulus` built for the call (Montgomery,
+/// even moduli by CRT), both through the public API: classical / default time per call, median of
 /// 7 interleaved pairs, per modulus size and parity.
 fn sweep() {
     use modred::exp::{self, Method, PowOptions};
@@ -283,7 +283,8 @@ fn sweep() {
                     );
                 };
                 let default = || {
-                    black_box(exp::pow_vartime(&b, &e, &m, &PowOptions::default()).unwrap());
+                    let md = modred::Modulus::new(&m, modred::ReducerKind::Auto).unwrap();
+                    black_box(md.pow_vartime(&b, &e, &PowOptions::default()).unwrap());
                 };
                 let mut r: Vec<f64> = (0..7).map(|_| time(&classical) / time(&default)).collect();
                 line += &format!(" p{p}:{:.2}", median(&mut r));

@@ -258,14 +258,14 @@ pub fn comb_params(bits: usize) -> (usize, usize) {
     }
 }
 
-/// MODEXP ([`crate::evm`]): the most products (squarings and multiplications of a left-to-right
-/// binary exponentiation) for which products with Knuth's division beat setting up Montgomery
-/// arithmetic (and, for even moduli, the CRT split). Measured on Zen 4 (thread CPU time,
+/// One-off exponentiation (`exp::pow_vartime`, [`crate::evm`]): the most products (squarings
+/// and multiplications of a left-to-right binary exponentiation) for which products with
+/// Knuth's division beat setting up Montgomery arithmetic (and, for even moduli, the CRT split). Measured on Zen 4 (thread CPU time,
 /// classical / default per call, exponent 2^p; `MODRED_EVM_SWEEP=1 cargo bench -p modred
 /// --bench evm`), odd moduli, 16 to 1024 bytes: p = 3: 0.93 0.97 0.95 0.80 1.01 1.06 0.71;
 /// p = 4: 1.02 1.02 1.06 0.95 1.23 1.38 0.85. (Even moduli: `evm` splits off a power of two
 /// up to 2^64 in single words, so they cross over about where odd ones do.)
-pub const EVM_CLASSICAL_MAX_PRODUCTS: usize = 3;
+pub const CLASSICAL_POW_MAX_PRODUCTS: usize = 3;
 
 /// Smallest and largest modulus (limbs) with a generated MULX/ADX Montgomery kernel
 /// (`build/adx_mont.rs`, one fully unrolled product and square per size; read by `build.rs`).

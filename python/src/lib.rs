@@ -109,15 +109,9 @@ fn powmod<'py>(
     let r = signals::compute(py, long, || -> modred::Result<Natural> {
         match prepare(&b, &e, mm)? {
             None => Ok(Natural::zero()),
-            Some((b, e)) => match (mm.to_u64().filter(|&m1| m1 != 0), e.to_u64()) {
-                // Moduli below 2^64: the single-word path (the Montgomery product of Bloemen,
-                // *Montgomery multiplication*, 2014).
-                (Some(m1), Some(e1)) => {
-                    let b1 = modred::word::residue_vartime(&b, m1)?;
-                    Ok(Natural::from(modred::word::pow_mod_vartime(b1, e1, m1)?))
-                }
-                _ => exp::pow_vartime(&b, &e, mm, &PowOptions::default()),
-            },
+            // The library's one-off dispatcher picks the path (single word, small exponent,
+            // odd, even).
+            Some((b, e)) => exp::pow_vartime(&b, &e, mm, &PowOptions::default()),
         }
     })?
     .map_err(to_pyerr)?;

@@ -10,62 +10,85 @@
 
 use crate::limb::Limb;
 
-/// `r[..4q] += a[..4q] * b + carry`, returning the carry limb; `q = a.len() / 4 >= 1`.
-/// Leaks: nothing but the lengths (constant time).
-///
-/// # Safety
-/// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
-#[target_feature(enable = "bmi2,adx")]
-pub unsafe fn addmul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Limb {
-    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
-    let mut rp = r.as_mut_ptr();
-    let mut ap = a.as_ptr();
-    let mut blocks = a.len() / 4;
-    let mut hi = carry;
-    // SAFETY: the loop touches exactly a.len() limbs of `a` and `r` (blocks of 4).
-    unsafe {
-        core::arch::asm!(
-            "xor {t0:e}, {t0:e}", // clear CF and OF
-            "2:",
-            "mulx {t1}, {t0}, qword ptr [{ap}]",
-            "adox {t0}, {hi}",
-            "adcx {t0}, qword ptr [{rp}]",
-            "mov qword ptr [{rp}], {t0}",
-            "mulx {hi}, {t2}, qword ptr [{ap} + 8]",
-            "adox {t2}, {t1}",
-            "adcx {t2}, qword ptr [{rp} + 8]",
-            "mov qword ptr [{rp} + 8], {t2}",
-            "mulx {t1}, {t0}, qword ptr [{ap} + 16]",
-            "adox {t0}, {hi}",
-            "adcx {t0}, qword ptr [{rp} + 16]",
-            "mov qword ptr [{rp} + 16], {t0}",
-            "mulx {hi}, {t2}, qword ptr [{ap} + 24]",
-            "adox {t2}, {t1}",
-            "adcx {t2}, qword ptr [{rp} + 24]",
-            "mov qword ptr [{rp} + 24], {t2}",
-            "lea {ap}, [{ap} + 32]",
-            "lea {rp}, [{rp} + 32]",
-            "lea rcx, [rcx - 1]",
-            "jrcxz 3f",
-            "jmp 2b",
-            "3:",
-            // carry out = hi + OF + CF; cannot overflow (the total fits n + 1 limbs).
-            "mov {t0:e}, 0",
-            "adox {hi}, {t0}",
-            "adcx {hi}, {t0}",
-            ap = inout(reg) ap,
-            rp = inout(reg) rp,
-            hi = inout(reg) hi,
-            t0 = out(reg) _,
-            t1 = out(reg) _,
-            t2 = out(reg) _,
-            inout("rcx") blocks,
-            in("rdx") b,
-            options(nostack),
-        );
-    }
-    let _ = (ap, rp, blocks);
-    hi
+/// `addmul_1_adx` and `submul_1_adx` from one description: per limb, `mulx` gives
+/// (hi_i, lo_i) = a_i b, the OF chain (adox) adds the previous high word to lo_i, and the CF
+/// chain (adcx) adds r_i, to lo_i (addition) or to its complement (subtraction, below), four
+/// limbs per iteration. `$negate` is empty for the addition and `not` of the product limb for
+/// the subtraction; `$setup` and `$finish` set and read CF accordingly.
+macro_rules! mul_row_adx {
+    (
+        $(#[$doc:meta])*
+        $name:ident, setup: $setup:literal, negate: [$n0:literal, $n2:literal],
+        finish: [$($finish:literal),+]
+    ) => {
+        $(#[$doc])*
+        #[target_feature(enable = "bmi2,adx")]
+        pub unsafe fn $name(r: &mut [Limb], a: &[Limb], b: Limb, c: Limb) -> Limb {
+            debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
+            let mut rp = r.as_mut_ptr();
+            let mut ap = a.as_ptr();
+            let mut blocks = a.len() / 4;
+            let mut hi = c;
+            // SAFETY: the loop touches exactly a.len() limbs of `a` and `r` (blocks of 4).
+            unsafe {
+                core::arch::asm!(
+                    "xor {t0:e}, {t0:e}", // clear CF and OF
+                    $setup,
+                    "2:",
+                    "mulx {t1}, {t0}, qword ptr [{ap}]",
+                    "adox {t0}, {hi}",
+                    $n0,
+                    "adcx {t0}, qword ptr [{rp}]",
+                    "mov qword ptr [{rp}], {t0}",
+                    "mulx {hi}, {t2}, qword ptr [{ap} + 8]",
+                    "adox {t2}, {t1}",
+                    $n2,
+                    "adcx {t2}, qword ptr [{rp} + 8]",
+                    "mov qword ptr [{rp} + 8], {t2}",
+                    "mulx {t1}, {t0}, qword ptr [{ap} + 16]",
+                    "adox {t0}, {hi}",
+                    $n0,
+                    "adcx {t0}, qword ptr [{rp} + 16]",
+                    "mov qword ptr [{rp} + 16], {t0}",
+                    "mulx {hi}, {t2}, qword ptr [{ap} + 24]",
+                    "adox {t2}, {t1}",
+                    $n2,
+                    "adcx {t2}, qword ptr [{rp} + 24]",
+                    "mov qword ptr [{rp} + 24], {t2}",
+                    "lea {ap}, [{ap} + 32]",
+                    "lea {rp}, [{rp} + 32]",
+                    "lea rcx, [rcx - 1]",
+                    "jrcxz 3f",
+                    "jmp 2b",
+                    "3:",
+                    "mov {t0:e}, 0",
+                    "adox {hi}, {t0}",
+                    $($finish,)+
+                    ap = inout(reg) ap,
+                    rp = inout(reg) rp,
+                    hi = inout(reg) hi,
+                    t0 = out(reg) _,
+                    t1 = out(reg) _,
+                    t2 = out(reg) _,
+                    inout("rcx") blocks,
+                    in("rdx") b,
+                    options(nostack),
+                );
+            }
+            let _ = (ap, rp, blocks);
+            hi
+        }
+    };
+}
+
+mul_row_adx! {
+    /// `r[..4q] += a[..4q] * b + c`, returning the carry limb; `q = a.len() / 4 >= 1`. The
+    /// carry out is hi + OF + CF, which cannot overflow (the total fits n + 1 limbs).
+    /// Leaks: nothing but the lengths (constant time).
+    ///
+    /// # Safety
+    /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
+    addmul_1_adx, setup: "", negate: ["", ""], finish: ["adcx {hi}, {t0}"]
 }
 
 /// `r[..4q] = a[..4q] * b + carry`, returning the high limb; `q = a.len() / 4 >= 1`.
@@ -138,73 +161,19 @@ pub(crate) unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     unsafe { addmul_1_adx(&mut r[split..], &a[split..], b, c) }
 }
 
-/// `r[..4q] -= a[..4q] * b + borrow`, returning the borrow limb (the amount still to subtract
-/// at position `4q`); `q = a.len() / 4 >= 1`.
-///
-/// The product chain runs on OF (adox) as in [`addmul_1_adx`]; the subtraction runs on CF as
-/// the addition of the complement, `r - s = r + !s + 1` per 4q limbs (CF set on entry), since
-/// SBB would overwrite OF. The final CF is 1 when no borrow left the window.
-/// Leaks: nothing but the lengths (constant time).
-///
-/// # Safety
-/// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
-#[target_feature(enable = "bmi2,adx")]
-pub unsafe fn submul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, borrow: Limb) -> Limb {
-    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
-    let mut rp = r.as_mut_ptr();
-    let mut ap = a.as_ptr();
-    let mut blocks = a.len() / 4;
-    let mut hi = borrow;
-    // SAFETY: the loop touches exactly a.len() limbs of `a` and `r` (blocks of 4).
-    unsafe {
-        core::arch::asm!(
-            "xor {t0:e}, {t0:e}", // clear CF and OF
-            "stc",                // the + 1 of the complement
-            "2:",
-            "mulx {t1}, {t0}, qword ptr [{ap}]",
-            "adox {t0}, {hi}",
-            "not {t0}",
-            "adcx {t0}, qword ptr [{rp}]",
-            "mov qword ptr [{rp}], {t0}",
-            "mulx {hi}, {t2}, qword ptr [{ap} + 8]",
-            "adox {t2}, {t1}",
-            "not {t2}",
-            "adcx {t2}, qword ptr [{rp} + 8]",
-            "mov qword ptr [{rp} + 8], {t2}",
-            "mulx {t1}, {t0}, qword ptr [{ap} + 16]",
-            "adox {t0}, {hi}",
-            "not {t0}",
-            "adcx {t0}, qword ptr [{rp} + 16]",
-            "mov qword ptr [{rp} + 16], {t0}",
-            "mulx {hi}, {t2}, qword ptr [{ap} + 24]",
-            "adox {t2}, {t1}",
-            "not {t2}",
-            "adcx {t2}, qword ptr [{rp} + 24]",
-            "mov qword ptr [{rp} + 24], {t2}",
-            "lea {ap}, [{ap} + 32]",
-            "lea {rp}, [{rp} + 32]",
-            "lea rcx, [rcx - 1]",
-            "jrcxz 3f",
-            "jmp 2b",
-            "3:",
-            // borrow out = hi + OF + (1 - CF): hi < b <= 2^64 - 1, so it cannot overflow.
-            "mov {t0:e}, 0",
-            "adox {hi}, {t0}",
-            "cmc",
-            "adcx {hi}, {t0}",
-            ap = inout(reg) ap,
-            rp = inout(reg) rp,
-            hi = inout(reg) hi,
-            t0 = out(reg) _,
-            t1 = out(reg) _,
-            t2 = out(reg) _,
-            inout("rcx") blocks,
-            in("rdx") b,
-            options(nostack),
-        );
-    }
-    let _ = (ap, rp, blocks);
-    hi
+mul_row_adx! {
+    /// `r[..4q] -= a[..4q] * b + c` (c: the borrow in), returning the borrow limb (the amount
+    /// still to subtract at position `4q`); `q = a.len() / 4 >= 1`.
+    ///
+    /// The product chain runs on OF (adox) as in [`addmul_1_adx`]; the subtraction runs on CF as
+    /// the addition of the complement, `r - s = r + !s + 1` per 4q limbs (CF set on entry: the
+    /// + 1), since SBB would overwrite OF. The final CF is 1 when no borrow left the window, so
+    /// the borrow out is hi + OF + (1 - CF) (`cmc`); hi < b <= 2^64 - 1: no overflow.
+    /// Leaks: nothing but the lengths (constant time).
+    ///
+    /// # Safety
+    /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
+    submul_1_adx, setup: "stc", negate: ["not {t0}", "not {t2}"], finish: ["cmc", "adcx {hi}, {t0}"]
 }
 
 /// `r -= a * b` for any length (the `len % 4` head portably, the rest by [`submul_1_adx`]);

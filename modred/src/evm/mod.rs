@@ -15,23 +15,19 @@
 //!
 //! Decoding never allocates a declared length: each number is read from the bytes present
 //! (a length of 2^255 costs nothing), and a modulus cut short by the end of the input is
-//! materialised only after the size checks. Exponentiation goes through modred's fastest
-//! paths: the one-word Montgomery / Barrett kernels for 64-bit moduli, the fused Montgomery
-//! kernels (MULX/ADX, AVX-512 IFMA) for odd moduli, the CRT split of `crate::exp::even`
-//! for even ones. Variable time, without the `_vartime` suffix: MODEXP's inputs are public by
-//! protocol (every node re-executes the call).
+//! materialised only after the size checks. Exponentiation is the one-off dispatcher's
+//! (`exp::pow_vartime` with the default options: the one-word kernels for 64-bit moduli,
+//! products and division for the shortest exponents, the fused Montgomery kernels (MULX/ADX,
+//! AVX-512 IFMA) for odd moduli, the CRT split for even ones). Variable time, without the
+//! `_vartime` suffix: MODEXP's inputs are public by protocol (every node re-executes the call).
 
 pub mod schedule;
 
 use crate::arith;
-use crate::exp::{even::EvenCtx, sliding};
+use crate::error::Error;
+use crate::exp;
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::reduce::auto::{self, Workload};
-use crate::reduce::classical::Classical;
-use crate::reduce::ReducerKind;
-use crate::tuning;
-use crate::word::{Barrett64, Monty64};
 use core::fmt;
 use core::str::FromStr;
 use thiserror::Error;
@@ -303,7 +299,7 @@ pub fn modexp(input: &[u8], fork: Fork) -> Result<Vec<u8>, EvmError> {
         l.check_price(input, fork)?;
     }
     l.check_memory(input)?;
-    Ok(execute(input, &l))
+    execute(input, &l)
 }
 
 /// [`modexp`] and [`gas`] together: `(output, gas)`.
@@ -313,11 +309,11 @@ pub fn run(input: &[u8], fork: Fork) -> Result<(Vec<u8>, u64), EvmError> {
     l.check(input, fork)?;
     let price = l.check_price(input, fork)?;
     l.check_memory(input)?;
-    Ok((execute(input, &l), price))
+    Ok((execute(input, &l)?, price))
 }
 
 /// The output for lengths `l` that passed the fork's checks.
-fn execute(input: &[u8], l: &Lengths) -> Vec<u8> {
+fn execute(input: &[u8], l: &Lengths) -> Result<Vec<u8>, EvmError> {
     // Every length is now below 2^21 bytes: Osaka's cap, or the price bound (Berlin
     // ceil(x/8)^2 / 3 <= 2^32 gives x < 2^20; Byzantium x^2 / 320 <= 2^32, x < 2^21).
     let mut out = vec![0u8; l.modulus as usize];
@@ -330,9 +326,20 @@ fn execute(input: &[u8], l: &Lengths) -> Vec<u8> {
         debug_assert_eq!((base.len() as u64, exp.len() as u64), (l.base, l.exp));
         // A modulus cut short by the end of the input ends in zero bytes.
         let m_zeros = (l.modulus - modulus.len() as u64) as usize;
-        pow_be(base, exp, m_bytes, m_zeros, &mut out);
+        let m = Natural::from_limbs(limbs_be(m_bytes, m_zeros));
+        let x = exp::pow_auto_vartime(
+            &Natural::from_limbs(limbs_be(strip(base), 0)),
+            &Natural::from_limbs(limbs_be(strip(exp), 0)),
+            &m,
+        )
+        .map_err(|e| match e {
+            Error::TooLarge { bytes, .. } => EvmError::TooLarge { bytes },
+            // m > 0 (strip left a byte): the working memory is the only way to fail.
+            other => unreachable!("MODEXP on a non-zero modulus: {other}"),
+        })?;
+        write_be(x.limbs(), &mut out);
     }
-    out
+    Ok(out)
 }
 
 /// Limbs of the big-endian `bytes` followed by `zeros` zero bytes, least significant first.
@@ -372,245 +379,4 @@ fn write_be(x: &[Limb], out: &mut [u8]) {
         let n = top.len();
         top.copy_from_slice(&l.to_be_bytes()[8 - n..]);
     }
-}
-
-/// `base^exp mod m` into `out` (big-endian, `out.len() >= ` the bytes of m), with
-/// `m = m_bytes 256^m_zeros > 0` (`m_bytes` without leading zeros, non-empty).
-/// Leaks: variable time (public operands): the sizes choose the path, each path is variable time.
-fn pow_be(base: &[u8], exp: &[u8], m_bytes: &[u8], m_zeros: usize, out: &mut [u8]) {
-    let m = limbs_be(m_bytes, m_zeros);
-    debug_assert!(m.last().is_some_and(|&t| t != 0));
-    if m == [1] {
-        return; // everything is 0 mod 1
-    }
-    let exp = limbs_be(strip(exp), 0);
-    if exp.is_empty() {
-        // b^0 = 1 (0^0 too), and m > 1.
-        if let Some(last) = out.last_mut() {
-            *last = 1;
-        }
-        return;
-    }
-    let mut b = limbs_be(strip(base), 0);
-    if arith::cmp(&b, &m).is_ge() {
-        b = arith::rem_vartime(&b, &m);
-    }
-    let b = arith::trim(&b);
-    if b.len() <= 1 && b.first().copied().unwrap_or(0) <= 1 {
-        // 0^e = 0 and 1^e = 1 for e > 0.
-        write_be(b, out);
-        return;
-    }
-    let x = if let [m0] = m[..] {
-        vec![pow_word(b[0], &exp, m0)]
-    } else if binary_products(&exp) <= tuning::EVM_CLASSICAL_MAX_PRODUCTS {
-        pow_classical(b, &exp, &m)
-    } else if m[0] & 1 == 1 {
-        pow_odd(b, &exp, &m)
-    } else {
-        pow_even(b, &exp, &m)
-    };
-    write_be(&x, out);
-}
-
-/// `b^e mod m` for one-word `m >= 2`, `b < m`: the one-word Montgomery product of Bloemen,
-/// *Montgomery multiplication*, 2014, for odd m, Möller–Granlund Barrett for even m
-/// ([`crate::word`]), right to left over the exponent's limbs.
-/// Leaks: variable time (public operands): the exponent's bits (a multiplication per set bit).
-fn pow_word(b: Limb, e: &[Limb], m: Limb) -> Limb {
-    if m & 1 == 1 {
-        let c = Monty64::new(m).expect("odd m >= 3");
-        c.from_monty(pow_limbs(
-            |x, y| c.mul_unchecked(x, y),
-            c.one(),
-            c.to_monty(b),
-            e,
-        ))
-    } else {
-        let c = Barrett64::new(m).expect("m >= 2");
-        pow_limbs(|x, y| c.mul_unchecked(x, y), 1, b, e)
-    }
-}
-
-/// Right-to-left binary exponentiation over a multi-limb exponent: `one * base^e` in the
-/// representation `mul` works in (residues below m stay below m). Polls [`crate::cancel`]
-/// every 4096 bits (a cancelled result is meaningless).
-/// Leaks: variable time (public operands): the exponent's bits (a multiplication per set bit).
-#[inline(always)]
-fn pow_limbs(mul: impl Fn(Limb, Limb) -> Limb, one: Limb, base: Limb, e: &[Limb]) -> Limb {
-    let (mut acc, mut sq) = (one, base);
-    let bits = arith::bit_len(e);
-    for i in 0..bits {
-        if i % 4096 == 0 && crate::cancel::requested() {
-            break;
-        }
-        if arith::bit(e, i) {
-            acc = mul(acc, sq);
-        }
-        if i + 1 < bits {
-            sq = mul(sq, sq);
-        }
-    }
-    acc
-}
-
-/// Products (squarings and multiplications) of a left-to-right binary exponentiation by `e`.
-fn binary_products(e: &[Limb]) -> usize {
-    let ones: usize = e.iter().map(|l| l.count_ones() as usize).sum();
-    arith::bit_len(e) - 1 + ones - 1
-}
-
-/// `b^e mod m` for any m of k >= 2 limbs, `b < m` (trimmed, > 1): left-to-right binary with
-/// products of the operands' own lengths and Knuth's division (the `classical` reducer's
-/// remainder): no precomputation, for exponents too short to repay a Montgomery context or
-/// the CRT split of an even modulus. Returns k limbs. Polls [`crate::cancel`] (a cancelled
-/// result is meaningless).
-/// Leaks: variable time (public operands): the exponent's bits, the products' lengths and
-/// Knuth division.
-fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let r = Classical::new(m).expect("m > 1");
-    let k = m.len();
-    // acc (k), the product (2k) and the division's shifted copy (2k + 1) in one allocation.
-    let mut work = vec![0 as Limb; 5 * k + 1];
-    let (acc, rest) = work.split_at_mut(k);
-    let (prod, u) = rest.split_at_mut(2 * k);
-    acc[..b.len()].copy_from_slice(b);
-    let mut len = b.len();
-    // Invariant: acc[..len] = b^(e >> i) mod m, trimmed; acc[len..] = 0.
-    for i in (0..arith::bit_len(e) - 1).rev() {
-        if len == 0 {
-            break; // 0 stays 0
-        }
-        if i % crate::scan::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
-            break;
-        }
-        let p = &mut prod[..2 * len];
-        arith::sqr(p, &acc[..len]);
-        r.rem_into_vartime(acc, p, u);
-        len = arith::normalized_len(acc);
-        if arith::bit(e, i) && len > 0 {
-            let p = &mut prod[..len + b.len()];
-            arith::mul(p, &acc[..len], b);
-            r.rem_into_vartime(acc, p, u);
-            len = arith::normalized_len(acc);
-        }
-    }
-    work.truncate(k);
-    work
-}
-
-/// `b^e mod m` for odd m of k >= 2 limbs, `b < m` (k limbs out): the fused sliding-window
-/// kernels of the reducer `auto` picks.
-/// Leaks: variable time (public operands): the sliding window follows the exponent.
-fn pow_odd(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let r = (auto::choose(m, Workload::Repeated).build)(m, crate::cpu::tier()).expect("m odd, > 1");
-    let mut base = b.to_vec();
-    base.resize(m.len(), 0);
-    sliding::pow(&*r, &base, e, window(e))
-}
-
-/// `b^e mod m` for even m of k >= 2 limbs, `b < m` (trimmed): the Chinese remainder theorem
-/// over m = m_odd 2^t, as [`EvenCtx`] (which serves t > 64) but in single words for the power
-/// of two: x2 = b^e mod 2^t, x1 = b^e mod m_odd, x = x1 + m_odd ((x2 - x1) m_odd^{-1} mod 2^t).
-/// Leaks: variable time (public operands): as its two halves'.
-fn pow_even(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let t = m[0].trailing_zeros() as usize + 64 * m.iter().take_while(|&&l| l == 0).count();
-    if t > 64 {
-        return pow_even_ctx(b, e, m);
-    }
-    let mut m_odd = m[t / 64..].to_vec();
-    arith::shr_in_place(&mut m_odd, (t % 64) as u32);
-    let m_odd = arith::trim(&m_odd);
-    let x2 = pow_2t(b.first().copied().unwrap_or(0), e, t as u32);
-    if m_odd == [1] {
-        return vec![x2];
-    }
-    let x1 = pow_residue(b, e, m_odd);
-    // y = (x2 - x1) m_odd^{-1} mod 2^t; m_odd^{-1} mod 2^64 from Newton's iteration.
-    let inv = crate::limb::neg_inv_newton(m_odd[0]).wrapping_neg();
-    let y = x2.wrapping_sub(x1[0]).wrapping_mul(inv) & low_bits(t as u32);
-    // x = x1 + m_odd y < m_odd 2^t = m.
-    let kx = m_odd.len();
-    let mut x = vec![0 as Limb; kx + 1];
-    x[kx] = arith::mul_1(&mut x[..kx], m_odd, y);
-    let carry = arith::add_in_place(&mut x, &x1);
-    debug_assert_eq!(carry, 0);
-    debug_assert!(arith::cmp(&x, m).is_lt());
-    x
-}
-
-/// Mask of the low `t <= 64` bits.
-fn low_bits(t: u32) -> Limb {
-    if t >= 64 {
-        Limb::MAX
-    } else {
-        (1 << t) - 1
-    }
-}
-
-/// `b^e mod 2^t` for 1 <= t <= 64 and `e > 0` (trimmed): wrapping single-word products. An odd b
-/// lies in the unit group of order 2^(t-1), so only e mod 2^(t-1) matters; an even b with
-/// e v >= t (v = the twos in b mod 2^t) gives 0.
-/// Leaks: variable time (public operands): the base's parity and twos, the exponent's bits.
-fn pow_2t(b: Limb, e: &[Limb], t: u32) -> Limb {
-    let mask = low_bits(t);
-    let b = b & mask;
-    let e_low = if b & 1 == 1 {
-        e[0] & low_bits(t - 1)
-    } else if b == 0 || e.len() > 1 || e[0] >= u64::from(t.div_ceil(b.trailing_zeros())) {
-        // b^e has at least e v >= t factors of two (v = trailing zeros of b; none left for 0).
-        return 0;
-    } else {
-        e[0]
-    };
-    pow_limbs(Limb::wrapping_mul, 1, b, &[e_low]) & mask
-}
-
-/// `b^e mod m` (k' limbs out) for odd m >= 3 of any size and any `b` below 2^(64 k) with
-/// k >= k' limbs: reduces b, then the one-word, classical or Montgomery path.
-/// Leaks: variable time (public operands): a division, the sizes choose the path.
-fn pow_residue(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let reduced;
-    let b = if arith::cmp(b, m).is_ge() {
-        reduced = arith::rem_vartime(b, m);
-        arith::trim(&reduced)
-    } else {
-        b
-    };
-    if let [m0] = m[..] {
-        return vec![pow_word(b.first().copied().unwrap_or(0), e, m0)];
-    }
-    if b.is_empty() {
-        return vec![0; m.len()];
-    }
-    if binary_products(e) <= tuning::EVM_CLASSICAL_MAX_PRODUCTS {
-        pow_classical(b, e, m)
-    } else {
-        pow_odd(b, e, m)
-    }
-}
-
-/// `b^e mod m` for even m with more than 64 trailing zero bits: [`EvenCtx`].
-/// Leaks: variable time (public operands): as [`EvenCtx`]'s.
-fn pow_even_ctx(b: &[Limb], e: &[Limb], m: &[Limb]) -> Vec<Limb> {
-    let ctx = EvenCtx::new(
-        &Natural::from_slice(m),
-        ReducerKind::Auto,
-        crate::cpu::tier(),
-    )
-    .expect("m even, > 1");
-    let w = window(e);
-    ctx.pow(
-        &Natural::from_slice(b),
-        &Natural::from_slice(e),
-        &|r, b, e| Ok(sliding::pow(r, b, e, w)),
-    )
-    .expect("sliding windows of at most 7 bits: no table too large")
-    .limbs()
-    .to_vec()
-}
-
-/// The sliding window for exponent `e`.
-fn window(e: &[Limb]) -> usize {
-    tuning::sliding_window_bits(arith::bit_len(e))
 }

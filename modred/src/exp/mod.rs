@@ -27,6 +27,7 @@ mod helpers;
 pub mod inverse;
 mod method;
 mod modulus;
+mod oneoff;
 pub(crate) mod sliding;
 mod small_exp;
 pub mod table_window;
@@ -39,7 +40,9 @@ pub use method::{
     check_threads, is_constant_time, pow_with_vartime, Method, MethodInfo, PowOptions, MAX_THREADS,
     METHODS,
 };
-pub use modulus::{pow_signed_exp_vartime, pow_vartime, FixedBase, Modulus};
+pub use modulus::{FixedBase, Modulus};
+pub(crate) use oneoff::pow_auto_vartime;
+pub use oneoff::{pow_signed_exp_vartime, pow_vartime};
 
 use crate::cancel::Poll;
 use crate::limb::Limb;

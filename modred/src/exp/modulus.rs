@@ -1,6 +1,5 @@
-//! The exponentiation API on naturals: [`pow_vartime`] and [`pow_signed_exp_vartime`] for one-off use, and the
-//! contexts [`Modulus`] (built once per modulus, shared across threads) and [`FixedBase`]
-//! (precomputed tables for one base).
+//! The contexts [`Modulus`] (built once per modulus, shared across threads) and [`FixedBase`]
+//! (precomputed tables for one base); one-off calls are [`super::oneoff`]'s.
 
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
@@ -21,71 +20,6 @@ use std::sync::Arc;
 /// at this size: SOS (schoolbook product on the MULX/ADX rows, constant time at every size).
 const CT_AUTO_REDUCER: ReducerKind = ReducerKind::MontgomerySos;
 
-/// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, method
-/// parameters out of range, a Montgomery reducer named for an even m (use
-/// [`ReducerKind::Auto`]), `ct` with an even m or a reducer that is not constant time.
-/// Leaks: variable time, except `ct` (see [`Modulus::pow_ct`]); the one-word and small-exponent
-/// shortcuts are taken by the operands' sizes.
-pub fn pow_vartime(
-    base: &Natural,
-    exp: &Natural,
-    m: &Natural,
-    opts: &PowOptions,
-) -> Result<Natural> {
-    opts.validate()?;
-    if let Some(x) = pow_one_word(base, exp, m, opts) {
-        return Ok(x);
-    }
-    // A small exponent: plain powering and at most one division, no modulus context.
-    if opts.method == Method::Auto && opts.reducer == ReducerKind::Auto {
-        // Its products reach POW_PLAIN_MAX_RATIO times m's length.
-        let limbs = base.len().max(tuning::POW_PLAIN_MAX_RATIO * m.len());
-        ensure_work(Work::Product, limbs, 0)?;
-        if let Some(x) = super::small_exp::pow_plain(base, exp, m) {
-            return Ok(x);
-        }
-    }
-    Modulus::new(m, opts.reducer)?.pow_vartime(base, exp, opts)
-}
-
-/// The default choices (`auto` method and reducer) for a one-limb modulus and exponent: the
-/// single-word path ([`crate::word::pow_mod_vartime`]: the Montgomery product of Bloemen, *Montgomery
-/// multiplication*, 2014, Barrett for even m),
-/// without building a [`Modulus`], whose setup would cost more than the exponentiation
-/// (measured with a 64-bit modulus and exponent, throwaway example: 626-635 ns through
-/// `Modulus`, 297-312 ns here, GMP `mpz_powm` 394-426 ns). `None` for anything else.
-/// Leaks: variable time, as [`crate::word::pow_mod_vartime`].
-fn pow_one_word(base: &Natural, exp: &Natural, m: &Natural, opts: &PowOptions) -> Option<Natural> {
-    let (&[m0], [] | [_]) = (m.limbs(), exp.limbs()) else {
-        return None;
-    };
-    if opts.method != Method::Auto || opts.reducer != ReducerKind::Auto {
-        return None;
-    }
-    let e = exp.limbs().first().copied().unwrap_or(0);
-    crate::word::residue_vartime(base, m0)
-        .and_then(|b| crate::word::pow_mod_vartime(b, e, m0))
-        .ok()
-        .map(Natural::from)
-}
-
-/// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
-/// ([`Error::NotInvertible`] when gcd(base, m) != 1).
-/// Leaks: variable time (the inverse, and [`pow_vartime`]'s).
-pub fn pow_signed_exp_vartime(
-    base: &Natural,
-    exp: &Natural,
-    exp_negative: bool,
-    m: &Natural,
-    opts: &PowOptions,
-) -> Result<Natural> {
-    if !exp_negative || exp.is_zero() {
-        return pow_vartime(base, exp, m, opts);
-    }
-    opts.validate()?;
-    Modulus::new(m, opts.reducer)?.pow_signed_vartime(base, exp, exp_negative, opts)
-}
-
 /// A modulus context built once and shared (`Clone + Send + Sync`) across threads and calls.
 ///
 /// Leaks: its methods are variable time in their operands (the Montgomery ones through the
@@ -102,6 +36,9 @@ pub struct Modulus {
     /// The constant-time reducer for `ct` (odd m: the chosen reducer if constant time, else
     /// SOS with [`ReducerKind::Auto`]; None otherwise).
     ct: Option<Arc<dyn Reducer>>,
+    /// Built with [`ReducerKind::Auto`]: a one-limb m then exponentiates on the single-word
+    /// products with [`Method::Auto`].
+    auto: bool,
 }
 
 impl Modulus {
@@ -130,6 +67,7 @@ impl Modulus {
                 r: None,
                 even: None,
                 ct: None,
+                auto: reducer == ReducerKind::Auto,
             });
         }
         let auto = reducer == ReducerKind::Auto;
@@ -163,6 +101,7 @@ impl Modulus {
             r: Some(r),
             even,
             ct,
+            auto,
         })
     }
 
@@ -271,13 +210,19 @@ impl Modulus {
     }
 
     /// `base^exp mod m` with `opts.method` (opts.reducer is ignored: this context's reducer is
-    /// used).
+    /// used; with [`ReducerKind::Auto`] and [`Method::Auto`] a one-limb m takes the single-word
+    /// products of [`crate::word`], as the one-off [`super::pow_vartime`] does).
     /// Leaks: as [`Self::pow_ct`] for [`Method::Ct`]; otherwise variable time, as the method's.
     pub fn pow_vartime(&self, base: &Natural, exp: &Natural, opts: &PowOptions) -> Result<Natural> {
         opts.validate()?;
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
+        if let (true, Method::Auto, &[m0]) = (self.auto, opts.method, self.m.limbs()) {
+            let b = crate::word::residue_vartime(base, m0)?;
+            let x = crate::word::pow_mod_limbs_vartime(b, exp.limbs(), m0);
+            return Ok(Natural::from(x));
+        }
         self.ensure_work(Work::Power, &[base])?;
         if let Some(even) = &self.even {
             if opts.method == Method::Ct {

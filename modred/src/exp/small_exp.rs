@@ -2,12 +2,14 @@
 //! there is nothing to reduce, and when it is at most a few times longer than m one division
 //! after the plain powering costs less than a Montgomery set-up (R^2 mod m, -m^{-1} mod R, the
 //! conversions), which is a division of 2k limbs and more. So pow(3, 2, m) for a 2^22-bit m
-//! is one product of one-limb numbers.
+//! is one product of one-limb numbers. An exponent of at most a few products
+//! ([`pow_classical`]) runs products and Knuth's division with no precomputation at all.
 
 use crate::arith;
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::tuning::POW_PLAIN_MAX_RATIO;
+use crate::reduce::classical::Classical;
+use crate::tuning::{CLASSICAL_POW_MAX_PRODUCTS, POW_PLAIN_MAX_RATIO};
 
 /// `base^exp mod m` by plain powering when `exp` fits a limb and the power has at most
 /// [`POW_PLAIN_MAX_RATIO`] times the bits of m (the estimate bits(base mod m) exp bounds it);
@@ -65,6 +67,54 @@ fn power(x: &[Limb], e: u64) -> Natural {
         }
     }
     Natural::from_limbs(acc)
+}
+
+/// Products (squarings and multiplications) of a left-to-right binary exponentiation by a
+/// trimmed, non-zero `e`.
+fn binary_products(e: &[Limb]) -> usize {
+    let ones: usize = e.iter().map(|l| l.count_ones() as usize).sum();
+    arith::bit_len(e) - 1 + ones - 1
+}
+
+/// `b^e mod m` for m of k >= 2 limbs, `b < m` (trimmed, > 1) and a trimmed non-zero `e` of
+/// at most [`CLASSICAL_POW_MAX_PRODUCTS`] binary products: left-to-right binary with products of
+/// the operands' own lengths and Knuth's division (the `classical` reducer's remainder), no
+/// precomputation. Returns k limbs, or `None` for a longer exponent. Polls [`crate::cancel`]
+/// (a cancelled result is meaningless).
+/// Leaks: variable time: the exponent's bits, the products' lengths and Knuth division.
+pub(crate) fn pow_classical(b: &[Limb], e: &[Limb], m: &[Limb]) -> Option<Vec<Limb>> {
+    if binary_products(e) > CLASSICAL_POW_MAX_PRODUCTS {
+        return None;
+    }
+    let r = Classical::new(m).expect("m > 1");
+    let k = m.len();
+    // acc (k), the product (2k) and the division's shifted copy (2k + 1) in one allocation.
+    let mut work = vec![0 as Limb; 5 * k + 1];
+    let (acc, rest) = work.split_at_mut(k);
+    let (prod, u) = rest.split_at_mut(2 * k);
+    acc[..b.len()].copy_from_slice(b);
+    let mut len = b.len();
+    // Invariant: acc[..len] = b^(e >> i) mod m, trimmed; acc[len..] = 0.
+    for i in (0..arith::bit_len(e) - 1).rev() {
+        if len == 0 {
+            break; // 0 stays 0
+        }
+        if i % crate::scan::CANCEL_CHECK_STEPS == 0 && crate::cancel::requested() {
+            break;
+        }
+        let p = &mut prod[..2 * len];
+        arith::sqr(p, &acc[..len]);
+        r.rem_into_vartime(acc, p, u);
+        len = arith::normalized_len(acc);
+        if arith::bit(e, i) && len > 0 {
+            let p = &mut prod[..len + b.len()];
+            arith::mul(p, &acc[..len], b);
+            r.rem_into_vartime(acc, p, u);
+            len = arith::normalized_len(acc);
+        }
+    }
+    work.truncate(k);
+    Some(work)
 }
 
 #[cfg(test)]

@@ -20,7 +20,7 @@
 //! Variable time (number of passes, skipped digits, the fix-up) except the const-size fold
 //! `fold_fixed`; see [`DiminishedRadix`].
 
-use super::montgomery::fast::sub_final_fixed;
+use super::montgomery::fixed::sub_final_fixed;
 use super::{check_modulus, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{
     self, add_1_in_place, add_in_place, addmul_1, karatsuba_scratch_len, mul_1, mul_basecase,

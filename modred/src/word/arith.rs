@@ -39,6 +39,55 @@ pub fn pow_mod_vartime(b: Limb, e: u64, m: Limb) -> Result<Limb> {
     }
 }
 
+/// `b^e mod m` for any `b`, an exponent of any length (limbs, least significant first) and
+/// `m >= 1`, output `< m`: [`pow_mod_vartime`] for a one-limb exponent, else right to left over
+/// the exponent's bits on the same products (Montgomery for odd m, Barrett for even m). Polls
+/// [`crate::cancel`] every 4096 bits (a cancelled result is meaningless).
+/// Leaks: variable time: the exponent's bits (a multiplication per set bit), as
+/// [`pow_mod_vartime`].
+pub(crate) fn pow_mod_limbs_vartime(b: Limb, e: &[Limb], m: Limb) -> Limb {
+    debug_assert!(m >= 1);
+    let top = e.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1);
+    if top <= 1 || m == 1 {
+        return pow_mod_vartime(b, e.first().copied().unwrap_or(0), m).unwrap_or(0);
+    }
+    let e = &e[..top];
+    if m & 1 == 1 {
+        let c = Monty64::new(m).expect("odd m >= 3");
+        c.from_monty(pow_bits(
+            |x, y| c.mul_unchecked(x, y),
+            c.one(),
+            c.to_monty(b % m),
+            e,
+        ))
+    } else {
+        let c = Barrett64::new(m).expect("m >= 2");
+        pow_bits(|x, y| c.mul_unchecked(x, y), 1, b % m, e)
+    }
+}
+
+/// `one * base^e` right to left in the representation `mul` works in (trimmed `e`, non-empty),
+/// polling [`crate::cancel`] every 4096 bits.
+/// Leaks: variable time: a multiplication per set bit of `e`.
+#[inline(always)]
+fn pow_bits(mul: impl Fn(Limb, Limb) -> Limb, one: Limb, base: Limb, e: &[Limb]) -> Limb {
+    let bits = 64 * e.len() - e[e.len() - 1].leading_zeros() as usize;
+    // Invariant after step i: acc = one * base^(e mod 2^(i+1)), sq = base^(2^(i+1)).
+    let (mut acc, mut sq) = (one, base);
+    for i in 0..bits {
+        if i % 4096 == 0 && crate::cancel::requested() {
+            break;
+        }
+        if (e[i / 64] >> (i % 64)) & 1 == 1 {
+            acc = mul(acc, sq);
+        }
+        if i + 1 < bits {
+            sq = mul(sq, sq);
+        }
+    }
+    acc
+}
+
 /// `a b mod m` for any `a, b < 2^64`, output `< m`: one 128/64 hardware division (for a single
 /// product nothing beats it; precomputing a context costs a division already).
 /// Leaks: variable time: the hardware division's latency depends on the operands (x86 `div`),

@@ -20,6 +20,7 @@ pub mod montgomery64;
 pub mod prime;
 pub mod shoup64;
 
+pub(crate) use arith::pow_mod_limbs_vartime;
 pub use arith::{inv_mod_vartime, mul_mod_vartime, pow_mod_vartime, residue_vartime};
 pub use barrett64::Barrett64;
 pub use montgomery64::Monty64;

@@ -14,15 +14,15 @@
 //!
 //! Each comes in two forms: the `_raw` kernel returns the unreduced t + top b^4 (< R + m, for
 //! operands below R = 2^256, not only below m), and `mont_mul_4` / `mont_sqr_4` reduce it below
-//! m by the masked compare-and-select `fast::sub_final_fixed`. The exponentiations finish the
-//! raw kernels as every fixed size does (`fast::finish_fixed`): below R, by a branch (taken in
+//! m by the masked compare-and-select `fixed::sub_final_fixed`. The exponentiations finish the
+//! raw kernels as every fixed size does (`fixed::finish_fixed`): below R, by a branch (taken in
 //! 10-33% of products depending on m / R) in the variable-time scans, by a mask in `ct`.
 //!
 //! Used by `montgomery-fast`'s fused 256-bit exponentiation on the [`crate::cpu::Tier::Adx`]
-//! tier and above; the portable [`super::fast::cios_fixed`] is the fallback and the oracle of
+//! tier and above; the portable [`super::fixed::cios_fixed`] is the fallback and the oracle of
 //! the tests.
 
-use super::fast::{sub_final_fixed, Wide};
+use super::fixed::{sub_final_fixed, Wide};
 use crate::limb::Limb;
 
 /// The operand block of [`mont_mul_4`] and [`mont_sqr_4`]: [b_0..b_3, m_0..m_3, n'0, n'1]
@@ -446,7 +446,7 @@ pub unsafe fn mont_sqr_4_raw(a: &[Limb; 4], p: &Block4) -> Wide4 {
 mod tests {
     use super::*;
     use crate::limb::{neg_inv_newton, xorshift64 as rng};
-    use crate::reduce::montgomery::fast::cios_fixed;
+    use crate::reduce::montgomery::fixed::cios_fixed;
 
     /// Random and extreme moduli (top limb all ones, top limb 1, m just above b^3) and operands
     /// (0, 1, m - 1, random below m), against the portable CIOS.

@@ -13,10 +13,10 @@
 //! LLVM: parked in xmm15, and chosen so that it holds the zeroed extra word at the end).
 //!
 //! Used by `montgomery-fast`'s fused exponentiation for 5-8 limbs on the
-//! [`crate::cpu::Tier::Adx`] tier and above; the portable [`super::fast::cios_fixed_raw`] is
+//! [`crate::cpu::Tier::Adx`] tier and above; the portable [`super::fixed::cios_fixed_raw`] is
 //! the fallback and the tests' reference (the same arithmetic, so the same unreduced result).
 
-use super::fast::Wide;
+use super::fixed::Wide;
 use crate::limb::Limb;
 
 /// The operands of [`MontMulRaw::mont_mul_raw`], contiguous: a, b, m and n'0 = -m^{-1} mod b.
@@ -174,8 +174,8 @@ mod tests {
     use super::*;
     use crate::limb::{neg_inv_newton, xorshift64 as rng};
     use crate::natural::Natural;
-    use crate::reduce::montgomery::fast::cios_fixed_raw;
     use crate::reduce::montgomery::fast::tests::check_raw;
+    use crate::reduce::montgomery::fixed::cios_fixed_raw;
 
     /// Each size against the portable CIOS (bit-identical unreduced results) and num-bigint,
     /// on operands below R (not only below m), all-ones operands and four modulus shapes.

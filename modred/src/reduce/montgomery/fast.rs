@@ -22,8 +22,8 @@
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
 //!   `super::adx4` (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones.
 //!   The variable-time scans keep their residues below R rather than below m (the final
-//!   subtraction only when the product carries out, [`lazy_final_vartime`]); so does `ct`,
-//!   subtracting m under a mask of the carry-out instead (`below_r_masked`).
+//!   subtraction only when the product carries out, `fixed::lazy_final_vartime`); so does
+//!   `ct`, subtracting m under a mask of the carry-out instead (`fixed::below_r_masked`).
 //!
 //! Leaks: nothing but the lengths (constant time) below [`KARATSUBA_THRESHOLD`] limbs: every
 //! product and square there ends with a masked subtraction, and no branch or index depends on
@@ -33,219 +33,26 @@
 //! `montgomery-cios` (see `is_constant_time`). The fused exponentiations are variable time
 //! (the lazy final subtractions branch) except `ct`.
 
+use super::fixed::{cios_fixed, cios_fixed_raw, finish_fixed, sqr_fixed_raw, sub_final_fixed};
 use super::{redc::redc, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on};
 use crate::cpu::Tier;
-use crate::limb::{adc, mac, mul_lo, mul_wide, sbb, Choice, Limb};
+use crate::limb::Limb;
 use crate::scan::{ExpArith, FusedArith, FusedPow};
 use crate::tuning::{
     FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, PORTABLE_MAX_LIMBS,
     PORTABLE_MIN_LIMBS,
 };
 
-/// An unreduced fixed-size product: t and the bit above it (t + top b^N).
-pub type Wide<const N: usize> = ([Limb; N], Limb);
-
-/// CIOS Montgomery product for a compile-time size N: `a b R^{-1} mod m` for `a, b < m`,
-/// result `< m`. Same arithmetic as `super::cios::cios`; t[0..N] plus two top words kept in
-/// locals.
-/// Leaks: nothing but the lengths (constant time). Reference: Koç–Acar–Kaliski 1996 §5.
-#[inline(always)]
-pub fn cios_fixed<const N: usize>(
-    a: &[Limb; N],
-    b: &[Limb; N],
-    m: &[Limb; N],
-    n0: Limb,
-) -> [Limb; N] {
-    let (t, top) = cios_fixed_raw(a, b, m, n0);
-    sub_final_fixed(&t, top, m)
-}
-
-/// [`cios_fixed`] before its final subtraction, for `a, b < R` (R = b^N; not only below m):
-/// t + top b^N < R + m (< 2m when a, b < m), congruent to a b R^{-1} mod m. Invariant at the top
-/// of iteration i: t < R + m, so the second top word is 0.
-/// Leaks: nothing but the lengths (constant time).
-#[inline(always)]
-pub fn cios_fixed_raw<const N: usize>(
-    a: &[Limb; N],
-    b: &[Limb; N],
-    m: &[Limb; N],
-    n0: Limb,
-) -> Wide<N> {
-    let mut t = [0 as Limb; N];
-    let mut t_top: Limb = 0; // t[N]; t < R + m keeps it <= 1 between iterations
-    for i in 0..N {
-        let bi = b[i];
-        let mut c = 0;
-        for j in 0..N {
-            (t[j], c) = mac(a[j], bi, t[j], c);
-        }
-        let (tn, tn1) = adc(t_top, c, 0);
-        let mi = mul_lo(t[0], n0);
-        let (_, mut c) = mac(mi, m[0], t[0], 0);
-        for j in 1..N {
-            (t[j - 1], c) = mac(mi, m[j], t[j], c);
-        }
-        let (s, c2) = adc(tn, c, 0);
-        t[N - 1] = s;
-        t_top = tn1 + c2;
-        debug_assert!(t_top <= 1);
-    }
-    (t, t_top)
-}
-
-/// Montgomery square for a compile-time size N <= 8: `a^2 R^{-1} mod m` for `a < m`, result
-/// `< m`. The 2N-limb square by the symmetric method (N(N-1)/2 off-diagonal products, doubled,
-/// plus N squares: N(N+1)/2 multiplications instead of N^2), then N REDC rows (Bosselaers et
-/// al. 1993 Alg. 3 / Koç–Acar–Kaliski 1996 §4, SOS) and the masked final subtraction: N^2 +
-/// N(N+1)/2 + N multiplications against CIOS's 2N^2 + N.
-/// Leaks: nothing but the lengths (constant time).
-/// Reference: Koç–Acar–Kaliski 1996 §4 (SOS and its squaring).
-#[inline(always)]
-pub fn sqr_fixed<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> [Limb; N] {
-    let (t, top) = sqr_fixed_raw(a, m, n0);
-    sub_final_fixed(&t, top, m)
-}
-
-/// [`sqr_fixed`] before its final subtraction, for `a < R`: t + top b^N < R + m (< 2m when
-/// a < m), congruent to a^2 R^{-1} mod m.
-/// Leaks: nothing but the lengths (constant time).
-#[inline(always)]
-pub fn sqr_fixed_raw<const N: usize>(a: &[Limb; N], m: &[Limb; N], n0: Limb) -> Wide<N> {
-    const { assert!(N >= 1 && N <= 8) };
-    let mut t = [0 as Limb; 16];
-    // Off-diagonal products a_i a_j (i < j) at t[i + j]; row i ends at t[i + N], not yet
-    // written by rows < i (they end at t[i - 1 + N] at most).
-    for i in 0..N {
-        let mut c = 0;
-        for j in i + 1..N {
-            (t[i + j], c) = mac(a[i], a[j], t[i + j], c);
-        }
-        t[i + N] = c;
-    }
-    // Double (the off-diagonal sum is below b^(2N) / 2, so no bit leaves t[2N-1]) and add
-    // the squares a_i^2 at t[2i]; the total a^2 < b^(2N) leaves no final carry.
-    let mut top_bit = 0;
-    let mut c = 0;
-    for i in 0..N {
-        let (lo, hi) = mul_wide(a[i], a[i]);
-        let d0 = (t[2 * i] << 1) | top_bit;
-        let d1 = (t[2 * i + 1] << 1) | (t[2 * i] >> 63);
-        top_bit = t[2 * i + 1] >> 63;
-        (t[2 * i], c) = adc(d0, lo, c);
-        (t[2 * i + 1], c) = adc(d1, hi, c);
-    }
-    debug_assert_eq!(c | top_bit, 0);
-    redc_fixed::<N>(&t, m, n0)
-}
-
-/// REDC of the 2N-limb `t < R^2` held in `t[..2N]` (N <= 8), unreduced: t R^{-1} + top b^N
-/// < R + m (< 2m when t < m R), congruent to t R^{-1} mod m.
-/// Row i adds m_i m (m_i = t_i n'0 mod b) at limb i, zeroing t_i; the row's carry joins
-/// t[i + N] with the previous row's carry-out (at most one bit, `top`).
-/// Leaks: nothing but the lengths (constant time).
-#[inline(always)]
-fn redc_fixed<const N: usize>(t: &[Limb; 16], m: &[Limb; N], n0: Limb) -> Wide<N> {
-    let mut t = *t;
-    let mut top = 0;
-    for i in 0..N {
-        let mi = mul_lo(t[i], n0);
-        let mut c = 0;
-        for j in 0..N {
-            (t[i + j], c) = mac(mi, m[j], t[i + j], c);
-        }
-        debug_assert_eq!(t[i], 0);
-        (t[i + N], top) = adc(t[i + N], c, top);
-    }
-    // (t + M m) / R < R + m: value t[N..2N] + top b^N.
-    let mut hi = [0 as Limb; N];
-    hi.copy_from_slice(&t[N..2 * N]);
-    (hi, top)
-}
-
-/// `x + top b^N < R + m` brought below R (not necessarily below m) by subtracting m when top is
-/// set: the final step of the lazily reduced arithmetic of the variable-time scans, where
-/// residues stay below R and the raw kernels accept them.
-/// Leaks: variable time: a branch on top, set in 10-35% of products depending on m / R, in
-/// exchange for nothing on the dependency chain when it is predicted right (measured 7% faster
-/// at 256 bits than the masked subtraction).
-#[inline(always)]
-pub fn lazy_final_vartime<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
-    debug_assert!(top <= 1);
-    if top == 0 {
-        return t;
-    }
-    let mut d = [0 as Limb; N];
-    let mut borrow = 0;
-    for j in 0..N {
-        (d[j], borrow) = sbb(t[j], m[j], borrow);
-    }
-    // t + b^N - m < R: the subtraction borrows exactly the top bit.
-    debug_assert_eq!(borrow, 1);
-    d
-}
-
-/// x = t + top b^N < R + m brought below R (not necessarily below m), as
-/// [`lazy_final_vartime`], but without a branch: m & -top is subtracted. The
-/// "almost Montgomery" finish of `ct` (Gueron, J. Cryptogr. Eng. 2012): the residues stay below
-/// R and [`pow_fixed_with`] brings the result below m once at the end; 2N + 1 instructions
-/// against the compare-and-select's 3N + 1 ([`sub_final_fixed`]).
-/// Leaks: nothing but the lengths (constant time).
-#[inline(always)]
-pub(crate) fn below_r_masked<const N: usize>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
-    debug_assert!(top <= 1);
-    let mask = Choice::from_bit(top).mask();
-    let mut d = [0 as Limb; N];
-    let mut borrow = 0;
-    for j in 0..N {
-        (d[j], borrow) = sbb(t[j], m[j] & mask, borrow);
-    }
-    // t + top b^N - (m & mask) < R: the subtraction borrows exactly the top bit.
-    debug_assert_eq!(borrow, top);
-    d
-}
-
-/// `x - m` if `x + top b^N >= m`, else `x`, for `x + top b^N < 2m`, by a mask.
-/// Leaks: nothing but the lengths (constant time).
-#[inline(always)]
-pub(crate) fn sub_final_fixed<const N: usize>(
-    x: &[Limb; N],
-    top: Limb,
-    m: &[Limb; N],
-) -> [Limb; N] {
-    let mut d = [0 as Limb; N];
-    let mut borrow = 0;
-    for j in 0..N {
-        (d[j], borrow) = sbb(x[j], m[j], borrow);
-    }
-    let (_, keep_x) = sbb(top, borrow, 0);
-    let keep_x = Choice::from_bit(keep_x);
-    for j in 0..N {
-        d[j] = keep_x.select(x[j], d[j]);
-    }
-    d
-}
-
 /// [`ExpArith`] on `[Limb; N]` Montgomery residues with the fixed-size kernels. With `LAZY`
-/// the residues are kept below R rather than below m by a branch ([`lazy_final_vartime`]:
-/// variable time, for the variable-time scans); without, by a mask ([`below_r_masked`], for
+/// the residues are kept below R rather than below m by a branch ([`super::fixed::lazy_final_vartime`]:
+/// variable time, for the variable-time scans); without, by a mask ([`super::fixed::below_r_masked`], for
 /// `ct`).
-/// Leaks: with `LAZY` the branch of [`lazy_final_vartime`]; else nothing but the lengths
+/// Leaks: with `LAZY` the branch of [`super::fixed::lazy_final_vartime`]; else nothing but the lengths
 /// (constant time).
 struct FixedArith<'a, const N: usize, const LAZY: bool> {
     m: &'a [Limb; N],
     n0: Limb,
-}
-
-/// The final step of the fixed-size arithmetics, below R: with `LAZY`, [`lazy_final_vartime`]
-/// (variable time), else [`below_r_masked`] (constant time).
-#[inline(always)]
-fn finish_fixed<const N: usize, const LAZY: bool>((t, top): Wide<N>, m: &[Limb; N]) -> [Limb; N] {
-    if LAZY {
-        lazy_final_vartime((t, top), m)
-    } else {
-        below_r_masked((t, top), m)
-    }
 }
 
 /// `pow_fixed_with` on the arithmetic `$arith` built with `const LAZY: bool` in scope: lazily
@@ -329,7 +136,7 @@ unsafe fn pow_fixed_bmi2<const N: usize>(
 /// [`FixedArith`]'s ([`finish_fixed`]): below R = 2^256 rather than below m, by a branch with
 /// `LAZY`, else by a mask (for `ct`). [`pow_fixed_with`]'s final masked
 /// subtraction brings the result below m in both cases.
-/// Leaks: with `LAZY` the branch of [`lazy_final_vartime`]; else nothing but the lengths
+/// Leaks: with `LAZY` the branch of [`super::fixed::lazy_final_vartime`]; else nothing but the lengths
 /// (constant time).
 #[cfg(target_arch = "x86_64")]
 struct Adx4Arith<const LAZY: bool> {
@@ -372,7 +179,7 @@ unsafe fn pow_4_adx(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) 
 /// [`ExpArith`] on 5- to 8-limb residues with the unrolled MULX/ADX CIOS ([`super::adx_cios`]);
 /// lazily reduced (below R) with `LAZY`, as [`FixedArith`]. (At 2 and 3 limbs the same asm
 /// measured slower than the portable kernels: 128 bits 1.84 against 1.60 µs per pow.)
-/// Leaks: with `LAZY` the branch of [`lazy_final_vartime`]; else nothing but the lengths
+/// Leaks: with `LAZY` the branch of [`super::fixed::lazy_final_vartime`]; else nothing but the lengths
 /// (constant time).
 #[cfg(target_arch = "x86_64")]
 struct AdxCiosArith<const N: usize, const LAZY: bool> {
@@ -522,10 +329,67 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
         pow_fixed::<N>(p, base, exp, alg); else return None))
 }
 
+/// The kernel family `montgomery-fast` runs a context of k limbs on: the one table of which
+/// kernels each tier has (the families' own constructors check it again and decline otherwise).
+///
+/// | tier | 1..=8 limbs | 9..=64 limbs | above |
+/// |---|---|---|---|
+/// | ifma | `Fixed` (MULX/ADX asm) | `Ifma` exponentiation, `AdxMont` products | `Rows` |
+/// | adx | `Fixed` (MULX/ADX asm) | `AdxMont` | `Rows` |
+/// | portable | `Fixed` (portable) | `Portable` | `Rows` |
+///
+/// `AdxMont` exists on x86-64 ELF targets (`modred_adx_mont`); elsewhere the adx and ifma
+/// tiers take `Rows` products at 9-64 limbs (and `Ifma` exponentiation on the ifma tier).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Family {
+    /// The const-size CIOS on `[Limb; k]` ([`pow_fixed`]; asm on the adx tier and above).
+    Fixed,
+    /// Almost Montgomery multiplication in radix 2^52 on AVX-512 IFMA (`super::ifma`).
+    Ifma,
+    /// The generated MULX/ADX product and square per size (`super::adx_mont`).
+    AdxMont,
+    /// The portable tier's banded product-scanning engine (`super::portable`).
+    Portable,
+    /// Product (Karatsuba, Toom-3, NTT by size) and REDC on the row kernels; no fused path.
+    Rows,
+}
+
+/// [`Family`]'s table for a context on `tier` with k limbs; `exponentiation` selects the
+/// family of fused exponentiations, else of single products.
+fn family(tier: Tier, k: usize, exponentiation: bool) -> Family {
+    let ifma = tier == Tier::Ifma && ifma_serves(k);
+    let adx_mont = cfg!(modred_adx_mont)
+        && tier >= Tier::Adx
+        && (crate::tuning::ADX_MONT_MIN_LIMBS..=crate::tuning::ADX_MONT_MAX_LIMBS).contains(&k);
+    let portable = tier == Tier::Portable && (PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS).contains(&k);
+    if k <= FIXED_CIOS_MAX_LIMBS {
+        Family::Fixed
+    } else if exponentiation && ifma {
+        Family::Ifma
+    } else if adx_mont {
+        Family::AdxMont
+    } else if portable {
+        Family::Portable
+    } else {
+        Family::Rows
+    }
+}
+
+/// Whether the AVX-512 IFMA kernels have a size for k limbs (x86-64 only).
+fn ifma_serves(k: usize) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    return super::ifma::size_for(k).is_some();
+    #[cfg(not(target_arch = "x86_64"))]
+    return {
+        let _ = k;
+        false
+    };
+}
+
 /// `out = a b R^{-1} mod m` (`b = None`: `a^2 R^{-1}`), `< m`, for `a, b < m`, on the
-/// MULX/ADX kernels of [`super::adx_mont`] when the context is on the [`Tier::Adx`] tier or
-/// above and kernels exist for this size (then true), else false. Their result is below R and below 2m; one masked
-/// subtraction (through `t`, k limbs of scratch) brings it below m.
+/// MULX/ADX kernels of [`super::adx_mont`] (the [`Family::AdxMont`] sizes; then true), else
+/// false. Their result is below R and below 2m; one masked subtraction (through the first k
+/// limbs of `t`) brings it below m.
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 fn adx_product(
@@ -536,28 +400,17 @@ fn adx_product(
     t: &mut [Limb],
 ) -> bool {
     #[cfg(modred_adx_mont)]
-    if p.k() > FIXED_CIOS_MAX_LIMBS {
-        // None below the ADX tier or outside the generated sizes.
-        if let Some(kern) = super::adx_mont::Kernels::new(p, super::adx_mont::Finish::Masked) {
-            let t = &mut t[..p.k()];
-            match b {
-                Some(b) => kern.mul(t, a, b),
-                None => kern.sqr(t, a),
-            }
-            arith::sub_mod_final(out, t, 0, &p.m);
-            return true;
+    if let Some(kern) = super::adx_mont::Kernels::new(p, super::adx_mont::Finish::Masked) {
+        let t = &mut t[..p.k()];
+        match b {
+            Some(b) => kern.mul(t, a, b),
+            None => kern.sqr(t, a),
         }
+        arith::sub_mod_final(out, t, 0, &p.m);
+        return true;
     }
     let _ = (p, out, a, b, t);
     false
-}
-
-/// Whether k limbs run on the portable engine ([`super::portable`]): the context is on the
-/// [`Tier::Portable`] tier (every target; the only tier off x86-64) and
-/// [`PORTABLE_MIN_LIMBS`] <= k <= [`PORTABLE_MAX_LIMBS`]. The higher tiers keep their kernels.
-#[inline]
-fn portable_engine(p: &MontParams) -> bool {
-    p.tier() == Tier::Portable && (PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS).contains(&p.k())
 }
 
 /// Kernel of `montgomery-fast`.
@@ -573,32 +426,31 @@ impl MontKernel for Fast {
         (2 * k + karatsuba_scratch_len(k)).max(super::portable::wide_len(k))
     }
     fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
-        // Each returns None below its tier or outside its sizes.
-        #[cfg(target_arch = "x86_64")]
-        if let Some(x) = super::ifma::pow(p, base, exp, alg) {
-            return Some(x);
+        match family(p.tier(), p.k(), true) {
+            Family::Fixed => pow_dispatch(p, base, exp, alg),
+            Family::Portable => super::portable::pow(p, base, exp, alg),
+            #[cfg(target_arch = "x86_64")]
+            Family::Ifma => super::ifma::pow(p, base, exp, alg),
+            #[cfg(modred_adx_mont)]
+            Family::AdxMont => super::adx_mont::pow(p, base, exp, alg),
+            // Rows, and the families this target does not build (never in its table).
+            #[allow(unreachable_patterns)]
+            _ => None,
         }
-        #[cfg(modred_adx_mont)]
-        if let Some(x) = super::adx_mont::pow(p, base, exp, alg) {
-            return Some(x);
-        }
-        if portable_engine(p) {
-            return super::portable::pow(p, base, exp, alg);
-        }
-        pow_dispatch(p, base, exp, alg)
     }
     fn fused_arith(p: &MontParams) -> Option<Box<dyn FusedArith>> {
-        // Each returns None below its tier or outside its sizes.
-        #[cfg(target_arch = "x86_64")]
-        if let Some(s) = super::ifma::Session::new(p) {
-            return Some(Box::new(s));
+        match family(p.tier(), p.k(), true) {
+            #[cfg(target_arch = "x86_64")]
+            Family::Ifma => {
+                super::ifma::Session::new(p).map(|s| Box::new(s) as Box<dyn FusedArith>)
+            }
+            #[cfg(modred_adx_mont)]
+            Family::AdxMont => {
+                super::adx_mont::Session::new(p).map(|s| Box::new(s) as Box<dyn FusedArith>)
+            }
+            // The fixed sizes and the portable engine run their scans through `pow_fused`.
+            _ => None,
         }
-        #[cfg(modred_adx_mont)]
-        if let Some(s) = super::adx_mont::Session::new(p) {
-            return Some(Box::new(s));
-        }
-        let _ = p;
-        None
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.
@@ -607,16 +459,13 @@ impl MontKernel for Fast {
     #[inline]
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
-        if k <= FIXED_CIOS_MAX_LIMBS && mul_fixed(p, out, a, b) {
-            return;
-        }
-        if portable_engine(p) {
-            return super::portable::mul(p, out, a, b, scratch);
+        match family(p.tier(), k, false) {
+            Family::Fixed if mul_fixed(p, out, a, b) => return,
+            Family::Portable => return super::portable::mul(p, out, a, b, scratch),
+            Family::AdxMont if adx_product(p, out, a, Some(b), scratch) => return,
+            _ => {}
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
-        if adx_product(p, out, a, Some(b), t) {
-            return;
-        }
         if k < KARATSUBA_THRESHOLD {
             mul_basecase_on(p.tier(), t, a, b);
         } else {
@@ -627,16 +476,13 @@ impl MontKernel for Fast {
     #[inline]
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
-        if k <= FIXED_CIOS_MAX_LIMBS && mul_fixed(p, out, a, a) {
-            return;
-        }
-        if portable_engine(p) {
-            return super::portable::sqr(p, out, a, scratch);
+        match family(p.tier(), k, false) {
+            Family::Fixed if mul_fixed(p, out, a, a) => return,
+            Family::Portable => return super::portable::sqr(p, out, a, scratch),
+            Family::AdxMont if adx_product(p, out, a, None, scratch) => return,
+            _ => {}
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
-        if adx_product(p, out, a, None, t) {
-            return;
-        }
         if k < KARATSUBA_SQR_THRESHOLD {
             sqr_basecase_on(p.tier(), t, a);
         } else {
@@ -665,6 +511,7 @@ pub const INFO: crate::reduce::ReducerInfo = MontgomeryFast::INFO;
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::reduce::montgomery::fixed::{below_r_masked, lazy_final_vartime, Wide};
     use crate::reduce::montgomery::test_util::big;
     use num_bigint::BigUint;
 
@@ -713,7 +560,7 @@ pub(crate) mod tests {
     }
 
     /// Checks an unreduced product `(t, top)` of operands below R = b^N: t + top b^N < R + m,
-    /// congruent to `want_times_r` R^{-1} mod m, and [`lazy_final_vartime`] keeps the residue
+    /// congruent to `want_times_r` R^{-1} mod m, and [`super::fixed::lazy_final_vartime`] keeps the residue
     /// below R. Shared with the asm kernels' tests.
     pub(crate) fn check_raw<const N: usize>(
         (t, top): Wide<N>,
