@@ -82,7 +82,7 @@ pub fn montgomery_seed_loop(n: usize, seed: u64) -> u64 {
 /// Exponentiation with [`Monty64`] (REDC with final conditional subtraction), Bloemen's
 /// Montgomery row as modred implements it.
 pub fn montgomery_loop(n: usize, seed: u64) -> u64 {
-    run(n, seed, |ctx, c| ctx.pow_mod_vartime(c.b, c.e))
+    run(n, seed, |ctx, c| ctx.pow_vartime(c.b, c.e))
 }
 
 /// Exponentiation with [`Barrett64`] (its reciprocal computed per case, as part of its work).

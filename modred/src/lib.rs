@@ -1,7 +1,7 @@
 //! # modred — fast multi-precision modular reduction, multiplication and exponentiation
 //!
 //! Layers, bottom up; each uses only the layers before it in this list, and the modules of one
-//! layer are independent of each other (the leaves [`error`] and [`tuning`] hold the error
+//! layer are independent of each other (the leaves [`error`] and `tuning` hold the error
 //! type and every threshold):
 //! - `count`, [`cancel`], `valgrind`: operation counters (feature `count`), cooperative
 //!   cancellation, memcheck's client requests for the `ctgrind` build;
@@ -11,7 +11,7 @@
 //!   portable, MULX/ADX, AVX-512 IFMA, detected once and capped by `MODRED_CPU`);
 //! - `arith`: kernels on `&[Limb]` slices (add, sub, mul, Karatsuba, Toom, NTT, division);
 //! - [`natural::Natural`]: an owned natural number with parsing, printing and conversions;
-//! - [`scan`]: the exponentiation scans (sliding, binary, window, constant-time), generic over
+//! - `scan`: the exponentiation scans (sliding, binary, window, constant-time), generic over
 //!   the arithmetic they run on; [`word`]: single-word moduli;
 //! - [`reduce`]: every reduction method behind the [`reduce::Reducer`] interface, listed in
 //!   [`reduce::REDUCERS`], with the fused kernels that run the scans on fixed sizes;
@@ -124,6 +124,8 @@ internal_mod! {
     mod arith;
     mod count;
     mod limb;
+    mod scan;
+    mod tuning;
 }
 
 pub mod cpu;
@@ -133,8 +135,6 @@ pub mod exp;
 pub mod natural;
 pub mod reduce;
 pub mod rsa;
-pub mod scan;
-pub mod tuning;
 #[cfg(feature = "internals")]
 #[doc(hidden)]
 pub mod valgrind;

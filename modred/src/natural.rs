@@ -114,6 +114,8 @@ impl Natural {
     /// Parse decimal, or hexadecimal with a `0x`/`0X` prefix. Surrounding whitespace and single
     /// `_` separators between digits (or right after `0x`) are allowed, as in Python's `int()`;
     /// signs and any other character are rejected.
+    /// Leaks: variable time: the text's length, where the first bad character is, and the
+    /// digits (the decimal conversion's products and carries); do not parse secrets with it.
     pub fn parse(text: &str) -> Result<Self> {
         let err = |reason| Error::Parse {
             text: text.chars().take(80).collect(),
@@ -176,6 +178,7 @@ impl Natural {
     /// Decimal digits (divide and conquer on the fast product and division, see `radix`), or
     /// [`Error::TooLarge`] when the working memory cannot be reserved (`Display` writes the
     /// same digits without that check).
+    /// Leaks: variable time: the value's length and its digits (divisions by powers of ten).
     pub fn to_decimal(&self) -> Result<String> {
         alloc::ensure_work(Work::Print, self.limbs.len(), 0)?;
         Ok(radix::to_decimal(&self.limbs))

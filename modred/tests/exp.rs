@@ -691,7 +691,7 @@ fn ct_trace_independent_of_exponent() {
 }
 
 /// Parameters a caller can get wrong are errors, not panics: the window of `ct::pow_traced`
-/// and `pow_with_vartime`, the padded exponent length, a base that is not a residue below m.
+/// and `pow_with`, the padded exponent length, a base that is not a residue below m.
 #[test]
 fn out_of_range_parameters_are_errors() {
     let m = Natural::from(1_000_003u64);
@@ -727,18 +727,18 @@ fn out_of_range_parameters_are_errors() {
                 window,
                 ..PowOptions::default()
             };
-            assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_err());
+            assert!(exp::pow_with(&*r, method, &[5], &e, &opts).is_err());
         }
         // The method argument decides (comb: at most 8 teeth), not `opts.method`.
         let opts = PowOptions {
             window: Some(9),
             ..PowOptions::default()
         };
-        let got = exp::pow_with_vartime(&*r, method, &[5], &e, &opts);
+        let got = exp::pow_with(&*r, method, &[5], &e, &opts);
         assert_eq!(got.is_err(), method == Method::Comb, "{method:?}: {got:?}");
         let opts = PowOptions::default();
-        assert!(exp::pow_with_vartime(&*r, method, &[1_000_004], &e, &opts).is_err());
-        assert!(exp::pow_with_vartime(&*r, method, &[5], &e, &opts).is_ok());
+        assert!(exp::pow_with(&*r, method, &[1_000_004], &e, &opts).is_err());
+        assert!(exp::pow_with(&*r, method, &[5], &e, &opts).is_ok());
     }
 }
 

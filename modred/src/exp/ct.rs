@@ -46,7 +46,7 @@ fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
 
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
 /// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`. The
-/// callers ([`super::pow_with_vartime`], [`super::Modulus`]) check the parameters.
+/// callers ([`super::pow_with`], [`super::Modulus`]) check the parameters.
 /// Leaks: nothing but the lengths, `exp_bits` and `w`, over a constant-time reducer.
 pub(crate) fn pow<R: Reducer + ?Sized>(
     r: &R,

@@ -1,5 +1,5 @@
 //! The choice of exponentiation method: [`Method`] and its listing [`METHODS`], the options
-//! [`PowOptions`], and [`pow_with_vartime`], which runs a method over a reducer.
+//! [`PowOptions`], and [`pow_with`], which runs a method over a reducer.
 
 use super::fixed_base::Powers;
 use super::{binary, binary_rl, comb, ct, fixed_base, sliding, window};
@@ -12,7 +12,7 @@ use crate::tuning;
 /// An exponentiation method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Method {
-    /// The fastest correct choice by the thresholds in [`crate::tuning`].
+    /// The fastest correct choice by the thresholds in `crate::tuning`.
     #[default]
     Auto,
     /// Left-to-right square-and-multiply.
@@ -225,7 +225,7 @@ pub(crate) fn comb_entries(bits: usize, teeth: Option<usize>) -> usize {
 /// own [`Reducer::is_constant_time`]. This is the list of the reducers `ct` accepts (the other
 /// docs and the refusals' messages point here): `montgomery-cios`, `-sos`, `-fips`, `-cihs` and
 /// `-bitserial` at every size, and `montgomery-fast` and `-redc` below the Karatsuba thresholds
-/// (72 limbs, [`tuning::KARATSUBA_THRESHOLD`]), schoolbook or integrated Montgomery products
+/// (72 limbs, `tuning::KARATSUBA_THRESHOLD`), schoolbook or integrated Montgomery products
 /// with the masked final subtraction. Never `montgomery-fios` (its ADD carries stop early), nor
 /// the division-, Barrett-, table- or special-form reducers (data-dependent corrections).
 pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
@@ -246,7 +246,7 @@ pub(crate) fn ct_reducers() -> String {
 /// Leaks: for `ct`, nothing but the lengths of `base`, `exp` and m and the options, over a
 /// constant-time reducer (the base check is a full borrow chain); for every other method
 /// variable time, as that method's.
-pub fn pow_with_vartime<R: Reducer + ?Sized>(
+pub fn pow_with<R: Reducer + ?Sized>(
     r: &R,
     method: Method,
     base: &[Limb],

@@ -37,8 +37,7 @@ pub use batch::pow_batch_vartime;
 pub use ct_pair::CtPair;
 pub use inverse::{gcd_vartime, inverse_vartime};
 pub use method::{
-    check_threads, is_constant_time, pow_with_vartime, Method, MethodInfo, PowOptions, MAX_THREADS,
-    METHODS,
+    check_threads, is_constant_time, pow_with, Method, MethodInfo, PowOptions, MAX_THREADS, METHODS,
 };
 pub use modulus::{FixedBase, Modulus};
 pub(crate) use oneoff::pow_auto_vartime;

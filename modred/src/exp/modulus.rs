@@ -3,9 +3,7 @@
 
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
-use super::method::{
-    comb_entries, ct_reducers, is_constant_time, pow_with_vartime, Method, PowOptions,
-};
+use super::method::{comb_entries, ct_reducers, is_constant_time, pow_with, Method, PowOptions};
 use super::{batch, comb, ct, inverse, Ops};
 use crate::alloc::{bytes_of, ensure_available, ensure_work, Work};
 use crate::cpu::{self, Tier};
@@ -232,20 +230,17 @@ impl Modulus {
                 ));
             }
             let method = opts.method;
-            return even.pow(base, exp, &|r, b, e| {
-                pow_with_vartime(r, method, b, e, opts)
-            });
+            return even.pow(base, exp, &|r, b, e| pow_with(r, method, b, e, opts));
         }
         if opts.method == Method::Ct {
             let Some(ct) = self.ct.as_deref() else {
                 return Err(self.ct_refusal(r));
             };
             let b = self.k_residue(ct, base);
-            return pow_with_vartime(ct, Method::Ct, &b, exp.limbs(), opts)
-                .map(Natural::from_limbs);
+            return pow_with(ct, Method::Ct, &b, exp.limbs(), opts).map(Natural::from_limbs);
         }
         let b = self.k_residue(r, base);
-        pow_with_vartime(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
+        pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
     }
 
     fn ct_refusal(&self, r: &dyn Reducer) -> Error {

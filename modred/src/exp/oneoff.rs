@@ -15,7 +15,7 @@
 //! Any other options build a [`Modulus`] with them.
 
 use super::even::{reduce_below, EvenCtx};
-use super::method::{pow_with_vartime, Method, PowOptions};
+use super::method::{pow_with, Method, PowOptions};
 use super::small_exp::{pow_classical, pow_plain};
 use super::Modulus;
 use crate::alloc::{ensure_work, Work};
@@ -102,11 +102,9 @@ pub(crate) fn pow_auto_vartime(base: &Natural, exp: &Natural, m: &Natural) -> Re
     let tier = cpu::tier();
     if m.is_odd() {
         let r = (reduce::auto::choose(m.limbs(), Workload::Repeated).build)(m.limbs(), tier)?;
-        let x = pow_with_vartime(&*r, Method::Auto, &b, exp.limbs(), &opts)?;
+        let x = pow_with(&*r, Method::Auto, &b, exp.limbs(), &opts)?;
         return Ok(Natural::from_limbs(x));
     }
     let even = EvenCtx::new(m, ReducerKind::Auto, tier)?;
-    even.pow(base, exp, &|r, b, e| {
-        pow_with_vartime(r, Method::Auto, b, e, &opts)
-    })
+    even.pow(base, exp, &|r, b, e| pow_with(r, Method::Auto, b, e, &opts))
 }

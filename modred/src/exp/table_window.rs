@@ -183,7 +183,7 @@ impl WindowOps for TableOps {
 /// `g^e mod m` by sliding-window exponentiation with window `w` (1..=[`MAX_WINDOW`]) where
 /// every reduction uses `method` (see the module docs). Errors: zero modulus, a modulus the
 /// method does not accept (even for Montgomery, non-special for `diminished-radix`, beyond
-/// [`crate::tuning::TABLE_MAX_BITS`] for the table methods), a window out of range, tables
+/// `crate::tuning::TABLE_MAX_BITS` for the table methods), a window out of range, tables
 /// that cannot be reserved ([`Error::TooLarge`]).
 /// Leaks: variable time: the reduction of `g` (a division), the window scan over `e` and the
 /// reduction method's own leaks (the table methods' corrections are data dependent).

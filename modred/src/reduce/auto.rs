@@ -1,5 +1,5 @@
 //! `auto`: picks the fastest correct method for the modulus and the workload, by the measured
-//! thresholds in [`crate::tuning`].
+//! thresholds in `crate::tuning`.
 
 use super::diminished_radix::{self, DrMode};
 use super::{barrett, check_modulus, classical, montgomery, Reducer, ReducerInfo, ReducerKind};

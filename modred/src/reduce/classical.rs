@@ -55,7 +55,7 @@ impl Classical {
     /// Leaks: variable time: one hardware division per quotient digit (x86 `div`, whose latency
     /// depends on the operands), except where the window's top digit is zero (an early-exit
     /// comparison instead); the estimate's refinement loop and the rare add-back branch on the
-    /// data. From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs the Newton block division
+    /// data. From `crate::tuning::RECIPROCAL_REUSE_THRESHOLD` limbs the Newton block division
     /// instead, also variable time.
     pub fn rem_into_vartime(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb]) {
         let k = self.m.len();

@@ -66,7 +66,7 @@ pub struct LhlL1 {
 }
 
 impl LhlL1 {
-    /// Context with the default δ ([`LHL_DELTA`]).
+    /// Context with the default δ (`LHL_DELTA`).
     pub fn new(m: &[Limb]) -> Result<Self> {
         Self::with_delta(m, LHL_DELTA)
     }

@@ -29,7 +29,7 @@ use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::scan::{FusedArith, FusedPow};
+pub use crate::scan::{FusedArith, FusedPow};
 use core::fmt;
 use core::str::FromStr;
 
@@ -89,7 +89,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// `scratch_len()` must cover 2k limbs plus the larger of the Karatsuba scratch and what
     /// `reduce_wide` needs.
     /// Leaks (this default): what [`Self::reduce_wide`] leaks; the product is constant time
-    /// below [`crate::tuning::KARATSUBA_THRESHOLD`] limbs, variable time from it (Karatsuba
+    /// below `crate::tuning::KARATSUBA_THRESHOLD` limbs, variable time from it (Karatsuba
     /// branches on the signs of the half differences, found by an early-exit comparison, and its
     /// carries stop when they die; so does Toom-3 above it).
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
@@ -102,7 +102,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// `out = a^2` in representation. Default: the symmetric square, then
     /// [`Self::reduce_wide`] (as [`Self::mul`]).
     /// Leaks (this default): as [`Self::mul`]'s, with
-    /// [`crate::tuning::KARATSUBA_SQR_THRESHOLD`].
+    /// `crate::tuning::KARATSUBA_SQR_THRESHOLD`.
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         check_len(self.len(), &[out, a]);
         let (t, rest) = scratch.split_at_mut(2 * self.len());
@@ -136,7 +136,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     }
 
     /// `base^exp mod m` (plain residues, `base < m`, k limbs out, `< m`) by the scan `alg`
-    /// ([`crate::scan`]), computed by a fused kernel specialised for this modulus size — the
+    /// (`crate::scan`), computed by a fused kernel specialised for this modulus size — the
     /// same algorithm as the scan over [`Self::mul`] and [`Self::sqr`] without the per-product
     /// dynamic dispatch and slice handling — or `None` when the reducer has none for this size
     /// (the default). Variable time, except `FusedPow::Ct`, which must keep constant time.
@@ -356,7 +356,11 @@ pub fn even_capable_names() -> String {
 
 /// Validate a modulus for method `name`: non-zero, odd if the method needs it. Returns it
 /// trimmed.
-pub fn check_modulus<'a>(name: &'static str, needs_odd: bool, m: &'a [Limb]) -> Result<&'a [Limb]> {
+pub(crate) fn check_modulus<'a>(
+    name: &'static str,
+    needs_odd: bool,
+    m: &'a [Limb],
+) -> Result<&'a [Limb]> {
     let m = arith::trim(m);
     if m.is_empty() {
         return Err(Error::ZeroModulus);

@@ -87,7 +87,7 @@ pub struct TableAdd {
 
 impl TableAdd {
     /// Context for `shape` and any non-zero modulus of at most
-    /// [`crate::tuning::TABLE_MAX_BITS`] bits (`shape.rows()` rows of k limbs, which must be
+    /// `crate::tuning::TABLE_MAX_BITS` bits (`shape.rows()` rows of k limbs, which must be
     /// reservable).
     pub fn new(name: &'static str, shape: Shape, m: &[Limb]) -> Result<Self> {
         let m = check_modulus(name, false, m)?;

@@ -63,7 +63,7 @@ pub struct FixedMultiplier {
 
 impl FixedMultiplier {
     /// Table for `c` (any size; reduced mod m first) and modulus `m` (non-zero, at most
-    /// [`crate::tuning::TABLE_MAX_BITS`] bits; the k^2 limbs must be reservable).
+    /// `crate::tuning::TABLE_MAX_BITS` bits; the k^2 limbs must be reservable).
     pub fn new(c: &[Limb], m: &[Limb]) -> Result<Self> {
         let m = check_modulus(INFO.name, false, m)?;
         let k = m.len();
@@ -137,7 +137,7 @@ pub struct TableConstant {
 }
 
 impl TableConstant {
-    /// Context for any non-zero modulus of at most [`crate::tuning::TABLE_MAX_BITS`] bits (the
+    /// Context for any non-zero modulus of at most `crate::tuning::TABLE_MAX_BITS` bits (the
     /// table and the scratch of `mul` take k^2 limbs each).
     pub fn new(m: &[Limb]) -> Result<Self> {
         let m = check_modulus(INFO.name, false, m)?;

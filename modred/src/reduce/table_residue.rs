@@ -27,7 +27,7 @@ pub struct TableResidue {
 }
 
 impl TableResidue {
-    /// Context for any non-zero modulus of at most [`crate::tuning::TABLE_MAX_BITS`] bits
+    /// Context for any non-zero modulus of at most `crate::tuning::TABLE_MAX_BITS` bits
     /// (k - 1 table rows of k limbs; [`crate::Error::TooLarge`] if they cannot be reserved).
     /// Each row is the previous one shifted by a digit and reduced (one quotient digit): O(k^2).
     pub fn new(m: &[Limb]) -> Result<Self> {

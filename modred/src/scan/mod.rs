@@ -69,25 +69,25 @@ impl ExpArith for Box<dyn FusedArith> {
 /// fixed-size exponentiation ([`crate::Reducer::pow_fused`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FusedPow {
-    /// [`sliding`] windows of at most `w` bits (1 <= w <= 16).
+    /// `sliding` windows of at most `w` bits (1 <= w <= 16).
     Sliding {
         /// Window bits.
         w: usize,
     },
-    /// [`binary_rl`]: right to left, the multiplications off the squarings' dependency chain.
+    /// `binary_rl`: right to left, the multiplications off the squarings' dependency chain.
     RightToLeft,
-    /// [`binary`]: left-to-right square-and-multiply.
+    /// `binary`: left-to-right square-and-multiply.
     Binary,
-    /// [`window`]: fixed `w`-bit digits (1 <= w <= 16).
+    /// `window`: fixed `w`-bit digits (1 <= w <= 16).
     Window {
         /// Digit bits.
         w: usize,
     },
-    /// [`binary`] over a public exponent on the constant-time arithmetic: constant time in the
+    /// `binary` over a public exponent on the constant-time arithmetic: constant time in the
     /// base, variable time in the exponent only (an RSA public exponent applied to a secret
     /// value, as in the fault check of a private-key operation).
     PublicExp,
-    /// [`ct`]: the constant-time fixed window over `exp_bits` (>= the exponent's length)
+    /// `ct`: the constant-time fixed window over `exp_bits` (>= the exponent's length)
     /// with `w`-bit digits; the fused kernel must be constant time too.
     Ct {
         /// Exponent bits scanned.

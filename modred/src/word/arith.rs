@@ -33,7 +33,7 @@ pub fn pow_mod_vartime(b: Limb, e: u64, m: Limb) -> Result<Limb> {
         return Ok(0);
     }
     if m & 1 == 1 {
-        Ok(Monty64::new(m)?.pow_mod_vartime(b, e))
+        Ok(Monty64::new(m)?.pow_vartime(b, e))
     } else {
         Ok(Barrett64::new(m)?.pow_vartime(b, e))
     }

@@ -3,7 +3,7 @@
 //! Bloemen, *Montgomery multiplication*, 2014, observes that for a 64-bit modulus Montgomery
 //! multiplication beats the hardware 128/64 `div` instruction in a modular-exponentiation loop.
 //! This module holds that comparison and the toolkit built on the winner:
-//! - [`divq`]: `a*b mod m` by one 128/64 division (u128 and x86_64 `div`), Bloemen's baseline;
+//! - `divq`: `a*b mod m` by one 128/64 division (u128 and x86_64 `div`), Bloemen's baseline;
 //! - [`montgomery64`]: Bloemen's `mul_monty` (m > 2^63) and the general [`Monty64`] context for
 //!   every odd modulus;
 //! - [`barrett64`]: Möller–Granlund reciprocal of the normalized modulus, every modulus >= 1;
@@ -15,7 +15,12 @@
 
 pub mod arith;
 pub mod barrett64;
+#[cfg(feature = "internals")]
+#[doc(hidden)]
 pub mod divq;
+#[cfg(not(feature = "internals"))]
+#[allow(dead_code)]
+pub(crate) mod divq;
 pub mod montgomery64;
 pub mod prime;
 pub mod shoup64;

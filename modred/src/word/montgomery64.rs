@@ -57,7 +57,7 @@ pub fn mul_monty_seed_vartime(a: Limb, b: Limb, r: Limb, k: Limb, m: Limb) -> Li
 
 /// Bloemen's `mod_to_monty`: `a 2^64 mod m` as the divq product `a r mod m`, `r` = 2^64 mod m.
 /// Output `< m`, any `a`.
-/// Leaks: variable time (hardware division, see [`mul_divq_vartime`]).
+/// Leaks: variable time (hardware division, see `mul_divq_vartime`).
 #[inline]
 pub fn mod_to_monty_seed_vartime(a: Limb, r: Limb, m: Limb) -> Limb {
     mul_divq_vartime(a, r, m)
@@ -82,8 +82,8 @@ pub fn monty_to_mod_seed_vartime(a: Limb, r_inv: Limb, m: Limb) -> Limb {
 /// (t + u m) / R with one final conditional subtraction; [`Self::mul`] uses the equivalent,
 /// shorter [`Self::redc_sub`] (measured faster in `benches/word.rs`).
 /// Leaks: nothing in [`Self::redc`], [`Self::mul`], [`Self::sqr`], [`Self::to_monty`],
-/// [`Self::from_monty`] and [`Self::pow_ct`] (constant time: branch-free, the final subtraction
-/// a mask select); the exponent's bit length in [`Self::pow_vartime`]; variable time in
+/// [`Self::from_monty`] and [`Self::pow_monty_ct`] (constant time: branch-free, the final subtraction
+/// a mask select); the exponent's bit length in [`Self::pow_monty_vartime`]; variable time in
 /// [`Self::pow_seed_vartime`]; the constructor divides (hardware division: variable time in m, which is
 /// public).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -245,25 +245,26 @@ impl Monty64 {
     /// `e`, so no mispredictions; the squaring and product chains overlap). Panics if `x >= m`.
     /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
-    pub fn pow_vartime(&self, x: Limb, e: u64) -> Limb {
-        assert!(x < self.m, "Monty64::pow_vartime: base not below m");
+    pub fn pow_monty_vartime(&self, x: Limb, e: u64) -> Limb {
+        assert!(x < self.m, "Monty64::pow_monty_vartime: base not below m");
         let bits = 64 - e.leading_zeros();
         super::pow_binary_masked(|a, b| self.mul_unchecked(a, b), self.r, x, e, bits)
     }
 
-    /// Like [`Self::pow_vartime`] but constant-time in `e` too: 64 squarings and 64 multiplications
+    /// Like [`Self::pow_monty_vartime`] but constant-time in `e` too: 64 squarings and 64 multiplications
     /// whatever `e` is, each product kept or dropped by mask. Panics if `x >= m`.
     /// Leaks: nothing (constant time).
-    pub fn pow_ct(&self, x: Limb, e: u64) -> Limb {
-        assert!(x < self.m, "Monty64::pow_ct: base not below m");
+    pub fn pow_monty_ct(&self, x: Limb, e: u64) -> Limb {
+        assert!(x < self.m, "Monty64::pow_monty_ct: base not below m");
         super::pow_binary_masked(|a, b| self.mul_unchecked(a, b), self.r, x, e, 64)
     }
 
-    /// `b^e mod m` for any `b < 2^64`: convert in, [`Self::pow_vartime`], convert out. Output `< m`.
+    /// `b^e mod m` for any `b < 2^64` (a plain residue, as [`super::Barrett64::pow_vartime`]
+    /// takes): convert in, [`Self::pow_monty_vartime`], convert out. Output `< m`.
     /// Leaks: the bit length of `e` (the loop length); nothing else.
     #[inline]
-    pub fn pow_mod_vartime(&self, b: Limb, e: u64) -> Limb {
-        self.from_monty(self.pow_vartime(self.to_monty(b), e))
+    pub fn pow_vartime(&self, b: Limb, e: u64) -> Limb {
+        self.from_monty(self.pow_monty_vartime(self.to_monty(b), e))
     }
 
     /// `a b mod m` for any `a, b < 2^64`, as REDC(REDC(a R^2) b) = REDC(a R mod m, b): the

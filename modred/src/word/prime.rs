@@ -38,7 +38,7 @@ pub fn miller_rabin_vartime(n: Limb, bases: &[Limb]) -> bool {
         if a == 0 {
             continue;
         }
-        let mut x = ctx.pow_vartime(ctx.to_monty(a), d);
+        let mut x = ctx.pow_monty_vartime(ctx.to_monty(a), d);
         if x == one || x == minus_one {
             continue;
         }

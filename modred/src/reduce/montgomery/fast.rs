@@ -1,7 +1,7 @@
 //! `montgomery-fast`: modred's default Montgomery arithmetic (beyond the source papers),
-//! choosing the kernel by size with thresholds from [`crate::tuning`] and by the context's kernel
+//! choosing the kernel by size with thresholds from `crate::tuning` and by the context's kernel
 //! tier ([`MontParams::tier`], chosen once when it is built):
-//! - k <= [`FIXED_CIOS_MAX_LIMBS`]: CIOS (Koç, Acar, Kaliski, *Analyzing and Comparing
+//! - k <= `FIXED_CIOS_MAX_LIMBS`: CIOS (Koç, Acar, Kaliski, *Analyzing and Comparing
 //!   Montgomery Multiplication Algorithms*, IEEE Micro 1996, §5) specialised at compile time for
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
 //! - larger k: on the [`Tier::Adx`] tier and above, the generated MULX/ADX kernels of
@@ -10,12 +10,12 @@
 //!   product and REDC (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
 //!   functions*, CRYPTO '93, Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
 //!   multiplication and squaring from their thresholds, and from
-//!   [`crate::tuning::REDC_N_THRESHOLD`] limbs the REDC over two full products
-//!   (`super::redc_n`). The products from [`crate::tuning::TOOM3_THRESHOLD`] limbs (Toom-3,
+//!   `crate::tuning::REDC_N_THRESHOLD` limbs the REDC over two full products
+//!   (`super::redc_n`). The products from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3,
 //!   the NTT) and the transforms of `redc_n` follow the tier in use ([`crate::cpu::tier`],
 //!   capped by `MODRED_CPU`), not the context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
-//!   [`crate::tuning::IFMA_MIN_LIMBS`] <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
+//!   `crate::tuning::IFMA_MIN_LIMBS` <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
 //!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
 //!   entry and exit; on the [`Tier::Adx`] tier, the `super::adx_mont` kernels; on the
 //!   [`Tier::Portable`] tier, the `super::portable` engine;
@@ -25,11 +25,11 @@
 //!   subtraction only when the product carries out, `fixed::lazy_final_vartime`); so does
 //!   `ct`, subtracting m under a mask of the carry-out instead (`fixed::below_r_masked`).
 //!
-//! Leaks: nothing but the lengths (constant time) below [`KARATSUBA_THRESHOLD`] limbs: every
+//! Leaks: nothing but the lengths (constant time) below `KARATSUBA_THRESHOLD` limbs: every
 //! product and square there ends with a masked subtraction, and no branch or index depends on
 //! the operands. From that size variable time: Karatsuba (then Toom-3) branches on the signs
 //! of operand differences and stops carries early, and so does the REDC over full
-//! products from [`crate::tuning::REDC_N_THRESHOLD`] limbs; for secrets there use
+//! products from `crate::tuning::REDC_N_THRESHOLD` limbs; for secrets there use
 //! `montgomery-cios` (see `is_constant_time`). The fused exponentiations are variable time
 //! (the lazy final subtractions branch) except `ct`.
 
@@ -414,7 +414,7 @@ fn adx_product(
 }
 
 /// Kernel of `montgomery-fast`.
-/// Leaks: see the module docs (constant time below [`KARATSUBA_THRESHOLD`] limbs).
+/// Leaks: see the module docs (constant time below `KARATSUBA_THRESHOLD` limbs).
 pub struct Fast;
 
 impl MontKernel for Fast {
@@ -490,10 +490,10 @@ impl MontKernel for Fast {
         }
         Self::redc(p, out, t, rest);
     }
-    /// Word-by-word REDC, or from [`crate::tuning::REDC_N_THRESHOLD`] limbs on the REDC over
-    /// two full products ([`super::redc_n::RedcN`]).
+    /// Word-by-word REDC, or from `crate::tuning::REDC_N_THRESHOLD` limbs on the REDC over
+    /// two full products (`super::redc_n::RedcN`).
     /// Leaks: nothing but the lengths (constant time) below that threshold; from it variable
-    /// time (see [`super::redc_n`]).
+    /// time (see `super::redc_n`).
     #[inline]
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
         match &p.redc_n {

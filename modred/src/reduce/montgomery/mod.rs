@@ -13,14 +13,14 @@
 //! the whole product runs in time independent of the operand values depends on the rest
 //! ([`MontKernel::is_constant_time`] says it per size, and `ct` refuses a reducer without it):
 //! - constant time (only k matters): `montgomery-sos`, `-cios`, `-fips`, `-cihs` and
-//!   `-bitserial` at every size; `montgomery-redc` below [`crate::tuning::KARATSUBA_THRESHOLD`]
+//!   `-bitserial` at every size; `montgomery-redc` below `crate::tuning::KARATSUBA_THRESHOLD`
 //!   limbs (schoolbook product and square); `montgomery-fast` below that threshold too (the
 //!   unrolled CIOS, the MULX/ADX and portable engines, schoolbook and REDC);
 //! - variable time: `montgomery-fios` at every size (its ADD carry propagation stops when the
 //!   carry dies); `montgomery-redc` and `montgomery-fast` from
-//!   [`crate::tuning::KARATSUBA_THRESHOLD`] limbs (the Karatsuba and Toom-3 products branch on
+//!   `crate::tuning::KARATSUBA_THRESHOLD` limbs (the Karatsuba and Toom-3 products branch on
 //!   the signs of differences and stop carries early; `montgomery-fast`'s REDC over full
-//!   products, from [`crate::tuning::REDC_N_THRESHOLD`] limbs, too).
+//!   products, from `crate::tuning::REDC_N_THRESHOLD` limbs, too).
 //!
 //! The fused exponentiations ([`MontKernel::pow_fused`]) are variable time except the `ct` scan.
 //!
@@ -58,7 +58,7 @@ pub(crate) mod ifma;
 pub(crate) mod ifma_x2;
 pub(crate) mod portable;
 pub mod redc;
-pub mod redc_n;
+pub(crate) mod redc_n;
 pub mod sos;
 #[cfg(test)]
 pub(crate) mod test_util;
@@ -79,22 +79,22 @@ use core::marker::PhantomData;
 #[derive(Clone, Debug)]
 pub struct MontParams {
     /// The odd modulus, k limbs.
-    pub m: Vec<Limb>,
+    pub(crate) m: Vec<Limb>,
     /// n'0 = -m^{-1} mod 2^64 (Newton iteration, Prots'ko–Gryshchuk 2024 eq. 7; the bit loop of
     /// their Fig. 1 is `crate::limb::neg_inv_bitloop`, tested equal).
-    pub n0: Limb,
+    pub(crate) n0: Limb,
     /// R mod m: the Montgomery form of 1.
-    pub one: Vec<Limb>,
+    pub(crate) one: Vec<Limb>,
     /// R^2 mod m: `to_repr(x) = MonPro(x, R^2)`.
-    pub r2: Vec<Limb>,
+    pub(crate) r2: Vec<Limb>,
     /// The kernels' tier, at most what the CPU has (private: the asm kernels rely on it).
     tier: Tier,
     /// R_ifma^2 mod m with R_ifma = 2^(52 n) for the IFMA kernels' digit count n (empty when
     /// they do not serve this context), so an exponentiation does not divide by m.
-    pub ifma_rr: Vec<Limb>,
+    pub(crate) ifma_rr: Vec<Limb>,
     /// The constants of REDC over full products ([`redc_n::RedcN`]), from
-    /// [`crate::tuning::REDC_N_THRESHOLD`] limbs on.
-    pub redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
+    /// `crate::tuning::REDC_N_THRESHOLD` limbs on.
+    pub(crate) redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
 }
 
 /// 2^e mod m (trimmed), by one division.
@@ -206,7 +206,7 @@ pub trait MontKernel: Send + Sync + 'static {
 
 /// A Montgomery-family reducer using kernel `K`.
 /// Leaks: what `K` leaks (its doc's `Leaks:` line; `to_repr` is `K`'s product with R^2 mod m,
-/// `from_repr` and `reduce_wide` its REDC), and `check_wide` what [`check_below_m_r_vartime`] leaks.
+/// `from_repr` and `reduce_wide` its REDC), and `check_wide` what `check_below_m_r_vartime` leaks.
 pub struct Montgomery<K: MontKernel> {
     p: MontParams,
     _kernel: PhantomData<K>,
@@ -335,7 +335,10 @@ impl<K: MontKernel> Reducer for Montgomery<K> {
 
 /// Whether `x < m R` with R = b^k: the input range of Montgomery reduction.
 /// Leaks: variable time: trims `x` and compares with an early exit.
-pub fn check_below_m_r_vartime(x: &[Limb], m: &[Limb]) -> core::result::Result<(), &'static str> {
+pub(crate) fn check_below_m_r_vartime(
+    x: &[Limb],
+    m: &[Limb],
+) -> core::result::Result<(), &'static str> {
     let x = arith::trim(x);
     let k = m.len();
     if x.len() <= k || arith::cmp(&x[k..], m).is_lt() {

@@ -44,7 +44,7 @@ pub(crate) fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
 }
 
 /// Kernel: full product by `arith::mul_karatsuba` / squaring, then `redc`.
-/// Leaks: nothing but the lengths (constant time) below [`crate::tuning::KARATSUBA_THRESHOLD`]
+/// Leaks: nothing but the lengths (constant time) below `crate::tuning::KARATSUBA_THRESHOLD`
 /// limbs; from it variable time: the Karatsuba and Toom-3 products branch on the signs of
 /// operand differences and stop their carry propagation when the carry dies (the NTT products
 /// of the largest sizes branch on sizes only, but the kernel does not claim constant time).
