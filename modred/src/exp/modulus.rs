@@ -122,7 +122,7 @@ impl Modulus {
             return Ok(x.clone());
         }
         self.ensure_work(Work::Product, &[x])?;
-        match self.try_reduce_vartime(x) {
+        match self.reduce_by_reducer(x) {
             Err(Error::ArgumentTooLarge { .. }) => Ok(x % &self.m),
             other => other,
         }
@@ -135,6 +135,12 @@ impl Modulus {
     /// [`Error::TooLarge`] when the working memory cannot be reserved.
     /// Leaks: the length of `x`, the range check, and the reducer's own leaks.
     pub fn try_reduce_vartime(&self, x: &Natural) -> Result<Natural> {
+        self.ensure_work(Work::Product, &[x])?;
+        self.reduce_by_reducer(x)
+    }
+
+    /// [`Self::try_reduce_vartime`] after its memory check.
+    fn reduce_by_reducer(&self, x: &Natural) -> Result<Natural> {
         let Some(r) = self.r.as_deref() else {
             return Ok(Natural::zero());
         };
@@ -143,7 +149,6 @@ impl Modulus {
                 reducer: r.name(),
                 restriction,
             })?;
-        self.ensure_work(Work::Product, &[x])?;
         let k = r.len();
         // At least 2k limbs; longer only where check_wide allows it (classical takes any x).
         let mut wide = x
