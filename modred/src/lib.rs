@@ -18,8 +18,10 @@
 //! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
 //! - [`opcount`]: the operations the count tables measure (feature `count`), over [`reduce`];
 //! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule), and
-//!   [`rsa`]: RSA private- and public-key operations (keys from PEM/DER, CRT with both halves
-//!   in one pass, blinding, the fault check), on top.
+//!   [`prime`]: probable-prime tests (Baillie–PSW, Miller–Rabin) and the prime search, over
+//!   [`exp`];
+//! - [`rsa`]: RSA private- and public-key operations (keys from PEM/DER, CRT with both halves
+//!   in one pass, blinding, the fault check) and key generation (over [`prime`]), on top.
 //!
 //! `tests/layers.rs` checks this order on the source. `limb`, `count`, `arith` and the asm
 //! kernels (`adx4`, `adx_cios`, `adx_mont`, `ifma` under `reduce::montgomery`) are private to
@@ -111,6 +113,7 @@ pub mod evm;
 pub mod exp;
 pub mod natural;
 pub mod opcount;
+pub mod prime;
 pub mod reduce;
 pub mod rsa;
 pub mod scan;

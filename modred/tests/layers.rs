@@ -22,9 +22,11 @@ const LAYERS: &[(&str, usize)] = &[
     ("exp", 7),
     ("opcount", 7),
     ("evm", 8),
-    ("rsa", 8),
+    ("prime", 8),
+    // RSA key generation searches for primes.
+    ("rsa", 9),
     // src/bin: programs over the library (they reach it as `modred::`, not `crate::`).
-    ("bin", 9),
+    ("bin", 10),
 ];
 
 fn layer(module: &str) -> Option<usize> {
