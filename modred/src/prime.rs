@@ -162,7 +162,7 @@ pub fn random_below(bound: &Natural) -> Result<Natural> {
 pub(crate) fn random_bits(bits: usize) -> Result<Natural> {
     let mut bytes = vec![0u8; bits.div_ceil(8)];
     getrandom::fill(&mut bytes).map_err(|e| Error::Randomness(e.to_string()))?;
-    if bits % 8 != 0 {
+    if !bits.is_multiple_of(8) {
         bytes[0] &= (1u8 << (bits % 8)) - 1;
     }
     Ok(Natural::from_be_bytes(&bytes))

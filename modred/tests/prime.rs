@@ -245,7 +245,7 @@ fn mersenne_numbers() {
     let large = [2203u32, 2207, 2281, 3217, 3221, 4253, 4259, 4423];
     for p in (2..1300u32).filter(|&p| is_p[p as usize]).chain(large) {
         assert!(is_p[p as usize]);
-        let m = (&Natural::power_of_two(p as usize))
+        let m = Natural::power_of_two(p as usize)
             .checked_sub_vartime(&n(1))
             .unwrap();
         let want = mersenne.contains(&p);
@@ -286,7 +286,7 @@ fn random_numbers_match_gmp() {
     }
     assert!(primes >= 40, "{primes}");
     let many = is_probable_prime_many_vartime(&all).unwrap();
-    let single: Vec<bool> = all.iter().map(|x| gmp_prime(x)).collect();
+    let single: Vec<bool> = all.iter().map(gmp_prime).collect();
     assert_eq!(many, single);
     // Miller–Rabin with random bases: primes pass, and so do none of these composites.
     for x in all.iter().filter(|x| x.bits() <= 1024) {
@@ -304,7 +304,7 @@ fn next_prime_matches_the_sieve_and_gmp() {
         assert_eq!(next_prime_vartime(&n(i as u64)), Ok(n(want as u64)), "{i}");
     }
     let top = u64::MAX - 58;
-    let above = (&Natural::power_of_two(64)) + &n(13);
+    let above = &Natural::power_of_two(64) + &n(13);
     assert_eq!(next_prime_vartime(&n(top - 1)), Ok(n(top)));
     for x in [top, top + 1, u64::MAX] {
         assert_eq!(next_prime_vartime(&n(x)).as_ref(), Ok(&above), "{x}");

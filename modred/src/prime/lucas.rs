@@ -174,7 +174,8 @@ impl<'a> Chain<'a> {
     /// this is repr(c X) for x = repr(X)): `t = c x < c m` (k + 1 limbs), then the quotient
     /// estimate `q = floor(t_top / (m_top + 1))` from the top 128 bits of t and the top 64 of
     /// m at the same alignment, which is at most the true quotient and at most 2 below it
-    /// (m_top >= 2^63 and q < 2^63), then at most 3 subtractions of m.
+    /// (m_top >= 2^63 and q < 2^63), then at most 3 subtractions of m (the estimate of Knuth,
+    /// *The Art of Computer Programming* vol. 2, §4.3.1, Algorithm D step D3, from below).
     /// Leaks: variable time (the correction steps).
     fn mul_small(&mut self, out: &mut [Limb], x: &[Limb], c: u64) {
         let k = self.m.len();

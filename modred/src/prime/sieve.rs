@@ -77,7 +77,7 @@ pub(crate) fn has_small_factor(n: &Natural, limit: usize) -> bool {
         let r = arith::div_rem_1(None, n.limbs(), product);
         if t.primes[start..end]
             .iter()
-            .any(|&p| (p as usize) < limit && r % p as u64 == 0)
+            .any(|&p| (p as usize) < limit && r.is_multiple_of(p as u64))
         {
             return true;
         }
@@ -114,6 +114,10 @@ pub(crate) fn next_prime_big(start: &Natural) -> Result<Natural> {
     for &(product, a, b) in &t.groups {
         if a >= count {
             break;
+        }
+        // One pass of word divisions per product: poll between them (a huge start).
+        if cancel::requested() {
+            return Err(Error::Cancelled);
         }
         let r = arith::div_rem_1(None, start.limbs(), product);
         for &p in &t.primes[a..b.min(count)] {

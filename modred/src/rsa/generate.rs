@@ -39,7 +39,7 @@ impl PrivateKey {
     /// GMP-based generators; the rejected candidates are independent of the key), the
     /// inverse, and the key's construction (see [`Self::from_components`]).
     pub fn generate(bits: usize) -> Result<Self> {
-        if bits % 2 != 0 || !(MIN_BITS..=MAX_BITS).contains(&bits) {
+        if !bits.is_multiple_of(2) || !(MIN_BITS..=MAX_BITS).contains(&bits) {
             return Err(Error::InvalidParameter(format!(
                 "RSA key size {bits}: must be even and within {MIN_BITS}..={MAX_BITS} bits"
             )));
