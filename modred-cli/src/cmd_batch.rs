@@ -86,7 +86,7 @@ impl Op {
                 })
             }
             other => Err(CliError::usage(format!(
-                "unknown operation {} (expected: reduce X M | mulmod A B M | pow B E M | isprime N | nextprime N)",
+                "unknown operation {} (expected: reduce X M|mulmod A B M|pow B E M|isprime N|nextprime N)",
                 quote(other)
             ))),
         }

@@ -9,7 +9,10 @@ __all__ = [
     "RsaKey",
     "evm_gas",
     "evm_modexp",
+    "is_prime",
+    "is_prime_many",
     "methods",
+    "next_prime",
     "pow_batch",
     "powmod",
 ]
