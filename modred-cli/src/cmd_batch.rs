@@ -1,7 +1,8 @@
 //! `modred batch`: one operation per stdin line, one result per stdout line, in order.
 //!
 //! Input lines: `reduce X M`, `mulmod A B M` or `pow B E M` (numbers decimal or 0x-hex, separated by
-//! whitespace; E may be negative, as in Python's `pow`). Blank lines are skipped and `#` starts
+//! whitespace; E may be negative, as in Python's `pow`), and `isprime N` / `nextprime N`
+//! (see [`crate::cmd_prime`]). Blank lines are skipped and `#` starts
 //! a comment running to the end of the line; neither produces output. A line that fails (bad
 //! numbers, not UTF-8, longer than `--max-line-bytes`: see [`crate::lines`]) prints
 //! `error: <reason>` in its place and processing continues; the exit code is then 1. The `--reducer`, `--hex`, `--method`,
@@ -85,7 +86,7 @@ impl Op {
                 })
             }
             other => Err(CliError::usage(format!(
-                "unknown operation {} (expected: reduce X M | mulmod A B M | pow B E M)",
+                "unknown operation {} (expected: reduce X M|mulmod A B M|pow B E M|isprime N|nextprime N)",
                 quote(other)
             ))),
         }
@@ -167,10 +168,14 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
     while let Some(line) = lines.next_line(&mut || out.flush())? {
         let result = match line {
             Line::Text(content) if content.is_empty() => continue,
-            Line::Text(content) => run_line(&content, args.common.reducer, &opts, &mut cache),
+            Line::Text(content) => crate::cmd_prime::batch_line(&content, &args.common)
+                .unwrap_or_else(|| {
+                    run_line(&content, args.common.reducer, &opts, &mut cache)
+                        .and_then(|r| args.common.format(&r))
+                }),
             Line::Bad(reason) => Err(CliError::Usage(reason)),
         };
-        match result.and_then(|r| args.common.format(&r)) {
+        match result {
             Ok(text) => out.line(text)?,
             Err(e @ CliError::Output(_)) => return Err(e),
             Err(e) => {

@@ -19,6 +19,7 @@ mod cmd_batch;
 mod cmd_evm;
 mod cmd_methods;
 mod cmd_pow;
+mod cmd_prime;
 mod cmd_rsa;
 mod cmd_single;
 mod lines;
@@ -47,8 +48,8 @@ enum Command {
     Mulmod(cmd_single::MulmodArgs),
     /// Print B^E mod M.
     Pow(cmd_pow::PowArgs),
-    /// Read `reduce X M` / `mulmod A B M` / `pow B E M` lines from stdin, print one result per
-    /// line.
+    /// Read `reduce X M` / `mulmod A B M` / `pow B E M` / `isprime N` / `nextprime N` lines
+    /// from stdin, print one result per line.
     Batch(cmd_batch::Args),
     /// The Ethereum MODEXP precompile: `0x<output> <gas>` per hex input (argument or stdin
     /// lines).
@@ -56,6 +57,8 @@ enum Command {
     /// RSA without padding: `rsa private --key FILE [HEX]` (c^d mod n) and `rsa public --key
     /// FILE [HEX]` (x^e mod n); without HEX, one hex input per stdin line.
     Rsa(cmd_rsa::Args),
+    /// Print `prime` or `composite` for N (Baillie–PSW), or with --next the least prime above N.
+    Prime(cmd_prime::Args),
     /// List every reducer with its restrictions.
     Methods(cmd_methods::Args),
 }
@@ -71,6 +74,7 @@ fn run(command: Command) -> Result<ExitCode, CliError> {
         Command::Batch(a) => cmd_batch::run(a),
         Command::EvmModexp(a) => cmd_evm::run(a),
         Command::Rsa(a) => cmd_rsa::run(a),
+        Command::Prime(a) => cmd_prime::run(a),
         Command::Methods(a) => cmd_methods::run(a),
     }
 }

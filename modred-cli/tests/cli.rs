@@ -900,3 +900,58 @@ fn rsa_bad_inputs_are_error_lines_and_bad_keys_exit_2() {
         &["unrecognized subcommand"],
     );
 }
+
+/// `modred prime N` (`prime`/`composite`, exit 0), `--next` (decimal or `--hex`), bad input
+/// exit 2; `isprime` / `nextprime` lines in `batch`.
+#[test]
+fn prime_and_next_prime() {
+    let m127 = "170141183460469231731687303715884105727"; // 2^127 - 1, prime
+    let m67 = "147573952589676412927"; // 2^67 - 1 = 193707721 * 761838257287
+    for (n, want) in [
+        ("0", "composite"),
+        ("1", "composite"),
+        ("2", "prime"),
+        ("97", "prime"),
+        ("561", "composite"),
+        ("3825123056546413051", "composite"),
+        ("18446744073709551557", "prime"),
+        (m127, "prime"),
+        (m67, "composite"),
+        ("0x7fffffffffffffffffffffffffffffff", "prime"),
+    ] {
+        ok(&["prime", n], want);
+    }
+    ok(&["prime", "--next", "0"], "2");
+    ok(
+        &["prime", "--next", "18446744073709551557"],
+        "18446744073709551629",
+    );
+    ok(
+        &["prime", "--next", "100000000000000000000"],
+        "100000000000000000039",
+    );
+    ok(&["prime", "--next", "--hex", "0x10"], "0x11");
+    usage_error(&["prime", "-5"], &["N"]);
+    usage_error(&["prime", "12z"], &["12z"]);
+    usage_error(&["prime"], &["N"]);
+    let input = format!(
+        "isprime 97\nnextprime 100000000000000000000\nisprime {m67}\nisprime\nnextprime x\nisprime 1 2\nreduce 100 7\n"
+    );
+    let o = run_stdin(&["batch"], &input);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(String::from).collect();
+    assert_eq!(lines.len(), 7, "{lines:?}");
+    assert_eq!(lines[0], "prime");
+    assert_eq!(lines[1], "100000000000000000039");
+    assert_eq!(lines[2], "composite");
+    assert!(lines[3].starts_with("error: ") && lines[3].contains("takes 1 number"));
+    assert!(
+        lines[4].starts_with("error: ") && lines[4].contains("'x'"),
+        "{}",
+        lines[4]
+    );
+    assert!(lines[5].starts_with("error: ") && lines[5].contains("takes 1 number"));
+    assert_eq!(lines[6], "2");
+    let o = run_stdin(&["batch", "--hex"], "nextprime 0x10\n");
+    assert_eq!(stdout(&o), "0x11\n");
+}

@@ -17,8 +17,10 @@
 //!   [`reduce::REDUCERS`], with the fused kernels that run the scans on fixed sizes;
 //! - [`exp`]: exponentiation methods over any reducer, and the [`exp::Modulus`] context;
 //! - [`evm`]: the Ethereum MODEXP precompile (EIP-198 input, every gas schedule), and
-//!   [`rsa`]: RSA private- and public-key operations (keys from PEM/DER, CRT with both halves
-//!   in one pass, blinding, the fault check).
+//!   [`prime`]: probable-prime tests (Baillie–PSW, Miller–Rabin) and the prime search, over
+//!   [`exp`];
+//! - [`rsa`]: RSA private- and public-key operations (keys from PEM/DER, CRT with both halves
+//!   in one pass, blinding, the fault check) and key generation (over [`prime`]).
 //!
 //! `tests/layers.rs` checks this order on the source. `limb`, `count`, `arith` and the asm
 //! kernels (`adx4`, `adx_cios`, `adx_mont`, `ifma` under `reduce::montgomery`) are private to
@@ -133,6 +135,7 @@ pub mod error;
 pub mod evm;
 pub mod exp;
 pub mod natural;
+pub mod prime;
 pub mod reduce;
 pub mod rsa;
 #[cfg(feature = "internals")]

@@ -23,9 +23,11 @@ const LAYERS: &[(&str, usize)] = &[
     ("reduce", 7),
     ("exp", 8),
     ("evm", 9),
-    ("rsa", 9),
+    ("prime", 9),
+    // RSA key generation searches for primes.
+    ("rsa", 10),
     // src/bin: programs over the library (they reach it as `modred::`, not `crate::`).
-    ("bin", 10),
+    ("bin", 11),
 ];
 
 fn layer(module: &str) -> Option<usize> {

@@ -10,6 +10,8 @@ A Rust library (PyO3 extension) with a faster ``pow(b, e, m)`` and the whole too
 - ``methods()``: the reducer and exponentiation method names (the CLI's);
 - ``evm_modexp(data, fork="osaka")`` / ``evm_gas(data, fork="osaka")``: the Ethereum MODEXP
   precompile (EIP-198 input; EIP-198, EIP-2565 or EIP-7883 gas; EIP-7823's cap);
+- ``is_prime(n)``, ``next_prime(n)``, ``is_prime_many(ns)``: the Baillie–PSW probable-prime
+  test (gmpy2's conventions below 2), the least prime above ``n``, many tests on all cores;
 - ``RsaKey.from_pem(data)`` / ``from_der`` / ``from_components(n, e, d, p, q)``: raw RSA
   ``private_op`` (CRT, blinding, constant time, result checked) and ``public_op``.
 
@@ -17,8 +19,8 @@ Long calls release the GIL; ``Modulus``, ``FixedBase`` and ``RsaKey`` are immuta
 thread-safe and picklable.
 """
 
-from ._modred import (FixedBase, Modulus, RsaKey, evm_gas, evm_modexp, methods, pow_batch,
-                      powmod)
+from ._modred import (FixedBase, Modulus, RsaKey, evm_gas, evm_modexp, is_prime, is_prime_many,
+                      methods, next_prime, pow_batch, powmod)
 
 __all__ = [
     "FixedBase",
@@ -26,7 +28,10 @@ __all__ = [
     "RsaKey",
     "evm_gas",
     "evm_modexp",
+    "is_prime",
+    "is_prime_many",
     "methods",
+    "next_prime",
     "pow_batch",
     "powmod",
 ]

@@ -9,7 +9,10 @@ __all__ = [
     "RsaKey",
     "evm_gas",
     "evm_modexp",
+    "is_prime",
+    "is_prime_many",
     "methods",
+    "next_prime",
     "pow_batch",
     "powmod",
 ]
@@ -22,6 +25,15 @@ def powmod(base: _Int, exp: _Int, mod: _Int, /) -> int:
 
 def pow_batch(triples: Iterable[Tuple[_Int, _Int, _Int]], /) -> List[int]:
     """``[pow(b, e, m) for (b, e, m) in triples]`` in parallel over all cores."""
+
+def is_prime(n: _Int, /) -> bool:
+    """Baillie–PSW probable-prime test (exact below 2^64); False below 2, as gmpy2."""
+
+def next_prime(n: _Int, /) -> int:
+    """The least (probable) prime greater than ``n`` (2 for any ``n < 2``, as gmpy2)."""
+
+def is_prime_many(ns: Iterable[_Int], /) -> List[bool]:
+    """``[is_prime(n) for n in ns]`` in parallel over all cores."""
 
 def methods() -> Dict[str, Dict[str, str]]:
     """``{"reducers": {name: summary}, "methods": {name: summary}}`` (the CLI's names)."""

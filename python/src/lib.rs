@@ -7,7 +7,8 @@
 //! - [`pow_batch`]: many independent `(b, e, m)` triples over all cores;
 //! - [`methods`]: the reducer and method names (the CLI's);
 //! - [`evm::evm_modexp`], [`evm::evm_gas`]: the Ethereum MODEXP precompile;
-//! - [`rsa::PyRsaKey`] (`modred.RsaKey`): raw RSA private- and public-key operations.
+//! - [`rsa::PyRsaKey`] (`modred.RsaKey`): raw RSA private- and public-key operations;
+//! - [`prime::is_prime`], [`prime::next_prime`], [`prime::is_prime_many`]: Baillie–PSW.
 //!
 //! Every computation runs with the GIL released ([`Python::allow_threads`]) except the
 //! conversions of Python ints, which need it.
@@ -17,6 +18,7 @@ mod errors;
 mod evm;
 mod modulus;
 mod parallel;
+mod prime;
 mod rsa;
 mod signals;
 
@@ -221,6 +223,9 @@ fn _modred(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(evm::evm_modexp, m)?)?;
     m.add_function(wrap_pyfunction!(evm::evm_gas, m)?)?;
+    m.add_function(wrap_pyfunction!(prime::is_prime, m)?)?;
+    m.add_function(wrap_pyfunction!(prime::next_prime, m)?)?;
+    m.add_function(wrap_pyfunction!(prime::is_prime_many, m)?)?;
     m.add_class::<modulus::PyModulus>()?;
     m.add_class::<modulus::PyFixedBase>()?;
     m.add_class::<rsa::PyRsaKey>()?;

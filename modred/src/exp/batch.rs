@@ -21,7 +21,7 @@ static POOL: Mutex<Option<Arc<rayon::ThreadPool>>> = Mutex::new(None);
 
 /// Runs `f` (which uses rayon's parallel iterators) on the caller's rayon pool if it runs in
 /// one, else on modred's pool, starting it if need be ([`Error::Threads`] if it cannot start).
-fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
+pub(crate) fn on_pool<T: Send>(f: impl FnOnce() -> T + Send) -> Result<T> {
     if rayon::current_thread_index().is_some() {
         return Ok(f());
     }

@@ -28,6 +28,8 @@
 //! in it is public).
 
 mod encoding;
+mod generate;
+pub use generate::GENERATED_E;
 mod recover;
 
 use crate::arith;
