@@ -25,6 +25,19 @@ pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 // the IFMA NTT switched off (now `MODRED_CPU=adx`). The NTT thresholds follow the tier in use
 // (`modred::cpu::tier`), so `MODRED_CPU` caps them with the kernels.
 
+// ---- GCD and modular inverse (src/arith/gcd_lehmer.rs, hgcd.rs, gcd.rs) ----
+
+/// Operand size (limbs) from which the half-GCD recurses instead of running Lehmer steps on
+/// the whole operands. PLACEHOLDER.
+pub const HGCD_THRESHOLD: usize = 100;
+
+/// Operand size (limbs) from which the GCD and the inverse reduce by the half-GCD of the top
+/// part instead of Lehmer steps. PLACEHOLDER.
+pub const GCD_HGCD_THRESHOLD: usize = 200;
+
+/// The GCD's half-GCD reductions work on the top `n - n / d` limbs of `n`. PLACEHOLDER.
+pub const GCD_HGCD_TOP_DIVISOR: usize = 3;
+
 /// Operand size (limbs) from which balanced multiplication uses Toom-3 instead of Karatsuba.
 /// Toom-3 / Karatsuba with the ADX rows: 1.09 at 96 limbs, 1.11 at 160, 1.09 at 192, 0.94 at 224,
 /// 0.95 at 256, 0.90 at 512, 0.88 at 1024; portable: 0.91 at 96, 0.88 at 128, 0.85 at 224-256.
