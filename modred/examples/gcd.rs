@@ -36,7 +36,10 @@ fn main() {
         sizes = (10..=22).step_by(2).map(|e| 1 << e).collect();
     }
     let mut rng = StdRng::seed_from_u64(7);
-    println!("bits      modred        GMP           modred/GMP ({})", if gcd { "gcd" } else { "inverse" });
+    println!(
+        "bits      modred        GMP           modred/GMP ({})",
+        if gcd { "gcd" } else { "inverse" }
+    );
     for bits in sizes {
         let limbs = bits.div_ceil(64);
         let mut m: Vec<u64> = (0..limbs).map(|_| rng.gen()).collect();
@@ -44,10 +47,22 @@ fn main() {
         m[limbs - 1] |= 1 << 63;
         let mut a: Vec<u64> = (0..limbs).map(|_| rng.gen()).collect();
         a[limbs - 1] >>= 1;
-        let (mn, an) = (Natural::from_limbs(m.clone()), Natural::from_limbs(a.clone()));
+        let (mn, an) = (
+            Natural::from_limbs(m.clone()),
+            Natural::from_limbs(a.clone()),
+        );
         let order = rug::integer::Order::Lsf;
-        let (mg, ag) = (rug::Integer::from_digits(&m, order), rug::Integer::from_digits(&a, order));
-        let rounds = if bits >= 1 << 20 { 3 } else if bits >= 1 << 16 { 5 } else { 9 };
+        let (mg, ag) = (
+            rug::Integer::from_digits(&m, order),
+            rug::Integer::from_digits(&a, order),
+        );
+        let rounds = if bits >= 1 << 20 {
+            3
+        } else if bits >= 1 << 16 {
+            5
+        } else {
+            9
+        };
         let min = Duration::from_millis(if bits >= 1 << 20 { 0 } else { 200 });
         let (mut tm, mut tg, mut ratio) = (vec![], vec![], vec![]);
         for _ in 0..rounds {

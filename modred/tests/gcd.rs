@@ -54,7 +54,11 @@ fn check(a: &BigUint, m: &BigUint, what: &str) {
     let want = a.gcd(m);
     assert_eq!(big(&g), want, "gcd vs num-bigint: {what}");
     assert_eq!(gmp(&big(&g)), gmp(a).gcd(&gmp(m)), "gcd vs GMP: {what}");
-    assert_eq!(big(&gcd_vartime(&nat(m), &nat(a))), want, "gcd(m, a): {what}");
+    assert_eq!(
+        big(&gcd_vartime(&nat(m), &nat(a))),
+        want,
+        "gcd(m, a): {what}"
+    );
     if m == &BigUint::default() {
         return;
     }
@@ -64,11 +68,18 @@ fn check(a: &BigUint, m: &BigUint, what: &str) {
         (Ok(x), Some(want)) => {
             let x = big(&x);
             assert_eq!(x, want, "inverse vs num-bigint: {what}");
-            assert_eq!(x, from_gmp(&by_gmp.expect("GMP agrees")), "inverse vs GMP: {what}");
+            assert_eq!(
+                x,
+                from_gmp(&by_gmp.expect("GMP agrees")),
+                "inverse vs GMP: {what}"
+            );
         }
         (Ok(x), None) => {
             // Only m = 1 (x = 0, as Python's pow(a, -1, 1)) has an answer num-bigint refuses.
-            assert!(m == &BigUint::from(1u8) && big(&x) == BigUint::default(), "{what}");
+            assert!(
+                m == &BigUint::from(1u8) && big(&x) == BigUint::default(),
+                "{what}"
+            );
         }
         (Err(e), want) => {
             assert_eq!(e, Error::NotInvertible, "{what}");
@@ -123,7 +134,11 @@ fn common_factors() {
     ] {
         let g = random(&mut rng, gbits);
         let (x, y) = (random(&mut rng, xbits), random(&mut rng, xbits - 7));
-        check(&(&g * &x), &(&g * &y), &format!("g {gbits} bits, cofactors {xbits}"));
+        check(
+            &(&g * &x),
+            &(&g * &y),
+            &format!("g {gbits} bits, cofactors {xbits}"),
+        );
         check(&(&g * &x * 2u8), &(&g * &y * 6u8), "common factor 2g");
     }
 }
@@ -175,14 +190,28 @@ fn inverse_edge_cases() {
     let one = BigUint::from(1u8);
     for n in [1, 2, HGCD_THRESHOLD, GCD_HGCD_THRESHOLD + 1] {
         let m = random(&mut rng, 64 * n) | &one;
-        for a in [BigUint::default(), one.clone(), &m - 1u8, m.clone(), &m + 1u8, &m * 3u8 + 2u8] {
+        for a in [
+            BigUint::default(),
+            one.clone(),
+            &m - 1u8,
+            m.clone(),
+            &m + 1u8,
+            &m * 3u8 + 2u8,
+        ] {
             check(&a, &m, &format!("{n} limbs, edge a"));
         }
         check(&random(&mut rng, 64 * n), &one, "m = 1");
-        check(&random(&mut rng, 64 * n), &(BigUint::from(1u8) << (64 * n)), "m = 2^k");
+        check(
+            &random(&mut rng, 64 * n),
+            &(BigUint::from(1u8) << (64 * n)),
+            "m = 2^k",
+        );
     }
     let z = Natural::zero();
-    assert_eq!(inverse_vartime(&Natural::from(3u64), &z), Err(Error::ZeroModulus));
+    assert_eq!(
+        inverse_vartime(&Natural::from(3u64), &z),
+        Err(Error::ZeroModulus)
+    );
     assert_eq!(inverse_vartime(&z, &Natural::from(1u64)), Ok(z.clone()));
     assert_eq!(gcd_vartime(&z, &z), z);
 }

@@ -10,7 +10,8 @@
 
 use super::gcd_lehmer::{lehmer_step, Matrix, Scratch};
 use super::hgcd::reduce_by_top;
-use super::{div_rem, is_zero, sub_in_place, trim};
+use super::{cmp, div_rem, is_zero, sub_in_place, trim};
+use core::cmp::Ordering;
 use crate::limb::Limb;
 use crate::tuning::{GCD_HGCD_THRESHOLD, GCD_HGCD_TOP_DIVISOR};
 
@@ -62,7 +63,14 @@ pub fn gcd_cofactor_vartime(a: &[Limb], b: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
     let mut m = Matrix::identity(1);
     reduce(&mut a, &mut b, &mut m);
     let [m00, m01] = &m.rows[0];
-    let modulo = |x: &[Limb]| -> Vec<Limb> { div_rem(x, a0).1 };
+    // The entries are below A but for the last quotient's column (A = m00 a + m01 b).
+    let modulo = |x: &[Limb]| -> Vec<Limb> {
+        if cmp(x, a0) == Ordering::Less {
+            x.to_vec()
+        } else {
+            div_rem(x, a0).1
+        }
+    };
     if a.is_empty() {
         // b = m00 B - m10 A = g.
         (b, modulo(m00))

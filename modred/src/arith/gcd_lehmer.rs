@@ -173,19 +173,28 @@ fn bits128(x: u128) -> usize {
     (128 - x.leading_zeros()) as usize
 }
 
-/// `(x / y, x mod y)` for `y != 0`: by subtraction when the quotient is below 4 (two thirds of
-/// Euclid's quotients are: Knuth, TAOCP vol. 2, §4.5.3, the Gauss–Kuzmin distribution), by one
-/// 64-bit division when both fit a limb, else by the 128-bit division.
+/// `(x / y, x mod y)` for `x >= y > 0`: by shift-and-subtract when the quotient is below
+/// 2^8 (all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
+/// Gauss–Kuzmin distribution; q = 1 alone is 41.5%), by one 64-bit division when `x` fits a
+/// limb, else by the 128-bit division (a library call).
 /// Leaks: variable time: the quotient's size and the operands' lengths.
-#[inline]
+#[inline(always)]
 fn divq(x: u128, y: u128) -> (u128, u128) {
-    debug_assert!(y != 0);
-    if y >> 126 != 0 || x < y << 2 {
-        let mut q = 0;
-        let mut r = x;
-        while r >= y {
-            r -= y;
-            q += 1;
+    debug_assert!(x >= y && y != 0);
+    let r = x - y;
+    if r < y {
+        return (1, r);
+    }
+    // q < 2^(d + 1).
+    let d = y.leading_zeros() - x.leading_zeros();
+    if d < 8 {
+        let (mut q, mut r, mut ys) = (0u128, x, y << d);
+        for _ in 0..=d {
+            // Branch-free: the comparisons are unpredictable.
+            let ge = (r >= ys) as u128;
+            r -= ys & ge.wrapping_neg();
+            q = (q << 1) | ge;
+            ys >>= 1;
         }
         (q, r)
     } else if x >> 64 == 0 {
@@ -196,6 +205,17 @@ fn divq(x: u128, y: u128) -> (u128, u128) {
     }
 }
 
+/// `q m + c` if it fits a limb (`m, c` below 2^64).
+#[inline(always)]
+fn entry(q: u128, m: u128, c: u128) -> Option<u128> {
+    if q >> 64 != 0 {
+        return None;
+    }
+    // (2^64 - 1)^2 + 2^64 - 1 < 2^128: no overflow.
+    let v = q * m + c;
+    (v <= Limb::MAX as u128).then_some(v)
+}
+
 /// The double-digit Lehmer matrix: Euclid's steps on the 128-bit leading parts `x, y` of a
 /// pair, as long as the result keeps `bitlen(x) + bitlen(y) >= need` and the matrix entries
 /// fit one limb. Returns the single-limb matrix `S` (determinant 1, non-negative entries,
@@ -204,42 +224,91 @@ fn divq(x: u128, y: u128) -> (u128, u128) {
 ///
 /// With `need >= bitlen(max(x0, y0)) + 4` the result is valid for the whole numbers whose top
 /// bits `x0, y0` are (module docs: each column's entries are below a quarter of its remainder).
-/// Loop invariant: `(x0; y0) = S (x; y)`, every entry of `S` below 2^64 (checked before a step
-/// is taken).
+/// `exact`: `x0, y0` are the whole numbers (no bits below), so the 128-bit steps run to the
+/// end without the second phase. Two phases otherwise, as GMP's `mpn_hgcd2`: on 128 bits while both are at least 2^96, then on their
+/// top 64 bits (`x >> 32`, `y >> 32`), where a step is taken if it keeps
+/// `bitlen(x2) + bitlen(y2) >= bitlen(max(x2, y2) at the switch) + 4` (valid for the 32 bits
+/// below, by the same rule) and `>= need - 62` (each 128-bit remainder is then at least
+/// `bitlen(x2) + 31` bits long, so the product rule for `need` holds on the 128-bit values).
+/// Loop invariant: `(x0; y0) = S (x; y)` (phase 2: up to the dropped low bits), every entry of
+/// `S` below 2^64 (checked before a step is taken).
 /// Leaks: variable time: the number of steps and their quotients (the operands' values).
 /// Reference: Jebelean 1995 (double digits), Möller 2008 §4 (hgcd2); the stopping rule is the
 /// module's product form instead of their conditions on quotient sequences.
-pub fn hgcd2(mut x: u128, mut y: u128, need: usize) -> Option<[[Limb; 2]; 2]> {
+pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Limb; 2]; 2]> {
     let (mut m00, mut m01, mut m10, mut m11) = (1u128, 0u128, 0u128, 1u128);
-    let fits = |v: Option<u128>| v.filter(|&v| v <= Limb::MAX as u128);
     let mut stepped = false;
-    while x != 0 && y != 0 {
+    // Phase 1: 128-bit steps while both are at least 2^96 (to the end if `exact`).
+    let done = loop {
+        if !exact && x >> 96 == 0 && y >> 96 == 0 {
+            break false;
+        }
+        if x == 0 || y == 0 {
+            break true;
+        }
         if x >= y {
             let (q, r) = divq(x, y);
             if bits128(r) + bits128(y) < need {
-                break;
+                break true;
             }
-            let n01 = fits(q.checked_mul(m00).and_then(|t| t.checked_add(m01)));
-            let n11 = fits(q.checked_mul(m10).and_then(|t| t.checked_add(m11)));
-            let (Some(n01), Some(n11)) = (n01, n11) else {
-                break;
+            let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
+                break true;
             };
             (m01, m11, x) = (n01, n11, r);
         } else {
             let (q, r) = divq(y, x);
             if bits128(r) + bits128(x) < need {
-                break;
+                break true;
             }
-            let n00 = fits(q.checked_mul(m01).and_then(|t| t.checked_add(m00)));
-            let n10 = fits(q.checked_mul(m11).and_then(|t| t.checked_add(m10)));
-            let (Some(n00), Some(n10)) = (n00, n10) else {
-                break;
+            let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
+                break true;
             };
             (m00, m10, y) = (n00, n10, r);
         }
         stepped = true;
+    };
+    if !done {
+        // Phase 2: the top 64 bits of each (both below 2^96 now).
+        let (mut x2, mut y2) = ((x >> 32) as u64, (y >> 32) as u64);
+        let bits = |v: u64| (64 - v.leading_zeros()) as usize;
+        let need2 = (bits(x2.max(y2)) + 4).max(need.saturating_sub(62));
+        while x2 != 0 && y2 != 0 {
+            if x2 >= y2 {
+                let (q, r) = divq64(x2, y2);
+                if bits(r) + bits(y2) < need2 {
+                    break;
+                }
+                let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
+                    break;
+                };
+                (m01, m11, x2) = (n01, n11, r);
+            } else {
+                let (q, r) = divq64(y2, x2);
+                if bits(r) + bits(x2) < need2 {
+                    break;
+                }
+                let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
+                    break;
+                };
+                (m00, m10, y2) = (n00, n10, r);
+            }
+            stepped = true;
+        }
     }
     stepped.then_some([[m00 as Limb, m01 as Limb], [m10 as Limb, m11 as Limb]])
+}
+
+/// `(x / y, x mod y)` for `x >= y > 0` on one limb: q = 1 by one subtraction (41.5% of
+/// Euclid's quotients), else the hardware division.
+/// Leaks: variable time: the quotient.
+#[inline(always)]
+fn divq64(x: u64, y: u64) -> (u128, u64) {
+    let r = x - y;
+    if r < y {
+        (1, r)
+    } else {
+        ((x / y) as u128, x % y)
+    }
 }
 
 /// `(a; b) <- S^-1 (a; b)` for a single-limb `S` (determinant 1) whose result is known to be
@@ -332,7 +401,7 @@ pub fn lehmer_step(
     } else {
         (bits128(x.max(y)) + 4).max((bound + 2).saturating_sub(2 * k))
     };
-    match hgcd2(x, y, need) {
+    match hgcd2(x, y, need, k == 0) {
         Some(s) => {
             apply_small_inverse(a, b, &s, &mut scratch.t0, &mut scratch.t1);
             m.mul_small(&s, &mut scratch.t0);
