@@ -8,6 +8,9 @@
 
 mod div;
 pub mod div_newton;
+pub mod gcd;
+pub mod gcd_lehmer;
+pub mod hgcd;
 mod mul;
 pub mod ntt;
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]

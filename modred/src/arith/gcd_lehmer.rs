@@ -1,0 +1,421 @@
+//! Lehmer's GCD step with a double-digit leading part, and the cofactor matrices the GCD
+//! kernels share (D. H. Lehmer, "Euclid's algorithm for large numbers", *Amer. Math. Monthly*
+//! 45, 1938; the double-digit form after T. Jebelean, "A double-digit Lehmer-Euclid algorithm
+//! for finding the GCD of long integers", *J. Symbolic Comput.* 19, 1995, and N. Möller, "On
+//! Schönhage's algorithm and subquadratic integer GCD computation", *Math. Comp.* 77, 2008,
+//! §4 (hgcd2)).
+//!
+//! Every reduction here keeps a pair of naturals `(a, b)` (trimmed vectors, no order between
+//! them) and a matrix `M` with non-negative entries and determinant 1 such that
+//! `(A; B) = M (a; b)` for the pair `(A, B)` the reduction started from. A step either
+//! subtracts `q b` from `a` (then `M <- M [[1, q], [0, 1]]`: column 1 += q column 0) or `q a`
+//! from `b` (column 0 += q column 1), so the determinant stays 1, the diagonal stays >= 1, and
+//! `M^-1 = [[m11, -m01], [-m10, m00]]` gives `a = m11 A - m01 B`, `b = m00 B - m10 A`.
+//!
+//! **The stopping rule** (ours, a product form of Möller's size condition): a reduction with
+//! `bound` only takes a step whose result still has `bitlen(a) + bitlen(b) >= bound`. With
+//! `bound = bitlen(max(A, B)) + 4` this gives `a b >= 2^(bound - 2) > 4 max(A, B)`, and since
+//! `A = m00 a + m01 b >= m01 b` (and so on for the other entries), every entry of a column is
+//! at most a quarter of that column's remainder: `m01, m11 <= a / 4` and `m00, m10 <= b / 4`.
+//! That is what makes `M` valid for any extension of `(A, B)` by low bits: for
+//! `A' = A 2^k + A_lo`, `B' = B 2^k + B_lo` (`A_lo, B_lo < 2^k`),
+//! `M^-1 (A'; B') = (a 2^k + m11 A_lo - m01 B_lo; ...)` lies in `((3/4) a 2^k, (5/4) a 2^k)`:
+//! non-negative, and at least `bitlen(a) + k - 1` bits long. The double-digit step below uses
+//! it on the top 128 bits; the half-GCD (`hgcd`) on the top half of its operands.
+
+use super::{bit_len, cmp, div_rem, mul, mul_1, submul_1, trim};
+use crate::limb::{Limb, LIMB_BITS};
+use core::cmp::Ordering;
+
+/// Drops the most significant zero limbs of `v`.
+/// Leaks: variable time: the number of leading zero limbs.
+#[inline]
+pub fn trim_vec(v: &mut Vec<Limb>) {
+    let n = trim(v).len();
+    v.truncate(n);
+}
+
+/// `x y` as a trimmed vector (empty for zero).
+/// Leaks: variable time, as [`mul`].
+pub fn nat_mul(x: &[Limb], y: &[Limb]) -> Vec<Limb> {
+    let (x, y) = (trim(x), trim(y));
+    if x.is_empty() || y.is_empty() {
+        return Vec::new();
+    }
+    let mut r = vec![0; x.len() + y.len()];
+    mul(&mut r, x, y);
+    trim_vec(&mut r);
+    r
+}
+
+/// `t += x y` (trimmed vectors in and out).
+/// Leaks: variable time, as [`mul`] and the carry propagation.
+pub fn nat_add_mul(t: &mut Vec<Limb>, x: &[Limb], y: &[Limb]) {
+    let p = nat_mul(x, y);
+    nat_add(t, &p);
+}
+
+/// `t += x` (trimmed vectors in and out).
+/// Leaks: variable time: the carry propagation.
+pub fn nat_add(t: &mut Vec<Limb>, x: &[Limb]) {
+    let n = t.len().max(x.len()) + 1;
+    t.resize(n, 0);
+    let c = super::add_in_place(t, x);
+    debug_assert_eq!(c, 0, "one spare limb holds the carry");
+    trim_vec(t);
+}
+
+/// A 2x2 matrix of naturals with determinant 1, or the first row of one, or none of it (a
+/// plain GCD keeps no cofactors): `rows[i][j]` is `m_ij`, trimmed vectors. See the module docs
+/// for how the reductions update it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Matrix {
+    /// The rows kept: 2 (the half-GCD), 1 (the extended GCD needs only row 0) or 0.
+    pub rows: Vec<[Vec<Limb>; 2]>,
+}
+
+impl Matrix {
+    /// The identity (its first `rows` rows).
+    pub fn identity(rows: usize) -> Self {
+        let all = [[vec![1], vec![]], [vec![], vec![1]]];
+        Matrix {
+            rows: all.into_iter().take(rows).collect(),
+        }
+    }
+
+    /// Whether this is (the first rows of) the identity.
+    /// Leaks: variable time: the entries' lengths.
+    pub fn is_identity(&self) -> bool {
+        self.rows.iter().enumerate().all(|(i, r)| {
+            let one = |x: &[Limb]| x == [1];
+            let zero = |x: &[Limb]| x.is_empty();
+            if i == 0 {
+                one(&r[0]) && zero(&r[1])
+            } else {
+                zero(&r[0]) && one(&r[1])
+            }
+        })
+    }
+
+    /// `M <- M S` for a single-limb matrix `S` (entries `s[i][j]`): each row `(x, y)` becomes
+    /// `(s00 x + s10 y, s01 x + s11 y)`. `t` is scratch.
+    /// Leaks: variable time: the entries' lengths.
+    pub fn mul_small(&mut self, s: &[[Limb; 2]; 2], t: &mut Vec<Limb>) {
+        for row in &mut self.rows {
+            let [x, y] = row;
+            let n = x.len().max(y.len()) + 1;
+            x.resize(n, 0);
+            y.resize(n, 0);
+            // A product by one limb of an entry with a zero top limb fits n limbs: no carry.
+            t.clear();
+            t.resize(n, 0);
+            let c0 = mul_1(t, x, s[0][1]);
+            let c1 = super::addmul_1(t, y, s[1][1]);
+            debug_assert_eq!(c0, 0);
+            if c1 != 0 {
+                t.push(c1);
+            }
+            // x <- s00 x + s10 y, computed in y's place; then y <- t.
+            let c0 = super::mul_1_in_place(x, s[0][0]);
+            let c1 = super::addmul_1(x, y, s[1][0]);
+            debug_assert_eq!(c0, 0);
+            if c1 != 0 {
+                x.push(c1);
+            }
+            core::mem::swap(y, t);
+            trim_vec(x);
+            trim_vec(y);
+        }
+    }
+
+    /// Column `to` += `q` times column `1 - to` (a division step with quotient `q`).
+    /// Leaks: variable time, as [`mul`].
+    pub fn add_column_mul(&mut self, to: usize, q: &[Limb]) {
+        for row in &mut self.rows {
+            let from = row[1 - to].clone();
+            nat_add_mul(&mut row[to], &from, q);
+        }
+    }
+
+    /// `M <- M N` for a full matrix `N` (two rows): each row `(x, y)` becomes
+    /// `(x n00 + y n10, x n01 + y n11)`.
+    /// Leaks: variable time, as [`mul`].
+    pub fn mul_assign(&mut self, n: &Matrix) {
+        debug_assert_eq!(n.rows.len(), 2);
+        for row in &mut self.rows {
+            let [x, y] = &*row;
+            let mut c0 = nat_mul(x, &n.rows[0][0]);
+            nat_add_mul(&mut c0, y, &n.rows[1][0]);
+            let mut c1 = nat_mul(x, &n.rows[0][1]);
+            nat_add_mul(&mut c1, y, &n.rows[1][1]);
+            *row = [c0, c1];
+        }
+    }
+}
+
+/// Bits `k .. k + 128` of `a` (zeros above its length).
+/// Leaks: the index `k` (which limbs are read); nothing else.
+#[inline]
+pub fn top_bits(a: &[Limb], k: usize) -> u128 {
+    let (w, s) = (k / LIMB_BITS as usize, (k % LIMB_BITS as usize) as u32);
+    let get = |i: usize| a.get(i).copied().unwrap_or(0) as u128;
+    let lo = get(w) | (get(w + 1) << 64);
+    if s == 0 {
+        lo
+    } else {
+        (lo >> s) | (get(w + 2) << (128 - s))
+    }
+}
+
+/// Bit length of a `u128`.
+#[inline]
+fn bits128(x: u128) -> usize {
+    (128 - x.leading_zeros()) as usize
+}
+
+/// `(x / y, x mod y)` for `x >= y > 0`: by shift-and-subtract when the quotient is below
+/// 2^8 (all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
+/// Gauss–Kuzmin distribution; q = 1 alone is 41.5%), by one 64-bit division when `x` fits a
+/// limb, else by the 128-bit division (a library call).
+/// Leaks: variable time: the quotient's size and the operands' lengths.
+#[inline(always)]
+fn divq(x: u128, y: u128) -> (u128, u128) {
+    debug_assert!(x >= y && y != 0);
+    let r = x - y;
+    if r < y {
+        return (1, r);
+    }
+    // q < 2^(d + 1).
+    let d = y.leading_zeros() - x.leading_zeros();
+    if d < 8 {
+        let (mut q, mut r, mut ys) = (0u128, x, y << d);
+        for _ in 0..=d {
+            // Branch-free: the comparisons are unpredictable.
+            let ge = (r >= ys) as u128;
+            r -= ys & ge.wrapping_neg();
+            q = (q << 1) | ge;
+            ys >>= 1;
+        }
+        (q, r)
+    } else if x >> 64 == 0 {
+        let (x, y) = (x as u64, y as u64);
+        ((x / y) as u128, (x % y) as u128)
+    } else {
+        (x / y, x % y)
+    }
+}
+
+/// `q m + c` if it fits a limb (`m, c` below 2^64).
+#[inline(always)]
+fn entry(q: u128, m: u128, c: u128) -> Option<u128> {
+    if q >> 64 != 0 {
+        return None;
+    }
+    // (2^64 - 1)^2 + 2^64 - 1 < 2^128: no overflow.
+    let v = q * m + c;
+    (v <= Limb::MAX as u128).then_some(v)
+}
+
+/// The double-digit Lehmer matrix: Euclid's steps on the 128-bit leading parts `x, y` of a
+/// pair, as long as the result keeps `bitlen(x) + bitlen(y) >= need` and the matrix entries
+/// fit one limb. Returns the single-limb matrix `S` (determinant 1, non-negative entries,
+/// `(x0; y0) = S (x; y)`), or `None` when not one step qualifies (a first quotient too large,
+/// or the bound already reached).
+///
+/// With `need >= bitlen(max(x0, y0)) + 4` the result is valid for the whole numbers whose top
+/// bits `x0, y0` are (module docs: each column's entries are below a quarter of its remainder).
+/// `exact`: `x0, y0` are the whole numbers (no bits below), so the 128-bit steps run to the
+/// end without the second phase. Two phases otherwise, as GMP's `mpn_hgcd2`: on 128 bits while both are at least 2^96, then on their
+/// top 64 bits (`x >> 32`, `y >> 32`), where a step is taken if it keeps
+/// `bitlen(x2) + bitlen(y2) >= bitlen(max(x2, y2) at the switch) + 4` (valid for the 32 bits
+/// below, by the same rule) and `>= need - 62` (each 128-bit remainder is then at least
+/// `bitlen(x2) + 31` bits long, so the product rule for `need` holds on the 128-bit values).
+/// Loop invariant: `(x0; y0) = S (x; y)` (phase 2: up to the dropped low bits), every entry of
+/// `S` below 2^64 (checked before a step is taken).
+/// Leaks: variable time: the number of steps and their quotients (the operands' values).
+/// Reference: Jebelean 1995 (double digits), Möller 2008 §4 (hgcd2); the stopping rule is the
+/// module's product form instead of their conditions on quotient sequences.
+pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Limb; 2]; 2]> {
+    let (mut m00, mut m01, mut m10, mut m11) = (1u128, 0u128, 0u128, 1u128);
+    let mut stepped = false;
+    // Phase 1: 128-bit steps while both are at least 2^96 (to the end if `exact`).
+    let done = loop {
+        if !exact && x >> 96 == 0 && y >> 96 == 0 {
+            break false;
+        }
+        if x == 0 || y == 0 {
+            break true;
+        }
+        if x >= y {
+            let (q, r) = divq(x, y);
+            if bits128(r) + bits128(y) < need {
+                break true;
+            }
+            let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
+                break true;
+            };
+            (m01, m11, x) = (n01, n11, r);
+        } else {
+            let (q, r) = divq(y, x);
+            if bits128(r) + bits128(x) < need {
+                break true;
+            }
+            let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
+                break true;
+            };
+            (m00, m10, y) = (n00, n10, r);
+        }
+        stepped = true;
+    };
+    if !done {
+        // Phase 2: the top 64 bits of each (both below 2^96 now).
+        let (mut x2, mut y2) = ((x >> 32) as u64, (y >> 32) as u64);
+        let bits = |v: u64| (64 - v.leading_zeros()) as usize;
+        let need2 = (bits(x2.max(y2)) + 4).max(need.saturating_sub(62));
+        while x2 != 0 && y2 != 0 {
+            if x2 >= y2 {
+                let (q, r) = divq64(x2, y2);
+                if bits(r) + bits(y2) < need2 {
+                    break;
+                }
+                let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
+                    break;
+                };
+                (m01, m11, x2) = (n01, n11, r);
+            } else {
+                let (q, r) = divq64(y2, x2);
+                if bits(r) + bits(x2) < need2 {
+                    break;
+                }
+                let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
+                    break;
+                };
+                (m00, m10, y2) = (n00, n10, r);
+            }
+            stepped = true;
+        }
+    }
+    stepped.then_some([[m00 as Limb, m01 as Limb], [m10 as Limb, m11 as Limb]])
+}
+
+/// `(x / y, x mod y)` for `x >= y > 0` on one limb: q = 1 by one subtraction (41.5% of
+/// Euclid's quotients), else the hardware division.
+/// Leaks: variable time: the quotient.
+#[inline(always)]
+fn divq64(x: u64, y: u64) -> (u128, u64) {
+    let r = x - y;
+    if r < y {
+        (1, r)
+    } else {
+        ((x / y) as u128, x % y)
+    }
+}
+
+/// `(a; b) <- S^-1 (a; b)` for a single-limb `S` (determinant 1) whose result is known to be
+/// non-negative: `a <- s11 a - s01 b`, `b <- s00 b - s10 a`. Both results are at most their
+/// inputs (the diagonal is >= 1), so they fit the longer length. `t0`, `t1` are scratch.
+/// Leaks: variable time: the lengths of `a` and `b`.
+pub fn apply_small_inverse(
+    a: &mut Vec<Limb>,
+    b: &mut Vec<Limb>,
+    s: &[[Limb; 2]; 2],
+    t0: &mut Vec<Limb>,
+    t1: &mut Vec<Limb>,
+) {
+    let n = a.len().max(b.len());
+    a.resize(n, 0);
+    b.resize(n, 0);
+    t0.clear();
+    t0.resize(n, 0);
+    t1.clear();
+    t1.resize(n, 0);
+    let hi = mul_1(t0, a, s[1][1]);
+    let borrow = submul_1(t0, b, s[0][1]);
+    debug_assert_eq!(hi, borrow, "a' = s11 a - s01 b is in [0, B^n)");
+    let hi = mul_1(t1, b, s[0][0]);
+    let borrow = submul_1(t1, a, s[1][0]);
+    debug_assert_eq!(hi, borrow, "b' = s00 b - s10 a is in [0, B^n)");
+    core::mem::swap(a, t0);
+    core::mem::swap(b, t1);
+    trim_vec(a);
+    trim_vec(b);
+}
+
+/// Scratch of the Lehmer steps.
+#[derive(Default)]
+pub struct Scratch {
+    t0: Vec<Limb>,
+    t1: Vec<Limb>,
+}
+
+/// One exact Euclid step on the whole numbers: the larger of `a, b` is replaced by its
+/// remainder by the smaller, and `m` takes the quotient, if the result keeps
+/// `bitlen(a) + bitlen(b) >= bound`. Returns whether the step was taken (never for a zero).
+/// Leaks: variable time, as [`div_rem`].
+pub fn div_step(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix, bound: usize) -> bool {
+    if a.is_empty() || b.is_empty() {
+        return false;
+    }
+    let a_larger = cmp(a, b) != Ordering::Less;
+    let (big, small) = if a_larger { (&*a, &*b) } else { (&*b, &*a) };
+    let (q, r) = div_rem(big, small);
+    if bit_len(&r) + bit_len(small) < bound {
+        return false;
+    }
+    if a_larger {
+        *a = r;
+        m.add_column_mul(1, &q);
+    } else {
+        *b = r;
+        m.add_column_mul(0, &q);
+    }
+    true
+}
+
+/// One Lehmer step: the [`hgcd2`] matrix of the top 128 bits of the pair (at the bit position
+/// of the longer one's top), applied to the whole numbers by [`apply_small_inverse`] and
+/// accumulated into `m`; when the leading parts give no step (a quotient of more than a limb,
+/// or operands of very different lengths), one exact [`div_step`]. Only steps keeping
+/// `bitlen(a) + bitlen(b) >= bound` are taken (`bound = 0`: every step, down to a zero).
+/// Returns whether a step was taken: always, for `bound = 0` and both non-zero.
+/// Leaks: variable time: the operands' values.
+pub fn lehmer_step(
+    a: &mut Vec<Limb>,
+    b: &mut Vec<Limb>,
+    m: &mut Matrix,
+    bound: usize,
+    scratch: &mut Scratch,
+) -> bool {
+    let (la, lb) = (bit_len(a), bit_len(b));
+    if la == 0 || lb == 0 {
+        return false;
+    }
+    let top = la.max(lb);
+    let k = top.saturating_sub(128);
+    let (x, y) = (top_bits(a, k), top_bits(b, k));
+    // k = 0: the leading parts are the numbers. Else the module's rule for top bits (4 bits of
+    // margin over the leading part, 128 bits) and the outer bound: each result is at least
+    // bitlen(x') + k - 1 bits long.
+    let need = if k == 0 {
+        bound
+    } else {
+        (bits128(x.max(y)) + 4).max((bound + 2).saturating_sub(2 * k))
+    };
+    match hgcd2(x, y, need, k == 0) {
+        Some(s) => {
+            apply_small_inverse(a, b, &s, &mut scratch.t0, &mut scratch.t1);
+            m.mul_small(&s, &mut scratch.t0);
+            debug_assert!(bit_len(a) + bit_len(b) >= bound);
+            true
+        }
+        None => div_step(a, b, m, bound),
+    }
+}
+
+/// Lehmer steps until none qualifies under `bound` (or a cancellation, polled every step:
+/// the state stays consistent, only less reduced).
+/// Leaks: variable time: the operands' values.
+pub fn reduce_lehmer(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix, bound: usize) {
+    let mut scratch = Scratch::default();
+    while !crate::cancel::requested() && lehmer_step(a, b, m, bound, &mut scratch) {}
+}
