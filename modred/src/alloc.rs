@@ -80,7 +80,8 @@ pub(crate) enum Work {
     /// An exponentiation with its window table: 36 from 2^16 bits on, 100 at 2^14 with a
     /// full-size exponent.
     Power,
-    /// The modular inverse (Euclid's remainders and cofactors): 8.
+    /// The modular inverse (Lehmer steps and half-GCD: remainders, cofactors, matrices): 16 at
+    /// 2^20-2^22 bits, 14 below.
     Inverse,
     /// Printing decimal: 102 from 2^18 bits on, 245 at 2^14 (portable: 490 KiB).
     Print,
@@ -107,7 +108,7 @@ impl Work {
             Work::Power => 48,
             Work::Product => 40,
             Work::Parse => 24,
-            Work::Inverse => 12,
+            Work::Inverse => 20,
         }
     }
 }
