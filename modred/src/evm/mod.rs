@@ -327,14 +327,15 @@ fn execute(input: &[u8], l: &Lengths) -> Result<Vec<u8>, EvmError> {
         // A modulus cut short by the end of the input ends in zero bytes.
         let m_zeros = (l.modulus - modulus.len() as u64) as usize;
         let m = Natural::from_limbs(limbs_be(m_bytes, m_zeros));
-        let x = exp::pow_auto_vartime(
+        let x = exp::pow_auto_reserved_vartime(
             &Natural::from_limbs(limbs_be(strip(base), 0)),
             &Natural::from_limbs(limbs_be(strip(exp), 0)),
             &m,
         )
         .map_err(|e| match e {
             Error::TooLarge { bytes, .. } => EvmError::TooLarge { bytes },
-            // m > 0 (strip left a byte): the working memory is the only way to fail.
+            // m > 0 (strip left a byte), and `check_memory` reserved the working memory: a
+            // reducer's own trial is the only way left to fail.
             other => unreachable!("MODEXP on a non-zero modulus: {other}"),
         })?;
         write_be(x.limbs(), &mut out);

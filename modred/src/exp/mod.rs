@@ -40,7 +40,7 @@ pub use method::{
     check_threads, is_constant_time, pow_with, Method, MethodInfo, PowOptions, MAX_THREADS, METHODS,
 };
 pub use modulus::{FixedBase, Modulus};
-pub(crate) use oneoff::pow_auto_vartime;
+pub(crate) use oneoff::pow_auto_reserved_vartime;
 pub use oneoff::{pow_signed_exp_vartime, pow_vartime};
 
 use crate::cancel::Poll;

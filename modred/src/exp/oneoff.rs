@@ -1,16 +1,19 @@
 //! One-off exponentiation, `b^e mod m` with no context kept: the one place that picks the path
 //! by the operands (the EVM's MODEXP, the CLI and Python come here; [`Modulus`] serves repeated
 //! use of one modulus). With the default options, in this order:
-//! 1. m = 1: 0; a modulus of one limb: the single-word products ([`crate::word`]: the
-//!    Montgomery product of Bloemen, *Montgomery multiplication*, 2014, Möller–Granlund Barrett
-//!    for even m), any exponent length;
-//! 2. a power at most a few times longer than m: plain powering and one division
-//!    ([`super::small_exp::pow_plain`]);
-//! 3. e = 0 gives 1, a base reducing to 0 or 1 gives itself;
-//! 4. an exponent of at most [`crate::tuning::CLASSICAL_POW_MAX_PRODUCTS`] products: products
-//!    and Knuth's division, no precomputation ([`super::small_exp::pow_classical`]);
+//! 1. a modulus of one limb: the single-word products ([`crate::word`]: the Montgomery product
+//!    of Bloemen, *Montgomery multiplication*, 2014, Möller–Granlund Barrett for even m), any
+//!    exponent length;
+//! 2. e = 0 gives 1; a base below m whose power is at most a few times longer than m: plain
+//!    powering and one division (`small_exp::pow_plain`);
+//! 3. a base reducing to 0 or 1 gives itself;
+//! 4. an exponent of at most `tuning::CLASSICAL_POW_MAX_PRODUCTS` products: products and
+//!    Knuth's division, no precomputation (`small_exp::pow_classical`); then plain powering
+//!    of the reduced base;
 //! 5. an odd m: the reducer [`reduce::auto`] picks for repeated products (the fused kernels of
-//!    the CPU's tier), [`Method::Auto`] over it; an even m: the CRT split of [`EvenCtx`].
+//!    the CPU's tier), [`Method::Auto`] over it; an even m = m_odd 2^t: for t <= 64 the CRT
+//!    split with the power of two in single words and the odd part by this dispatcher, else
+//!    [`EvenCtx`].
 //!
 //! Any other options build a [`Modulus`] with them.
 
@@ -21,9 +24,9 @@ use super::Modulus;
 use crate::alloc::{ensure_work, Work};
 use crate::cpu;
 use crate::error::{Error, Result};
+use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::{self, auto::Workload, ReducerKind};
-use crate::tuning;
 
 /// `base^exp mod m` (Python's `pow(base, exp, m)` for naturals). Errors: m = 0, method
 /// parameters out of range, a Montgomery reducer named for an even m (use
@@ -66,7 +69,38 @@ pub fn pow_signed_exp_vartime(
 /// meaningless (the [`crate::cancel`] wrappers discard it).
 /// Leaks: variable time: the operands' sizes and values pick the path, each path is variable
 /// time.
-pub(crate) fn pow_auto_vartime(base: &Natural, exp: &Natural, m: &Natural) -> Result<Natural> {
+fn pow_auto_vartime(base: &Natural, exp: &Natural, m: &Natural) -> Result<Natural> {
+    pow_auto(base, exp, m, Memory::Check)
+}
+
+/// [`pow_auto_vartime`] for a caller that has reserved the working memory already (the EVM's
+/// bound covers every path): no trial reservations, which cost a system call each.
+/// Leaks: as [`pow_auto_vartime`].
+pub(crate) fn pow_auto_reserved_vartime(
+    base: &Natural,
+    exp: &Natural,
+    m: &Natural,
+) -> Result<Natural> {
+    pow_auto(base, exp, m, Memory::Reserved)
+}
+
+/// Whether the dispatcher makes its own trial reservations.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Memory {
+    Check,
+    Reserved,
+}
+
+impl Memory {
+    fn ensure(self, work: Work, limbs: usize) -> Result<()> {
+        match self {
+            Memory::Check => ensure_work(work, limbs, 0),
+            Memory::Reserved => Ok(()),
+        }
+    }
+}
+
+fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Result<Natural> {
     if m.is_zero() {
         return Err(Error::ZeroModulus);
     }
@@ -78,26 +112,36 @@ pub(crate) fn pow_auto_vartime(base: &Natural, exp: &Natural, m: &Natural) -> Re
             m0,
         )));
     }
-    // Plain powering's products reach POW_PLAIN_MAX_RATIO times m's length.
-    let limbs = base.len().max(tuning::POW_PLAIN_MAX_RATIO * m.len());
-    ensure_work(Work::Product, limbs, 0)?;
-    if let Some(x) = pow_plain(base, exp, m) {
-        return Ok(x);
-    }
     let k = m.len();
-    let b = reduce_below(base, m.limbs());
-    let b_trim = crate::arith::trim(&b);
+    // The base's reduction and the classical products: at most a 2k-limb product.
+    memory.ensure(Work::Product, base.len().max(2 * k))?;
     if exp.is_zero() {
         return Ok(Natural::one()); // m > 1
     }
+    // Plain powering of a base below m, without reducing it first (3^2 mod a huge m: one
+    // one-limb product).
+    if base < m {
+        if let Some(x) = pow_plain(base, exp, m, |limbs| memory.ensure(Work::Product, limbs))? {
+            return Ok(x);
+        }
+    }
+    let b = reduce_below(base, m.limbs());
+    let b_trim = crate::arith::trim(&b);
     if b_trim.len() <= 1 && b_trim.first().copied().unwrap_or(0) <= 1 {
         return Ok(Natural::from_limbs(b)); // 0^e = 0, 1^e = 1 for e > 0
     }
     if let Some(x) = pow_classical(b_trim, exp.limbs(), m.limbs()) {
         return Ok(Natural::from_limbs(x));
     }
-    ensure_work(Work::Context, k, 0)?;
-    ensure_work(Work::Power, k.max(base.len()), 0)?;
+    if base >= m {
+        let b = Natural::from_slice(b_trim);
+        let plain = pow_plain(&b, exp, m, |limbs| memory.ensure(Work::Product, limbs))?;
+        if let Some(x) = plain {
+            return Ok(x);
+        }
+    }
+    memory.ensure(Work::Context, k)?;
+    memory.ensure(Work::Power, k)?;
     let opts = PowOptions::default();
     let tier = cpu::tier();
     if m.is_odd() {
@@ -105,6 +149,61 @@ pub(crate) fn pow_auto_vartime(base: &Natural, exp: &Natural, m: &Natural) -> Re
         let x = pow_with(&*r, Method::Auto, &b, exp.limbs(), &opts)?;
         return Ok(Natural::from_limbs(x));
     }
+    let t = m.trailing_zeros_vartime().expect("m != 0");
+    if t <= 64 {
+        return pow_even_word(b_trim, exp, m, t as u32, memory);
+    }
     let even = EvenCtx::new(m, ReducerKind::Auto, tier)?;
-    even.pow(base, exp, &|r, b, e| pow_with(r, Method::Auto, b, e, &opts))
+    even.pow(&Natural::from_slice(b_trim), exp, &|r, b, e| {
+        pow_with(r, Method::Auto, b, e, &opts)
+    })
+}
+
+/// `b^e mod m` for an even m = m_odd 2^t with 1 <= t <= 64, `b < m`, e > 0: the Chinese
+/// remainder theorem with the power of two in single words (as [`EvenCtx`], which serves any
+/// t, but with no context): x2 = b^e mod 2^t, x1 = b^e mod m_odd by this dispatcher (every
+/// shortcut applies to the odd part: a base that is 0 or 1 modulo it costs one division), then
+/// x = x1 + m_odd ((x2 - x1) m_odd^{-1} mod 2^t).
+/// Leaks: variable time: as its two halves'.
+fn pow_even_word(b: &[Limb], e: &Natural, m: &Natural, t: u32, memory: Memory) -> Result<Natural> {
+    let m_odd = m >> t as usize;
+    let mask = if t == 64 { Limb::MAX } else { (1 << t) - 1 };
+    let x2 = pow_2t(b.first().copied().unwrap_or(0), e.limbs(), t, mask);
+    if m_odd.is_one() {
+        return Ok(Natural::from(x2));
+    }
+    let x1 = pow_auto(&Natural::from_slice(b), e, &m_odd, memory)?;
+    // y = (x2 - x1) m_odd^{-1} mod 2^t; m_odd^{-1} mod 2^64 by Newton's iteration.
+    let inv = crate::limb::neg_inv_newton(m_odd.limbs()[0]).wrapping_neg();
+    let x1_low = x1.limbs().first().copied().unwrap_or(0);
+    let y = x2.wrapping_sub(x1_low).wrapping_mul(inv) & mask;
+    // x = x1 + m_odd y < m_odd 2^t = m.
+    let x = &x1 + &(&m_odd * &Natural::from(y));
+    debug_assert!(&x < m);
+    Ok(x)
+}
+
+/// `b^e mod 2^t` for 1 <= t <= 64 (`mask` = 2^t - 1) and a trimmed `e > 0`: wrapping
+/// single-word products. An odd b lies in the unit group of order 2^(t-1), so only
+/// e mod 2^(t-1) matters; an even b with e v >= t (v = the twos in b mod 2^t) gives 0.
+/// Leaks: variable time: the base's parity and twos, the exponent's bits.
+fn pow_2t(b: Limb, e: &[Limb], t: u32, mask: Limb) -> Limb {
+    let b = b & mask;
+    let e_low = if b & 1 == 1 {
+        e[0] & (mask >> 1)
+    } else if b == 0 || e.len() > 1 || e[0] >= u64::from(t.div_ceil(b.trailing_zeros())) {
+        // b^e has at least e v >= t factors of two (v = trailing zeros of b; none left for 0).
+        return 0;
+    } else {
+        e[0]
+    };
+    // Left to right over e_low's bits, wrapping products (mod 2^64, then masked).
+    let mut acc: Limb = 1;
+    for i in (0..64 - e_low.leading_zeros()).rev() {
+        acc = acc.wrapping_mul(acc);
+        if (e_low >> i) & 1 == 1 {
+            acc = acc.wrapping_mul(b);
+        }
+    }
+    acc & mask
 }

@@ -6,45 +6,41 @@
 //! ([`pow_classical`]) runs products and Knuth's division with no precomputation at all.
 
 use crate::arith;
+use crate::error::Result;
 use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::classical::Classical;
 use crate::tuning::{CLASSICAL_POW_MAX_PRODUCTS, POW_PLAIN_MAX_RATIO};
 
-/// `base^exp mod m` by plain powering when `exp` fits a limb and the power has at most
-/// [`POW_PLAIN_MAX_RATIO`] times the bits of m (the estimate bits(base mod m) exp bounds it);
-/// with at most bits(m) - 1 bits the power is below m and is the result. `None` otherwise (and
-/// for exp = 0 or m <= 1, which the callers handle).
+/// `base^exp mod m` for `base < m` by plain powering when `exp` fits a limb and the power has
+/// at most [`POW_PLAIN_MAX_RATIO`] times the bits of m (bits(base) exp bounds it); with at most
+/// bits(m) - 1 bits the power is below m and is the result, else one division. `Ok(None)`
+/// otherwise (and for exp = 0 or m <= 1, which the callers handle). `reserve(limbs)` is asked
+/// for the power's working memory (its limbs) before it is computed.
 /// Leaks: variable time: the operands' bit lengths decide the path, and the powering and
 /// division are variable time.
-pub(crate) fn pow_plain(base: &Natural, exp: &Natural, m: &Natural) -> Option<Natural> {
-    let e = exp.to_u64()?;
-    if e == 0 || m.bits() <= 1 {
-        return None;
-    }
-    // bits(base mod m) <= min(bits(base), bits(m)): decline before reducing the base.
-    let m_bits = m.bits() as u128;
-    let cap = POW_PLAIN_MAX_RATIO as u128 * m_bits;
-    if (base.bits().min(m.bits()) as u128) * e as u128 > cap {
-        return None;
-    }
-    let reduced;
-    let b = if base >= m {
-        reduced = base % m;
-        &reduced
-    } else {
-        base
+pub(crate) fn pow_plain(
+    base: &Natural,
+    exp: &Natural,
+    m: &Natural,
+    reserve: impl Fn(usize) -> Result<()>,
+) -> Result<Option<Natural>> {
+    debug_assert!(base < m);
+    let Some(e) = exp.to_u64() else {
+        return Ok(None);
     };
-    let bound = (b.bits() as u128) * e as u128;
-    if bound > cap {
-        return None;
+    let m_bits = m.bits() as u128;
+    let bound = (base.bits() as u128) * e as u128;
+    if e == 0 || m_bits <= 1 || bound > POW_PLAIN_MAX_RATIO as u128 * m_bits {
+        return Ok(None);
     }
-    let p = power(b.limbs(), e);
+    reserve((bound / 64) as usize + 1)?;
+    let p = power(base.limbs(), e);
     if bound < m_bits {
         debug_assert!(p < *m);
-        return Some(p);
+        return Ok(Some(p));
     }
-    Some(&p % m)
+    Ok(Some(&p % m))
 }
 
 /// `x^e` for e >= 1, left-to-right square and multiply on the fast products.
@@ -122,6 +118,10 @@ mod tests {
     use super::*;
     use num_bigint::BigUint;
 
+    fn plain(b: &Natural, e: u64, m: &Natural) -> Option<Natural> {
+        pow_plain(b, &Natural::from(e), m, |_| Ok(())).unwrap()
+    }
+
     #[test]
     fn plain_powers_match_num_bigint() {
         let f = Natural::power_of_two(1 << 14).to_biguint() + 1u32;
@@ -134,18 +134,18 @@ mod tests {
             (7, 16000),
             (12345, 3),
         ] {
-            let got = pow_plain(&Natural::from(b), &Natural::from(e), &m);
+            let got = plain(&Natural::from(b), e, &m);
             let want = BigUint::from(b).modpow(&BigUint::from(e), &f);
             assert_eq!(got.map(|x| x.to_biguint()), Some(want), "{b}^{e}");
         }
-        // A base above m is reduced first; a power far above m is left to the context.
-        let big = Natural::from(&(&f * 3u32 + 5u32));
-        assert_eq!(
-            pow_plain(&big, &Natural::from(3u64), &m).map(|x| x.to_biguint()),
-            Some(BigUint::from(125u32))
-        );
-        assert!(pow_plain(&Natural::from(3u64), &Natural::from(1u64 << 40), &m).is_none());
-        assert!(pow_plain(&m, &Natural::from(0u64), &m).is_none());
+        // A power far above m is left to the other paths; so is e = 0.
+        assert!(plain(&Natural::from(3u64), 1 << 40, &m).is_none());
+        assert!(plain(&Natural::from(3u64), 0, &m).is_none());
+        // The memory refusal is passed on before the power is computed.
+        let refused = pow_plain(&Natural::from(3u64), &Natural::from(2u64), &m, |_| {
+            Err(crate::error::Error::Cancelled)
+        });
+        assert_eq!(refused, Err(crate::error::Error::Cancelled));
         // Exponents past the plain bound take the modulus context (Montgomery with REDC over
         // full products at this size): the same value.
         let m_big = Natural::from(&(BigUint::from(3u8).pow(10_000) + 2u32));
@@ -157,7 +157,7 @@ mod tests {
         // Even and small moduli too.
         let m2 = Natural::from(1000u64);
         assert_eq!(
-            pow_plain(&Natural::from(17u64), &Natural::from(3u64), &m2),
+            plain(&Natural::from(17u64), 3, &m2),
             Some(Natural::from(4913u64 % 1000))
         );
     }

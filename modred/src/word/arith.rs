@@ -48,8 +48,12 @@ pub fn pow_mod_vartime(b: Limb, e: u64, m: Limb) -> Result<Limb> {
 pub(crate) fn pow_mod_limbs_vartime(b: Limb, e: &[Limb], m: Limb) -> Limb {
     debug_assert!(m >= 1);
     let top = e.iter().rposition(|&l| l != 0).map_or(0, |i| i + 1);
+    let b = b % m;
     if top <= 1 || m == 1 {
         return pow_mod_vartime(b, e.first().copied().unwrap_or(0), m).unwrap_or(0);
+    }
+    if b <= 1 {
+        return b; // 0^e = 0 and 1^e = 1 for e > 0
     }
     let e = &e[..top];
     if m & 1 == 1 {
@@ -62,7 +66,7 @@ pub(crate) fn pow_mod_limbs_vartime(b: Limb, e: &[Limb], m: Limb) -> Limb {
         ))
     } else {
         let c = Barrett64::new(m).expect("m >= 2");
-        pow_bits(|x, y| c.mul_unchecked(x, y), 1, b % m, e)
+        pow_bits(|x, y| c.mul_unchecked(x, y), 1, b, e)
     }
 }
 
