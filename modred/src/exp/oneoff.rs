@@ -4,12 +4,12 @@
 //! 1. a modulus of one limb: the single-word products ([`crate::word`]: the Montgomery product
 //!    of Bloemen, *Montgomery multiplication*, 2014, Möller–Granlund Barrett for even m), any
 //!    exponent length;
-//! 2. e = 0 gives 1; a base below m whose power is at most a few times longer than m: plain
-//!    powering and one division (`small_exp::pow_plain`);
+//! 2. e = 0 gives 1; a base below m whose power stays below m: plain powering, no division
+//!    (`small_exp::pow_plain`);
 //! 3. a base reducing to 0 or 1 gives itself;
 //! 4. an exponent of at most `tuning::CLASSICAL_POW_MAX_PRODUCTS` products: products and
-//!    Knuth's division, no precomputation (`small_exp::pow_classical`); then plain powering
-//!    of the reduced base;
+//!    Knuth's division, no precomputation (`small_exp::pow_classical`); then a power at most
+//!    a few times longer than m: plain powering and one division;
 //! 5. an odd m: the reducer [`reduce::auto`] picks for repeated products (the fused kernels of
 //!    the CPU's tier), [`Method::Auto`] over it; an even m = m_odd 2^t: for t <= 64 the CRT
 //!    split with the power of two in single words and the odd part by this dispatcher, else
@@ -118,9 +118,11 @@ fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Resul
     if exp.is_zero() {
         return Ok(Natural::one()); // m > 1
     }
-    // Plain powering of a base below m, without reducing it first (3^2 mod a huge m: one
-    // one-limb product).
-    if base < m {
+    // Plain powering of a base below m whose power stays below m: no division at all (3^2 mod
+    // a huge m: one one-limb product).
+    if base < m
+        && (base.bits() as u128) * exp.to_u64().map_or(u128::MAX, u128::from) < m.bits() as u128
+    {
         if let Some(x) = pow_plain(base, exp, m, |limbs| memory.ensure(Work::Product, limbs))? {
             return Ok(x);
         }
@@ -133,12 +135,11 @@ fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Resul
     if let Some(x) = pow_classical(b_trim, exp.limbs(), m.limbs()) {
         return Ok(Natural::from_limbs(x));
     }
-    if base >= m {
-        let b = Natural::from_slice(b_trim);
-        let plain = pow_plain(&b, exp, m, |limbs| memory.ensure(Work::Product, limbs))?;
-        if let Some(x) = plain {
-            return Ok(x);
-        }
+    let reduced = Natural::from_slice(b_trim);
+    if let Some(x) = pow_plain(&reduced, exp, m, |limbs| {
+        memory.ensure(Work::Product, limbs)
+    })? {
+        return Ok(x);
     }
     memory.ensure(Work::Context, k)?;
     memory.ensure(Work::Power, k)?;
