@@ -91,6 +91,7 @@ pub struct MontParams {
     tier: Tier,
     /// R_ifma^2 mod m with R_ifma = 2^(52 n) for the IFMA kernels' digit count n (empty when
     /// they do not serve this context), so an exponentiation does not divide by m.
+    #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) ifma_rr: Vec<Limb>,
     /// The constants of REDC over full products ([`redc_n::RedcN`]), from
     /// `crate::tuning::REDC_N_THRESHOLD` limbs on.
