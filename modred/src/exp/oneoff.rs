@@ -121,7 +121,8 @@ fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Resul
     // Plain powering of a base below m whose power stays below m: no division at all (3^2 mod
     // a huge m: one one-limb product).
     if base < m
-        && (base.bits() as u128) * exp.to_u64().map_or(u128::MAX, u128::from) < m.bits() as u128
+        && (base.bits() as u128).saturating_mul(exp.to_u64().map_or(u128::MAX, u128::from))
+            < m.bits() as u128
     {
         if let Some(x) = pow_plain(base, exp, m, |limbs| memory.ensure(Work::Product, limbs))? {
             return Ok(x);
