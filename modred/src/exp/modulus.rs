@@ -222,9 +222,7 @@ impl Modulus {
             return Ok(Natural::zero());
         };
         if let (true, Method::Auto, &[m0]) = (self.auto, opts.method, self.m.limbs()) {
-            let b = crate::word::residue_vartime(base, m0)?;
-            let x = crate::word::pow_mod_limbs_vartime(b, exp.limbs(), m0);
-            return Ok(Natural::from(x));
+            return super::oneoff::pow_one_limb(base, exp, m0);
         }
         self.ensure_work(Work::Power, &[base])?;
         if let Some(even) = &self.even {

@@ -105,12 +105,7 @@ fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Resul
         return Err(Error::ZeroModulus);
     }
     if let &[m0] = m.limbs() {
-        let b = crate::word::residue_vartime(base, m0)?;
-        return Ok(Natural::from(crate::word::pow_mod_limbs_vartime(
-            b,
-            exp.limbs(),
-            m0,
-        )));
+        return pow_one_limb(base, exp, m0);
     }
     let k = m.len();
     // The base's reduction and the classical products: at most a 2k-limb product.
@@ -136,11 +131,14 @@ fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Resul
     if let Some(x) = pow_classical(b_trim, exp.limbs(), m.limbs()) {
         return Ok(Natural::from_limbs(x));
     }
-    let reduced = Natural::from_slice(b_trim);
-    if let Some(x) = pow_plain(&reduced, exp, m, |limbs| {
-        memory.ensure(Work::Product, limbs)
-    })? {
-        return Ok(x);
+    if exp.len() == 1 {
+        // Plain powering needs a one-limb exponent: copy the reduced base only then.
+        let reduced = Natural::from_slice(b_trim);
+        if let Some(x) = pow_plain(&reduced, exp, m, |limbs| {
+            memory.ensure(Work::Product, limbs)
+        })? {
+            return Ok(x);
+        }
     }
     memory.ensure(Work::Context, k)?;
     memory.ensure(Work::Power, k)?;
@@ -159,6 +157,18 @@ fn pow_auto(base: &Natural, exp: &Natural, m: &Natural, memory: Memory) -> Resul
     even.pow(&Natural::from_slice(b_trim), exp, &|r, b, e| {
         pow_with(r, Method::Auto, b, e, &opts)
     })
+}
+
+/// `base^exp mod m0` for a one-limb modulus `m0 >= 1` and an exponent of any length, on the
+/// single-word products ([`crate::word`]); also [`Modulus`]'s path for such a modulus.
+/// Leaks: variable time, as `word::pow_mod_limbs_vartime`.
+pub(super) fn pow_one_limb(base: &Natural, exp: &Natural, m0: Limb) -> Result<Natural> {
+    let b = crate::word::residue_vartime(base, m0)?;
+    Ok(Natural::from(crate::word::pow_mod_limbs_vartime(
+        b,
+        exp.limbs(),
+        m0,
+    )))
 }
 
 /// `b^e mod m` for an even m = m_odd 2^t with 1 <= t <= 64, `b < m`, e > 0: the Chinese

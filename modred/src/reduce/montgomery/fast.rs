@@ -357,18 +357,18 @@ enum Family {
 /// [`Family`]'s table for a context on `tier` with k limbs; `exponentiation` selects the
 /// family of fused exponentiations, else of single products.
 fn family(tier: Tier, k: usize, exponentiation: bool) -> Family {
-    let ifma = tier == Tier::Ifma && ifma_serves(k);
-    let adx_mont = cfg!(modred_adx_mont)
-        && tier >= Tier::Adx
-        && (crate::tuning::ADX_MONT_MIN_LIMBS..=crate::tuning::ADX_MONT_MAX_LIMBS).contains(&k);
-    let portable = tier == Tier::Portable && (PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS).contains(&k);
+    // In the table's order; each test only when the ones before it failed (mul and sqr ask
+    // on every product).
     if k <= FIXED_CIOS_MAX_LIMBS {
         Family::Fixed
-    } else if exponentiation && ifma {
+    } else if exponentiation && tier == Tier::Ifma && ifma_serves(k) {
         Family::Ifma
-    } else if adx_mont {
+    } else if cfg!(modred_adx_mont)
+        && tier >= Tier::Adx
+        && (crate::tuning::ADX_MONT_MIN_LIMBS..=crate::tuning::ADX_MONT_MAX_LIMBS).contains(&k)
+    {
         Family::AdxMont
-    } else if portable {
+    } else if tier == Tier::Portable && (PORTABLE_MIN_LIMBS..=PORTABLE_MAX_LIMBS).contains(&k) {
         Family::Portable
     } else {
         Family::Rows
