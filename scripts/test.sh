@@ -7,7 +7,12 @@ if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
     export PATH="$HOME/.cargo/bin:$PATH"
 fi
 
-step() { printf '\n==> %s\n' "$*"; }
+# Each step prints the seconds the one before took and the total so far (CI's budget is 45 min).
+step_start=$SECONDS
+step() {
+    printf '\n(%d s; %d s in all)\n==> %s\n' "$((SECONDS - step_start))" "$SECONDS" "$*"
+    step_start=$SECONDS
+}
 
 step "cargo fmt --all -- --check (and cross/aarch64, its own workspace)"
 cargo fmt --all -- --check

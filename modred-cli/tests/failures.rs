@@ -518,6 +518,13 @@ fn memory_limits_give_errors_never_aborts() {
         hex((1 << 18) - 8, '7'),
     );
     let (m20, a20) = (hex(1 << 20, 'b'), hex((1 << 20) - 4, '5'));
+    // 3^400 (trial division answers; the small-prime table, ~2 MiB, is built first) and
+    // a 512-bit start for the next prime (its sieve uses the table too).
+    let three_400 = format!(
+        "0x{}",
+        num_bigint::BigUint::from(3u32).pow(400).to_str_radix(16)
+    );
+    let start512 = hex(512, 'a');
     // (arguments, stdin lines, MiB above the base to sweep, step)
     let cases: Vec<(Vec<&str>, String, u64, u64)> = vec![
         (
@@ -562,6 +569,8 @@ fn memory_limits_give_errors_never_aborts() {
             16,
             2,
         ),
+        (vec!["prime", &three_400], String::new(), 8, 1),
+        (vec!["prime", "--next", &start512], String::new(), 8, 1),
         // Decimal output of a 2^20-bit number.
         (vec!["batch"], format!("reduce {a20} {m20}\n"), 32, 2),
     ];

@@ -53,7 +53,7 @@ pub fn is_probable_prime_vartime(n: &Natural) -> Result<bool> {
     if let Some(w) = n.to_u64() {
         return Ok(crate::word::is_prime_vartime(w));
     }
-    if !n.is_odd() || sieve::has_small_factor(n, crate::tuning::PRIME_TRIAL_LIMIT) {
+    if !n.is_odd() || sieve::has_small_factor(n, crate::tuning::PRIME_TRIAL_LIMIT)? {
         return Ok(false);
     }
     bpsw_after_trial(n)
@@ -136,7 +136,7 @@ pub fn is_probable_prime_fips_vartime(
     if let Some(w) = n.to_u64() {
         return Ok(crate::word::is_prime_vartime(w));
     }
-    if !n.is_odd() || sieve::has_small_factor(n, trial_limit) {
+    if !n.is_odd() || sieve::has_small_factor(n, trial_limit)? {
         return Ok(false);
     }
     Ok(miller_rabin_vartime(n, rounds)? && lucas::strong_lucas(&Tester::new(n)?)?)

@@ -18,9 +18,20 @@ struct Table {
     groups: Vec<(u64, usize, usize)>,
 }
 
-fn table() -> &'static Table {
+/// The table's peak while it is built: the sieve (one byte per odd number below
+/// `SIEVE_PRIMES_MAX`), the primes and the runs, each with the copy a growing `Vec` makes
+/// (about 2.2 MB for 2^20), rounded up.
+const TABLE_BUILD_BYTES: u128 = 4 << 20;
+
+/// The table, built on first use after one trial reservation of its peak
+/// ([`crate::alloc::ensure_available`]): [`Error::TooLarge`] if that memory cannot be had.
+fn table() -> Result<&'static Table> {
     static TABLE: OnceLock<Table> = OnceLock::new();
-    TABLE.get_or_init(|| {
+    if let Some(t) = TABLE.get() {
+        return Ok(t);
+    }
+    crate::alloc::ensure_available("the small-prime table", TABLE_BUILD_BYTES)?;
+    Ok(TABLE.get_or_init(|| {
         // Sieve of Eratosthenes on the odd numbers: entry i stands for 2i + 1.
         let half = SIEVE_PRIMES_MAX / 2;
         let mut composite = vec![false; half];
@@ -55,21 +66,23 @@ fn table() -> &'static Table {
             start = end;
         }
         Table { primes, groups }
-    })
+    }))
 }
 
-/// The odd primes below `SIEVE_PRIMES_MAX` (3, 5, 7, ...), in increasing order.
-pub fn small_primes() -> &'static [u32] {
-    &table().primes
+/// The odd primes below `SIEVE_PRIMES_MAX` (3, 5, 7, ...), in increasing order, or
+/// [`Error::TooLarge`] when the table (built on first use) cannot have its memory.
+pub fn small_primes() -> Result<&'static [u32]> {
+    Ok(&table()?.primes)
 }
 
 /// Whether `n` (above 2^64, so above every small prime) has an odd prime factor below
 /// `limit` (at most [`SIEVE_PRIMES_MAX`]; [`crate::tuning::PRIME_TRIAL_LIMIT`] for the Baillie–PSW test): `n mod` each product of a run of primes by one pass of word
-/// divisions, then a word remainder per prime; stops at the first factor.
+/// divisions, then a word remainder per prime; stops at the first factor. Errors:
+/// [`Error::TooLarge`] when the table cannot be built.
 /// Leaks: variable time: the first factor found, and `div` latencies.
-pub(crate) fn has_small_factor(n: &Natural, limit: usize) -> bool {
+pub(crate) fn has_small_factor(n: &Natural, limit: usize) -> Result<bool> {
     debug_assert!(n.len() >= 2);
-    let t = table();
+    let t = table()?;
     for &(product, start, end) in &t.groups {
         if t.primes[start] as usize >= limit {
             break;
@@ -79,10 +92,10 @@ pub(crate) fn has_small_factor(n: &Natural, limit: usize) -> bool {
             .iter()
             .any(|&p| (p as usize) < limit && r.is_multiple_of(p as u64))
         {
-            return true;
+            return Ok(true);
         }
     }
-    false
+    Ok(false)
 }
 
 /// The least probable prime (Baillie–PSW) `>= start`, for `start >= 2^64`: the odd numbers
@@ -101,7 +114,7 @@ pub(crate) fn next_prime_big(start: &Natural) -> Result<Natural> {
     } else {
         start + &Natural::one()
     };
-    let t = table();
+    let t = table()?;
     let limit = next_prime_sieve_limit(start.bits()).min(SIEVE_PRIMES_MAX);
     let count = t.primes.partition_point(|&p| (p as usize) < limit);
     let width = (2 * start.bits()).max(256);
