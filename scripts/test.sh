@@ -7,6 +7,10 @@ if ! command -v cargo >/dev/null 2>&1 && [ -x "$HOME/.cargo/bin/cargo" ]; then
     export PATH="$HOME/.cargo/bin:$PATH"
 fi
 
+# A clean build gains nothing from incremental compilation's caches, and writing them costs
+# time (the library's test build alone writes ~170 MB of them); a caller may still set it.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+
 # Each step prints the seconds the one before took and the total so far (CI's budget is 45 min).
 step_start=$SECONDS
 step() {

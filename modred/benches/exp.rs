@@ -5,7 +5,7 @@
 //! batch cores. Run: `cargo bench -p modred --bench exp` (filter with a group name).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
-use modred::exp::{Method, Modulus, PowOptions};
+use modred::exp::{self, Method, Modulus, PowOptions};
 use modred::{Natural, ReducerKind};
 use num_bigint::{BigUint, RandBigInt};
 use num_traits::One;
@@ -182,41 +182,42 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
+type Job<'a> = Box<dyn FnMut() + 'a>;
+fn paired(name: &str, rounds: usize, mut a: Job<'_>, mut b: Job<'_>) {
+    let time = |f: &mut Job<'_>| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    time(&mut a);
+    time(&mut b);
+    let mut r: Vec<f64> = (0..rounds)
+        .map(|i| {
+            // Alternate the order so neither side always runs first.
+            if i % 2 == 0 {
+                let ta = time(&mut a);
+                ta / time(&mut b)
+            } else {
+                let tb = time(&mut b);
+                time(&mut a) / tb
+            }
+        })
+        .collect();
+    r.sort_by(|x, y| x.partial_cmp(y).unwrap());
+    println!(
+        "ratio {name:<40} median {:.3}  (q1 {:.3}, q3 {:.3}, {rounds} rounds)",
+        r[rounds / 2],
+        r[rounds / 4],
+        r[3 * rounds / 4]
+    );
+}
+
 /// Paired, interleaved ratios (A time / B time per round, median over rounds), which cancel
 /// the drift of a shared, loaded machine better than separate criterion runs. Runs only with
 /// `MODRED_EXP_RATIOS=1`: `MODRED_EXP_RATIOS=1 cargo bench -p modred --bench exp -- ratios`.
 fn ratios(_: &mut Criterion) {
     if std::env::var_os("MODRED_EXP_RATIOS").is_none() {
         return;
-    }
-    type Job<'a> = Box<dyn FnMut() + 'a>;
-    fn paired(name: &str, rounds: usize, mut a: Job<'_>, mut b: Job<'_>) {
-        let time = |f: &mut Job<'_>| {
-            let t = std::time::Instant::now();
-            f();
-            t.elapsed().as_secs_f64()
-        };
-        time(&mut a);
-        time(&mut b);
-        let mut r: Vec<f64> = (0..rounds)
-            .map(|i| {
-                // Alternate the order so neither side always runs first.
-                if i % 2 == 0 {
-                    let ta = time(&mut a);
-                    ta / time(&mut b)
-                } else {
-                    let tb = time(&mut b);
-                    time(&mut a) / tb
-                }
-            })
-            .collect();
-        r.sort_by(|x, y| x.partial_cmp(y).unwrap());
-        println!(
-            "ratio {name:<40} median {:.3}  (q1 {:.3}, q3 {:.3}, {rounds} rounds)",
-            r[rounds / 2],
-            r[rounds / 4],
-            r[3 * rounds / 4]
-        );
     }
     println!(
         "kernel tier: {} (this CPU: {}; cap with MODRED_CPU=portable|adx|ifma)",
@@ -442,12 +443,74 @@ fn ratios(_: &mut Criterion) {
     );
 }
 
+/// Batch throughput on one core: `pow_batch_vartime` of 16 triples with different random odd
+/// moduli (eight lanes on the IFMA tier) against the same triples one by one (`pow_vartime`) and
+/// GMP's `mpz_powm` one by one. Runs only with `MODRED_EXP_LANES=1`:
+/// `MODRED_EXP_LANES=1 cargo bench -p modred --bench exp -- lanes`.
+fn lanes(_: &mut Criterion) {
+    if std::env::var_os("MODRED_EXP_LANES").is_none() {
+        return;
+    }
+    println!("kernel tier: {}", modred::cpu::tier());
+    let pool1 = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    const ITEMS: u64 = 16;
+    for bits in [512u64, 1024, 2048, 3072, 4096] {
+        let items: Vec<(BigUint, BigUint, BigUint)> = (0..ITEMS)
+            .map(|i| operands(bits, true, 7000 + bits + i))
+            .collect();
+        let triples: Vec<(Natural, Natural, Natural)> = items
+            .iter()
+            .map(|(b, e, m)| (Natural::from(b), Natural::from(e), Natural::from(m)))
+            .collect();
+        let gmp: Vec<(Integer, Integer, Integer)> = items
+            .iter()
+            .map(|(b, e, m)| (rug_of(b), rug_of(e), rug_of(m)))
+            .collect();
+        let batch = || {
+            black_box(pool1.install(|| exp::pow_batch_vartime(&triples)).unwrap());
+        };
+        let one_by_one = || {
+            for (b, e, m) in &triples {
+                black_box(exp::pow_vartime(b, e, m, &opts(Method::Auto)).unwrap());
+            }
+        };
+        let gmp_loop = || {
+            for (b, e, m) in &gmp {
+                black_box(Integer::from(b.pow_mod_ref(e, m).unwrap()));
+            }
+        };
+        let t = std::time::Instant::now();
+        batch();
+        println!(
+            "{bits} bits: batch of {ITEMS} on one core {:.0} exponentiations/s",
+            ITEMS as f64 / t.elapsed().as_secs_f64()
+        );
+        let rounds = if bits >= 3072 { 5 } else { 9 };
+        paired(
+            &format!("{bits} batch / one by one"),
+            rounds,
+            Box::new(batch),
+            Box::new(one_by_one),
+        );
+        paired(
+            &format!("{bits} batch / GMP"),
+            rounds,
+            Box::new(batch),
+            Box::new(gmp_loop),
+        );
+    }
+}
+
 criterion_group!(
     benches,
     methods_vs_libraries,
     even_vs_odd,
     fixed_base,
     batch,
-    ratios
+    ratios,
+    lanes
 );
 criterion_main!(benches);

@@ -1,12 +1,16 @@
 //! Timing of `modred::prime` against GMP (rug, the code gmpy2 calls): `is_probable_prime` on
 //! primes of 1024, 2048 and 4096 bits against `is_probably_prime(25)`, `next_prime` of random
-//! 2048-bit numbers against GMP's `next_prime`, and `rsa::PrivateKey::generate(2048)`.
+//! 2048-bit numbers against GMP's `next_prime`, `is_probable_prime_many` on one core (a batch of
+//! 64 odd numbers without small factors, a quarter of them prime, at 1024 and 2048 bits) against
+//! the single test and GMP in a loop, and `rsa::PrivateKey::generate(2048)`.
 //! Runs interleave modred and GMP (A B A B ...) and print medians and their ratio.
 //!
 //! `cargo run --release -p modred --example prime_bench [rounds] [keys]` (defaults 15, 20);
 //! `MODRED_CPU=adx` caps the kernel tier.
 
-use modred::prime::{is_probable_prime_vartime, next_prime_vartime};
+use modred::prime::{
+    is_probable_prime_many_vartime, is_probable_prime_vartime, next_prime_vartime,
+};
 use modred::rsa::PrivateKey;
 use modred::Natural;
 use rug::integer::IsPrime;
@@ -72,6 +76,50 @@ fn main() {
         "next_prime 2048 bits (random): modred {ma:>10.2?}  GMP {mb:>10.2?}  ratio {:.3}",
         ma.as_secs_f64() / mb.as_secs_f64()
     );
+    let one_core = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    for bits in [1024u32, 2048] {
+        // Odd numbers with no factor below 1000 (as trial division leaves them), 16 primes.
+        let mut batch = vec![];
+        while batch.len() < 48 {
+            let x = Integer::from(Integer::random_bits(bits, &mut rng)) | 1u32;
+            if (3..1000u32).step_by(2).all(|q| !x.is_divisible_u(q)) {
+                batch.push(x);
+            }
+        }
+        for _ in 0..16 {
+            batch.push(Integer::from(Integer::random_bits(bits, &mut rng)).next_prime());
+        }
+        let ns: Vec<Natural> = batch.iter().map(nat).collect();
+        let (mut a, mut b, mut c) = (vec![], vec![], vec![]);
+        for _ in 0..rounds.div_ceil(3) {
+            let (t, many) =
+                time(|| one_core.install(|| is_probable_prime_many_vartime(&ns).unwrap()));
+            a.push(t);
+            let (t, single) = time(|| {
+                ns.iter()
+                    .map(|n| is_probable_prime_vartime(n).unwrap())
+                    .collect::<Vec<_>>()
+            });
+            b.push(t);
+            let (t, gmp) = time(|| {
+                batch
+                    .iter()
+                    .map(|x| x.is_probably_prime(25) != IsPrime::No)
+                    .collect::<Vec<_>>()
+            });
+            c.push(t);
+            assert!(many == single && single == gmp);
+        }
+        let (ma, mb, mc) = (median(a), median(b), median(c));
+        println!(
+            "is_prime_many {bits:>4} bits (64, 16 prime), one core: {ma:>10.2?}  one by one {mb:>10.2?}  GMP(25) {mc:>10.2?}  ratios {:.3} {:.3}",
+            ma.as_secs_f64() / mb.as_secs_f64(),
+            ma.as_secs_f64() / mc.as_secs_f64()
+        );
+    }
     if keys > 0 {
         let (t, _) = time(|| {
             for _ in 0..keys {

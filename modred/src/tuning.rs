@@ -90,6 +90,15 @@ pub const IFMA_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
 /// k <= 64 limbs). Larger moduli use product + REDC on the MULX/ADX rows.
 pub const IFMA_MAX_VECTORS: usize = 10;
 
+/// Moduli the eight-lane IFMA batch kernel serves, in limbs (512 to 4096 bits); batches of other
+/// sizes run one exponentiation per thread.
+pub const IFMA_LANES_MIN_LIMBS: usize = 8;
+/// See [`IFMA_LANES_MIN_LIMBS`].
+pub const IFMA_LANES_MAX_LIMBS: usize = 64;
+/// The fewest items of one size a batch runs in lanes (padding the other lanes); fewer run one
+/// by one.
+pub const IFMA_LANES_MIN_FILL: usize = 4;
+
 /// Largest IFMA size (vectors) whose product loop takes its next digit 0 from scalars and sums each
 /// iteration's multiply-adds in fresh registers, adding them to the accumulator once (shorter
 /// dependency chains, 2V more additions), rather than multiply-adding in place (fewest

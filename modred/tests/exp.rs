@@ -993,3 +993,81 @@ fn even_moduli_shapes() {
     }
     let _ = rng.gen::<u8>();
 }
+
+/// The batch functions with the eight-lane IFMA kernel (on CPUs with IFMA; the same batches
+/// run one by one elsewhere): a mixed batch of 61 triples (moduli of 8, 9, 16, 33 and 64 limbs,
+/// each size's last group partial, different and equal moduli in one group, exponents 0, 1,
+/// short and long in one group, bases 0, 1, m - 1, >= m of m's length and longer than m, even
+/// and small moduli that never run in lanes), and one modulus for 19 pairs, all against both
+/// oracles.
+#[test]
+fn batches_in_lanes_match_oracles() {
+    let mut rng = StdRng::seed_from_u64(0x1a2e5);
+    let mut triples: Vec<(BigUint, BigUint, BigUint)> = Vec::new();
+    for (limbs, count) in [(8u64, 13usize), (9, 8), (16, 11), (33, 4), (64, 9)] {
+        let bits = 64 * limbs;
+        let shared = rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1));
+        for i in 0..count {
+            let m = if i % 4 == 1 {
+                shared.clone()
+            } else {
+                rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1))
+            };
+            let b = match i % 6 {
+                0 => BigUint::zero(),
+                1 => BigUint::one(),
+                2 => &m - 1u32,
+                3 => &m + rng.gen_biguint(bits / 2), // >= m, same length (almost surely)
+                4 => rng.gen_biguint(bits + 64),     // longer than m: one by one
+                _ => rng.gen_biguint(bits - 1),
+            };
+            let e = match i % 5 {
+                0 => BigUint::zero(),
+                1 => BigUint::one(),
+                2 => rng.gen_biguint(17),
+                _ => rng.gen_biguint(bits),
+            };
+            triples.push((b, e, m));
+        }
+    }
+    // Moduli the lanes never take, mixed in.
+    triples.push((
+        BigUint::from(5u32),
+        BigUint::from(77u32),
+        BigUint::from(1u32) << 1000,
+    ));
+    triples.push((
+        BigUint::from(7u32),
+        rng.gen_biguint(300),
+        rng.gen_biguint(300) | BigUint::one(),
+    ));
+    triples.push((
+        BigUint::from(3u32),
+        BigUint::from(9u32),
+        BigUint::from(101u32),
+    ));
+    let natural: Vec<(Natural, Natural, Natural)> = triples
+        .iter()
+        .map(|(b, e, m)| (nat(b), nat(e), nat(m)))
+        .collect();
+    let got = exp::pow_batch_vartime(&natural).unwrap();
+    assert_eq!(got.len(), triples.len());
+    for (i, (got, (b, e, m))) in got.into_iter().zip(&triples).enumerate() {
+        assert_eq!(got.unwrap().to_biguint(), oracle(b, e, m), "triple {i}");
+    }
+
+    let m = rng.gen_biguint(2048) | BigUint::one();
+    let md = Modulus::new(&nat(&m), ReducerKind::Auto).unwrap();
+    let pairs: Vec<(BigUint, BigUint)> = (0..19u64)
+        .map(|i| (rng.gen_biguint(2048 - i), rng.gen_biguint(64 * i + 1)))
+        .collect();
+    let natpairs: Vec<(Natural, Natural)> = pairs.iter().map(|(b, e)| (nat(b), nat(e))).collect();
+    for (got, (b, e)) in md
+        .pow_many_vartime(&natpairs)
+        .unwrap()
+        .into_iter()
+        .zip(&pairs)
+    {
+        assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
+    }
+}

@@ -9,11 +9,11 @@
 //! unusable for the rest of the process, while here that call fails with
 //! [`Error::Threads`] and the next one tries again.
 
+use super::lanes;
 use super::{pow_vartime, Modulus, PowOptions};
 use crate::cancel::{self, Token};
 use crate::error::{Error, Result};
 use crate::natural::Natural;
-use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
 /// modred's worker pool, once started.
@@ -55,29 +55,46 @@ fn item(token: Token, f: impl FnOnce() -> Result<Natural>) -> Result<Natural> {
 }
 
 /// `b^e mod m` for every pair, sharing the context `m`, in parallel: one result per pair, or
-/// [`Error::Threads`] if no worker thread could be started.
-/// Leaks: variable time, as [`Modulus::pow_vartime`] with the default options.
+/// [`Error::Threads`] if no worker thread could be started. On the IFMA tier, an odd modulus of
+/// 512 to 4096 bits runs eight pairs at a time in the lanes of AVX-512 IFMA
+/// (`tuning::IFMA_LANES_MIN_LIMBS`), pairs of similar exponent lengths together.
+/// Leaks: variable time, as [`Modulus::pow_vartime`] with the default options (the lanes are
+/// constant time for a given exponent length).
 pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let opts = PowOptions::default();
     let token = Token::current();
+    let items: Vec<(&Natural, &Natural, &Natural)> =
+        pairs.iter().map(|(b, e)| (b, e, m.modulus())).collect();
+    let plan = lanes::plan(&items);
     on_pool(|| {
-        pairs
-            .par_iter()
-            .map(|(b, e)| item(token, || m.pow_vartime(b, e, &opts)))
-            .collect()
+        lanes::run(&plan, items.len(), |unit| match *unit {
+            lanes::Unit::One(i) => vec![item(token, || {
+                m.pow_vartime(&pairs[i].0, &pairs[i].1, &opts)
+            })],
+            lanes::Unit::Lanes(ref group) => lanes::pow(token, &items, group),
+        })
     })
 }
 
 /// `b^e mod m` for every independent triple (b, e, m), in parallel, with default options: one
-/// result per triple, or [`Error::Threads`] if no worker thread could be started.
-/// Leaks: variable time, as [`pow_vartime`] with the default options.
+/// result per triple, or [`Error::Threads`] if no worker thread could be started. On the IFMA
+/// tier, odd moduli of 512 to 4096 bits run eight at a time in the lanes of AVX-512 IFMA,
+/// grouped by limb count and then exponent length (the moduli of a group may differ).
+/// Leaks: variable time, as [`pow_vartime`] with the default options (the lanes are constant
+/// time for a given exponent length).
 pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let opts = PowOptions::default();
     let token = Token::current();
+    let items: Vec<(&Natural, &Natural, &Natural)> =
+        triples.iter().map(|(b, e, m)| (b, e, m)).collect();
+    let plan = lanes::plan(&items);
     on_pool(|| {
-        triples
-            .par_iter()
-            .map(|(b, e, m)| item(token, || pow_vartime(b, e, m, &opts)))
-            .collect()
+        lanes::run(&plan, items.len(), |unit| match *unit {
+            lanes::Unit::One(i) => {
+                let (b, e, m) = items[i];
+                vec![item(token, || pow_vartime(b, e, m, &opts))]
+            }
+            lanes::Unit::Lanes(ref group) => lanes::pow(token, &items, group),
+        })
     })
 }

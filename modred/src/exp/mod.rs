@@ -25,6 +25,7 @@ pub(crate) mod even;
 pub(crate) mod fixed_base;
 mod helpers;
 pub mod inverse;
+mod lanes;
 mod method;
 mod modulus;
 mod oneoff;

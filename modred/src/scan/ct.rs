@@ -159,35 +159,35 @@ where
     acc
 }
 
-/// The arithmetic of [`scan_pair`]: two numbers modulo two moduli in one element (for
-/// example both numbers' digits interleaved in vectors), products of both at once.
-/// (Its one user is the x86-64 IFMA pair kernel.)
+/// The arithmetic of [`scan_lanes`]: L numbers modulo L moduli in one element (for example
+/// their digits interleaved in vectors), products of all L at once. (Its users are the x86-64
+/// IFMA kernels: the RSA pair, L = 2, and the eight-lane batch, L = 8.)
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) trait PairArith {
-    /// Both numbers, in representation.
+pub(crate) trait LanesArith<const L: usize> {
+    /// All L numbers, in representation.
     type Elem: Clone;
-    /// Both squared.
-    fn sqr2(&mut self, a: &mut Self::Elem);
-    /// Both multiplied by their counterpart in `b`.
-    fn mul2(&mut self, a: &mut Self::Elem, b: &Self::Elem);
-    /// `out` = the first number of `table[d[0]]` and the second of `table[d[1]]`, reading every
-    /// entry whole (constant time in `d`).
-    fn select2(&mut self, out: &mut Self::Elem, table: &[Self::Elem], d: [usize; 2]);
+    /// Every number squared.
+    fn sqr_lanes(&mut self, a: &mut Self::Elem);
+    /// Every number multiplied by its counterpart in `b`.
+    fn mul_lanes(&mut self, a: &mut Self::Elem, b: &Self::Elem);
+    /// `out` = number l of `table[d[l]]` for every l, reading every entry whole (constant time
+    /// in `d`).
+    fn select_lanes(&mut self, out: &mut Self::Elem, table: &[Self::Elem], d: [usize; L]);
 }
 
-/// [`scan`] for two exponentiations at once on a [`PairArith`]: the same schedule (one table of
-/// 2^w pairs, `ceil(exp_bits / w)` digits of `w` bits, each a masked scan of the whole table,
+/// [`scan`] for L exponentiations at once on a [`LanesArith`]: the same schedule (one table of
+/// 2^w elements, `ceil(exp_bits / w)` digits of `w` bits, each a masked scan of the whole table,
 /// `w` squarings and one multiplication, the top digit's entry the start value), the digits of
-/// `exp[0]` steering the first number and those of `exp[1]` the second. Both exponents are
-/// read over the same `exp_bits` (at least the longer one's length).
+/// `exp[l]` steering number l. All exponents are read over the same `exp_bits` (at least the
+/// longest one's length).
 /// Leaks: nothing but `exp_bits`, `w` and the lengths, when the arithmetic is constant time.
 #[inline(always)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
-pub(crate) fn scan_pair<A: PairArith, T: CtTrace>(
+pub(crate) fn scan_lanes<const L: usize, A: LanesArith<L>, T: CtTrace>(
     a: &mut A,
     one: A::Elem,
     g: A::Elem,
-    exp: [&[Limb]; 2],
+    exp: [&[Limb]; L],
     exp_bits: usize,
     w: usize,
     trace: &mut T,
@@ -200,12 +200,12 @@ pub(crate) fn scan_pair<A: PairArith, T: CtTrace>(
         let t = if i % 2 == 0 {
             let mut t = table[i / 2].clone();
             trace.event(CtEvent::TableSqr);
-            a.sqr2(&mut t);
+            a.sqr_lanes(&mut t);
             t
         } else {
             let mut t = table[i - 1].clone();
             trace.event(CtEvent::TableMul);
-            a.mul2(&mut t, &table[1]);
+            a.mul_lanes(&mut t, &table[1]);
             t
         };
         table.push(t);
@@ -213,26 +213,26 @@ pub(crate) fn scan_pair<A: PairArith, T: CtTrace>(
     let top = exp_bits.div_ceil(w).max(1) - 1;
     let mut acc = table[0].clone();
     let mut sel = table[0].clone();
-    // Invariant: acc = (g_0^(exp_0 >> (j w)), g_1^(exp_1 >> (j w))) after digit j.
+    // Invariant: number l of acc = g_l^(exp_l >> (j w)) after digit j.
     for j in (0..=top).rev() {
         if j % CANCEL_CHECK_STEPS == 0 && cancel::requested() {
             break; // the result is discarded
         }
-        let d = [ct_digit(exp[0], j * w, w), ct_digit(exp[1], j * w, w)];
+        let d: [usize; L] = core::array::from_fn(|l| ct_digit(exp[l], j * w, w));
         for i in 0..table.len() {
             trace.event(CtEvent::Scan(i));
         }
-        a.select2(&mut sel, &table, d);
+        a.select_lanes(&mut sel, &table, d);
         if j == top {
             acc = sel.clone();
             continue;
         }
         for _ in 0..w {
             trace.event(CtEvent::Sqr);
-            a.sqr2(&mut acc);
+            a.sqr_lanes(&mut acc);
         }
         trace.event(CtEvent::Mul);
-        a.mul2(&mut acc, &sel);
+        a.mul_lanes(&mut acc, &sel);
     }
     acc
 }

@@ -84,39 +84,53 @@ impl<const V: usize> Digits<V> {
 
     /// The digits of `x < 2^(52 * 8V)`.
     fn from_limbs(x: &[Limb]) -> Self {
-        let mut d = Self::small(0);
-        let limb = |i: usize| x.get(i).copied().unwrap_or(0);
-        for (i, out) in d.as_mut().iter_mut().enumerate() {
-            let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
-            // A digit starting at bit s of limb w spills into limb w + 1 when s > 12.
-            let spill = if s > 64 - DIGIT_BITS {
-                limb(w + 1) << (64 - s)
-            } else {
-                0
-            };
-            *out = ((limb(w) >> s) | spill) & MASK52;
-        }
         debug_assert!(arith::bit_len(x) <= DIGIT_BITS * LANES * V);
+        let mut d = Self::small(0);
+        for (i, out) in d.as_mut().iter_mut().enumerate() {
+            *out = digit52(x, i);
+        }
         d
     }
 
     /// The value as k limbs; it must fit.
     fn limbs(&self, k: usize) -> Vec<Limb> {
-        let mut out = vec![0; k + 1];
-        for (i, &d) in self.as_ref().iter().enumerate() {
-            let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
-            if w < out.len() {
-                out[w] |= d << s;
-            }
-            if s > 64 - DIGIT_BITS && w + 1 < out.len() {
-                out[w + 1] |= d >> (64 - s);
-            }
-            debug_assert!(w + 1 < out.len() || d == 0, "value does not fit k limbs");
-        }
-        debug_assert_eq!(out[k], 0);
-        out.truncate(k);
-        out
+        limbs_of_digits(k, LANES * V, |i| self.as_ref()[i])
     }
+}
+
+/// Digit i (bits 52i..52i+51) of the little-endian limbs `x`, zero beyond them.
+/// Leaks: nothing but the lengths.
+pub(super) fn digit52(x: &[Limb], i: usize) -> u64 {
+    let limb = |i: usize| x.get(i).copied().unwrap_or(0);
+    let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+    // A digit starting at bit s of limb w spills into limb w + 1 when s > 12.
+    let spill = if s > 64 - DIGIT_BITS {
+        limb(w + 1) << (64 - s)
+    } else {
+        0
+    };
+    ((limb(w) >> s) | spill) & MASK52
+}
+
+/// The k limbs of the value whose 52-bit digits are `digit(0..count)` (each < 2^52; the value
+/// must fit in k limbs).
+/// Leaks: nothing but the lengths.
+pub(super) fn limbs_of_digits(k: usize, count: usize, digit: impl Fn(usize) -> u64) -> Vec<Limb> {
+    let mut out = vec![0; k + 1];
+    for i in 0..count {
+        let d = digit(i);
+        let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+        if w < out.len() {
+            out[w] |= d << s;
+        }
+        if s > 64 - DIGIT_BITS && w + 1 < out.len() {
+            out[w + 1] |= d >> (64 - s);
+        }
+        debug_assert!(w + 1 < out.len() || d == 0, "value does not fit k limbs");
+    }
+    debug_assert_eq!(out[k], 0);
+    out.truncate(k);
+    out
 }
 
 /// Almost Montgomery product: `a b R^{-1} mod m` up to one m, i.e. a value `< 2m` congruent to

@@ -32,11 +32,12 @@
 //! operand values, the exponents' bits or the table indices (the selection reads every entry
 //! and merges under AVX-512 masks).
 
+use super::ifma::{digit52, limbs_of_digits};
 use super::pow2_mod;
 use crate::arith;
 use crate::cpu::Tier;
 use crate::limb::{neg_inv_newton, Limb};
-use crate::scan::ct::{scan_pair, CtTrace, PairArith};
+use crate::scan::ct::{scan_lanes, CtTrace, LanesArith};
 use core::arch::x86_64::*;
 
 const DIGIT_BITS: usize = 52;
@@ -88,16 +89,8 @@ impl<const V: usize> Pair<V> {
         let mut d = Self::ZERO;
         for (which, x) in x.into_iter().enumerate() {
             debug_assert!(arith::bit_len(x) <= DIGIT_BITS * HALF * V);
-            let limb = |i: usize| x.get(i).copied().unwrap_or(0);
             for i in 0..HALF * V {
-                let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
-                // A digit starting at bit s of limb w spills into limb w + 1 when s > 12.
-                let spill = if s > 64 - DIGIT_BITS {
-                    limb(w + 1) << (64 - s)
-                } else {
-                    0
-                };
-                *d.digit_mut(which, i) = ((limb(w) >> s) | spill) & MASK52;
+                *d.digit_mut(which, i) = digit52(x, i);
             }
         }
         d
@@ -105,21 +98,7 @@ impl<const V: usize> Pair<V> {
 
     /// Number `which` as k limbs (normalized digits; the value must fit).
     fn limbs(&self, which: usize, k: usize) -> Vec<Limb> {
-        let mut out = vec![0; k + 1];
-        for i in 0..HALF * V {
-            let d = self.digit(which, i);
-            let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
-            if w < out.len() {
-                out[w] |= d << s;
-            }
-            if s > 64 - DIGIT_BITS && w + 1 < out.len() {
-                out[w + 1] |= d >> (64 - s);
-            }
-            debug_assert!(w + 1 < out.len() || d == 0, "value does not fit k limbs");
-        }
-        debug_assert_eq!(out[k], 0);
-        out.truncate(k);
-        out
+        limbs_of_digits(k, HALF * V, |i| self.digit(which, i))
     }
 
     /// Carries every digit of both numbers below 2^52 (little-endian within each number): the
@@ -538,7 +517,7 @@ unsafe fn select_x2<const V: usize>(out: &mut Pair<V>, table: &[Pair<V>], d: [us
     }
 }
 
-/// The [`PairArith`] of the constant-time scan: both numbers as AMM residues (< 2m each).
+/// The [`LanesArith`] of the constant-time scan: both numbers as AMM residues (< 2m each).
 struct X2Arith<const V: usize> {
     m: Pair<V>,
     /// -m^{-1} mod 2^52 of each number over its half.
@@ -546,20 +525,20 @@ struct X2Arith<const V: usize> {
     n: usize,
 }
 
-impl<const V: usize> PairArith for X2Arith<V> {
+impl<const V: usize> LanesArith<2> for X2Arith<V> {
     type Elem = Pair<V>;
     #[inline(always)]
-    fn sqr2(&mut self, a: &mut Pair<V>) {
+    fn sqr_lanes(&mut self, a: &mut Pair<V>) {
         // SAFETY: X2Arith is only built by `pow_v`, which runs on CPUs with AVX-512 IFMA.
         *a = unsafe { ams_x2(a, &self.m, self.k0, self.n) };
     }
     #[inline(always)]
-    fn mul2(&mut self, a: &mut Pair<V>, b: &Pair<V>) {
+    fn mul_lanes(&mut self, a: &mut Pair<V>, b: &Pair<V>) {
         // SAFETY: as above.
         *a = unsafe { amm_x2(a, b, &self.m, self.k0, self.n) };
     }
     #[inline(always)]
-    fn select2(&mut self, out: &mut Pair<V>, table: &[Pair<V>], d: [usize; 2]) {
+    fn select_lanes(&mut self, out: &mut Pair<V>, table: &[Pair<V>], d: [usize; 2]) {
         // SAFETY: as above.
         unsafe { select_x2(out, table, d) }
     }
@@ -614,7 +593,7 @@ impl PairCtx {
     }
 
     /// `(base[0]^exp[0] mod m[0], base[1]^exp[1] mod m[1])` by the constant-time scan
-    /// ([`scan_pair`], `w`-bit digits over `exp_bits`, which must cover both exponents), with
+    /// ([`scan_lanes`], `w`-bit digits over `exp_bits`, which must cover both exponents), with
     /// `base[c] < m[c]` of m[c]'s length. Results `< m[c]`, of m[c]'s length.
     /// Leaks: nothing but the lengths, `exp_bits` and `w` (constant time).
     pub(crate) fn pow_ct<T: CtTrace>(
@@ -664,13 +643,13 @@ unsafe fn pow_v<const V: usize, T: CtTrace>(
     (*unit.digit_mut(0, 0), *unit.digit_mut(1, 0)) = (1, 1);
     let mut g = Pair::<V>::from_limbs(base);
     trace.event(crate::scan::ct::CtEvent::ToRepr);
-    ar.mul2(&mut g, &rr);
+    ar.mul_lanes(&mut g, &rr);
     let mut one = rr;
-    ar.mul2(&mut one, &unit);
-    let mut acc = scan_pair(&mut ar, one, g, exp, exp_bits, w, trace);
+    ar.mul_lanes(&mut one, &unit);
+    let mut acc = scan_lanes(&mut ar, one, g, exp, exp_bits, w, trace);
     trace.event(crate::scan::ct::CtEvent::FromRepr);
     // (acc + Y m) / R <= m for acc < 2m: one masked subtraction finishes.
-    ar.mul2(&mut acc, &unit);
+    ar.mul_lanes(&mut acc, &unit);
     [0, 1].map(|c| {
         let k = ctx.m[c].len();
         let mut out = vec![0; k];

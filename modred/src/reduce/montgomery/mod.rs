@@ -55,6 +55,8 @@ pub(crate) mod fixed;
 #[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma;
 #[cfg(target_arch = "x86_64")]
+pub(crate) mod ifma_lanes;
+#[cfg(target_arch = "x86_64")]
 pub(crate) mod ifma_x2;
 pub(crate) mod portable;
 pub mod redc;

@@ -1,0 +1,150 @@
+//! Batches of exponentiations in the eight lanes of AVX-512 IFMA
+//! (`reduce::montgomery::ifma_lanes`, x86-64 only): which items of a batch run eight at a time
+//! ([`plan`]), running the units of a plan in parallel ([`run`]), and one group of up to eight
+//! ([`pow`]).
+//!
+//! An item runs in lanes when the tier in use is [`Tier::Ifma`], its modulus is odd and of
+//! [`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`] limbs, and its base has at most as many
+//! limbs. Such items are grouped by modulus length, then sorted by exponent length so that the
+//! exponents of a group (all read over the longest) are alike; a size's last group runs in
+//! lanes, padded, from [`IFMA_LANES_MIN_FILL`] items, else one by one.
+
+use crate::cancel::{self, Token};
+use crate::cpu::{self, Tier};
+use crate::error::{Error, Result};
+use crate::natural::Natural;
+use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+
+/// Numbers per group.
+const LANES: usize = 8;
+
+/// One piece of a batch's work: an item alone, or up to eight items in lanes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    One(usize),
+    Lanes(Vec<usize>),
+}
+
+/// An item: (base, exponent, modulus).
+pub(super) type Item<'a> = (&'a Natural, &'a Natural, &'a Natural);
+
+/// Whether the lanes serve `(b, _, m)` on the tier in use.
+fn in_lanes(&(b, _, m): &Item) -> bool {
+    let k = m.limbs().len();
+    cfg!(target_arch = "x86_64")
+        && cpu::tier() >= Tier::Ifma
+        && (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k)
+        && m.limbs()[0] & 1 == 1
+        && b.limbs().len() <= k
+}
+
+/// The units of a batch: every index of `items` in exactly one unit.
+pub(super) fn plan(items: &[Item]) -> Vec<Unit> {
+    let mut units = Vec::new();
+    let mut by_size: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (i, it) in items.iter().enumerate() {
+        if in_lanes(it) {
+            by_size.entry(it.2.limbs().len()).or_default().push(i);
+        } else {
+            units.push(Unit::One(i));
+        }
+    }
+    for mut group in by_size.into_values() {
+        group.sort_by_key(|&i| items[i].1.bits());
+        for chunk in group.chunks(LANES) {
+            if chunk.len() >= IFMA_LANES_MIN_FILL {
+                units.push(Unit::Lanes(chunk.to_vec()));
+            } else {
+                units.extend(chunk.iter().map(|&i| Unit::One(i)));
+            }
+        }
+    }
+    units
+}
+
+/// The results of `plan`'s units, each computed by `f` (one result per index of the unit, in
+/// its order), in parallel on the current rayon pool, put back in item order (`len` items).
+pub(super) fn run<F>(plan: &[Unit], len: usize, f: F) -> Vec<Result<Natural>>
+where
+    F: Fn(&Unit) -> Vec<Result<Natural>> + Sync,
+{
+    let mut indexed: Vec<(usize, Result<Natural>)> = plan
+        .par_iter()
+        .flat_map_iter(|unit| {
+            let indices = match unit {
+                Unit::One(i) => vec![*i],
+                Unit::Lanes(group) => group.clone(),
+            };
+            indices.into_iter().zip(f(unit))
+        })
+        .collect();
+    debug_assert_eq!(indexed.len(), len);
+    indexed.sort_unstable_by_key(|&(i, _)| i);
+    indexed.into_iter().map(|(_, r)| r).collect()
+}
+
+/// `b^e mod m` for the items `group` (1..=8 indices of `items`, each served by the lanes, of
+/// one modulus length) in one pass of the lanes, under the caller's cancellation `token`.
+/// Leaks: the lengths and the longest exponent's bit length (constant time otherwise).
+pub(super) fn pow(token: Token, items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
+    debug_assert!((1..=LANES).contains(&group.len()));
+    token.install(|| {
+        let cancelled = || group.iter().map(|_| Err(Error::Cancelled)).collect();
+        if cancel::requested() {
+            return cancelled();
+        }
+        let results = pow_lanes(items, group);
+        if cancel::requested() {
+            return cancelled();
+        }
+        results
+    })
+}
+
+#[cfg(target_arch = "x86_64")]
+fn pow_lanes(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
+    use crate::arith;
+    use crate::reduce::montgomery::ifma_lanes::LanesCtx;
+    use crate::scan::ct::NoTrace;
+    // Lane l runs item group[l], the unused lanes repeat the first item.
+    let lane: [Item; LANES] = core::array::from_fn(|l| items[group[l.min(group.len() - 1)]]);
+    let Some(ctx) = LanesCtx::new(lane.map(|(_, _, m)| m.limbs()), cpu::tier()) else {
+        return pow_one_by_one(items, group);
+    };
+    let bases: [Vec<u64>; LANES] = lane.map(|(b, _, m)| {
+        if arith::cmp(b.limbs(), m.limbs()).is_lt() {
+            b.limbs().to_vec()
+        } else {
+            arith::rem_vartime(b.limbs(), m.limbs())
+        }
+    });
+    let exp_bits = lane.iter().map(|(_, e, _)| e.bits()).max().unwrap_or(0);
+    let w = crate::tuning::ct_window_bits(exp_bits);
+    let out = ctx.pow_ct(
+        core::array::from_fn(|l| &bases[l][..]),
+        lane.map(|(_, e, _)| e.limbs()),
+        exp_bits,
+        w,
+        &mut NoTrace,
+    );
+    out.into_iter()
+        .take(group.len())
+        .map(|x| Ok(Natural::from_limbs(x)))
+        .collect()
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn pow_lanes(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
+    pow_one_by_one(items, group)
+}
+
+/// The items of `group` one after the other (where no lanes can be built).
+fn pow_one_by_one(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
+    let opts = super::PowOptions::default();
+    group
+        .iter()
+        .map(|&i| super::pow_vartime(items[i].0, items[i].1, items[i].2, &opts))
+        .collect()
+}

@@ -1,0 +1,438 @@
+//! Eight independent exponentiations side by side on AVX-512 IFMA (beyond the source papers):
+//! one number per 64-bit lane, for batches of exponentiations of one size.
+//!
+//! The layout is "vertical", as in Intel's crypto_mb (`mbx_rsa_private_crt_mb8`; written here
+//! from the idea, not from that code): a number of n radix-2^52 digits is n vectors, and vector
+//! j holds digit j of all eight numbers, lane l the number of lane l. Every `vpmadd52luq` /
+//! `vpmadd52huq` then does useful work for all eight, and no carry or digit crosses a lane: the
+//! word-serial loop is the CIOS of Koç, Acar, Kaliski, *Analyzing and Comparing Montgomery
+//! Multiplication Algorithms*, IEEE Micro 1996, §5, run in each lane with its own modulus and
+//! multiple y. Products are almost Montgomery multiplications (AMM: Gueron and Krasnov,
+//! "Software implementation of modular exponentiation, using advanced vector instructions
+//! architectures", WAIFI 2012): values stay below 2m, R = 2^(52n) >= 4m, and nothing is
+//! subtracted until the end.
+//!
+//! The eight moduli may differ (each odd), also in length: n is the digit count of the longest,
+//! and R = 2^(52n) serves every lane. The exponentiation is the constant-time fixed-window
+//! scan ([`scan_lanes`]): one schedule for all lanes, each lane's digits choosing its own table
+//! entries under masks, the exponents read over the longest one's length.
+//!
+//! Leaks: nothing but the lengths, `exp_bits` and `w` (constant time): no branch or memory
+//! address depends on operand values or exponent bits.
+
+use super::ifma::{digit52, limbs_of_digits};
+use super::pow2_mod;
+use crate::arith;
+use crate::cpu::Tier;
+use crate::limb::{neg_inv_newton, Limb};
+use crate::scan::ct::{scan_lanes, CtEvent, CtTrace, LanesArith};
+use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_LIMBS};
+use core::arch::x86_64::*;
+
+/// Numbers per batch: the 64-bit lanes of a 512-bit vector.
+pub(crate) const LANES: usize = 8;
+const DIGIT_BITS: usize = 52;
+const MASK52: u64 = (1 << DIGIT_BITS) - 1;
+/// The most digits a number has: a modulus of [`IFMA_LANES_MAX_LIMBS`] limbs.
+const MAX_DIGITS: usize = digits_for(IFMA_LANES_MAX_LIMBS);
+
+/// The least digit count n with R = 2^(52n) >= 4 * 2^(64k) > 4m for a k-limb modulus.
+const fn digits_for(k: usize) -> usize {
+    (64 * k + 2).div_ceil(DIGIT_BITS)
+}
+
+/// Whether a k-limb modulus is a size the lanes serve.
+pub(crate) fn serves(k: usize) -> bool {
+    (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k)
+}
+
+/// Eight numbers of n digits, digit j of all eight in vector j (each digit < 2^52 between
+/// products).
+type Rows = Vec<__m512i>;
+
+/// The rows of `x[0..8]` over n digits.
+fn rows_of(x: [&[Limb]; LANES], n: usize) -> Rows {
+    (0..n)
+        .map(|j| vector(core::array::from_fn(|l| digit52(x[l], j))))
+        .collect()
+}
+
+/// Eight u64 as one vector, lane l = `x[l]` (a plain reinterpretation: no instruction).
+fn vector(x: [u64; LANES]) -> __m512i {
+    // SAFETY: both types are 64 bytes of plain data, every bit pattern valid.
+    unsafe { core::mem::transmute::<[u64; LANES], __m512i>(x) }
+}
+
+/// Digit j of lane l of `rows`.
+fn lane_digit(rows: &[__m512i], l: usize, j: usize) -> u64 {
+    // SAFETY: as in `vector`.
+    let digits = unsafe { core::mem::transmute::<__m512i, [u64; LANES]>(rows[j]) };
+    digits[l]
+}
+
+/// Almost Montgomery products of eight pairs: lane l of `out` = a_l b_l R^{-1} mod m_l up to
+/// one m_l, a value < 2m_l, as normalized digits. Preconditions: in every lane a, b < 2m with
+/// digits < 2^52, m odd with digits < 2^52, 4m <= R = 2^(52n), `k0` = -m^{-1} mod 2^52; n rows
+/// in `a`, `b`, `m`, `out`, 2 <= n <= [`MAX_DIGITS`]. Bound: (ab + ym)/R < 4m^2/R + m <= 2m.
+/// Leaks: nothing but n (constant time).
+///
+/// Step i adds b_i a + y m, y = t_0 k0 mod 2^52 chosen per lane to clear digit 0, and drops that
+/// digit. The steps run two at a time ([`two_steps`]; one alone first when n is odd,
+/// [`one_step`]), so that each pass over the accumulator does eight products per row loaded
+/// and stored. Rows accumulate unnormalized: each step adds four halves < 2^52 to a row and a
+/// row lives at most n steps, so rows stay below 4n 2^52 + 2^12 < 2^61 for n <= 80; one carry
+/// pass at the end normalizes.
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm_lanes(out: &mut [__m512i], a: &[__m512i], b: &[__m512i], m: &[__m512i], k0: __m512i) {
+    let n = m.len();
+    debug_assert!((2..=MAX_DIGITS).contains(&n));
+    debug_assert!(a.len() == n && b.len() == n && out.len() == n);
+    const { assert!(4 * digits_for(IFMA_LANES_MAX_LIMBS) < 1 << 9) };
+    let mut t = [_mm512_setzero_si512(); MAX_DIGITS];
+    let t = &mut t[..n];
+    let (first, pairs) = b.split_at(n % 2);
+    if let [b0] = first {
+        one_step(t, a, *b0, m, k0);
+    }
+    for bi in pairs.chunks_exact(2) {
+        two_steps(t, a, bi[0], bi[1], m, k0);
+    }
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let mut carry = _mm512_setzero_si512();
+    for (o, &row) in out.iter_mut().zip(t.iter()) {
+        let x = _mm512_add_epi64(row, carry);
+        *o = _mm512_and_si512(x, mask);
+        carry = _mm512_srli_epi64::<52>(x);
+    }
+    // The result is below 2m < R: nothing carries out of the top digit.
+    debug_assert_eq!(_mm512_test_epi64_mask(carry, carry), 0);
+}
+
+/// One CIOS step of [`amm_lanes`]: t = (t + b0 a + y m) / 2^52, y clearing digit 0 in each lane.
+/// Row j - 1 takes row j plus the low halves of digit j's products and the high halves of
+/// digit j - 1's; the carry of the dropped digit joins row 0.
+/// `t`, `a`, `m` have n >= 2 rows.
+/// Leaks: nothing but n.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn one_step(t: &mut [__m512i], a: &[__m512i], b0: __m512i, m: &[__m512i], k0: __m512i) {
+    let n = m.len();
+    let zero = _mm512_setzero_si512();
+    let t0 = _mm512_madd52lo_epu64(t[0], a[0], b0);
+    let y = _mm512_madd52lo_epu64(zero, t0, k0);
+    let t0 = _mm512_madd52lo_epu64(t0, y, m[0]);
+    let mut row = _mm512_add_epi64(t[1], _mm512_srli_epi64::<52>(t0));
+    for j in 1..n {
+        if j > 1 {
+            row = t[j];
+        }
+        row = _mm512_madd52lo_epu64(row, a[j], b0);
+        row = _mm512_madd52lo_epu64(row, y, m[j]);
+        row = _mm512_madd52hi_epu64(row, a[j - 1], b0);
+        t[j - 1] = _mm512_madd52hi_epu64(row, y, m[j - 1]);
+    }
+    t[n - 1] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, a[n - 1], b0), y, m[n - 1]);
+}
+
+/// Two CIOS steps of [`amm_lanes`] in one pass: t = (t + b0 a + y0 m + 2^52 (b1 a + y1 m)) /
+/// 2^104, y0 and y1 clearing the two low digits in turn. Row j - 2 takes row j plus, from the
+/// first step, the low halves of digit j's products and the high halves of digit j - 1's, and
+/// from the second, the low halves of digit j - 1's and the high halves of digit j - 2's.
+/// `t`, `a`, `m` have n >= 2 rows.
+/// Leaks: nothing but n.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn two_steps(
+    t: &mut [__m512i],
+    a: &[__m512i],
+    b0: __m512i,
+    b1: __m512i,
+    m: &[__m512i],
+    k0: __m512i,
+) {
+    let n = m.len();
+    let zero = _mm512_setzero_si512();
+    // Digit 0 under the first step.
+    let t0 = _mm512_madd52lo_epu64(t[0], a[0], b0);
+    let y0 = _mm512_madd52lo_epu64(zero, t0, k0);
+    let t0 = _mm512_madd52lo_epu64(t0, y0, m[0]);
+    // Digit 1 under the first step and the products of the second that land on it.
+    let mut u = _mm512_add_epi64(t[1], _mm512_srli_epi64::<52>(t0));
+    u = _mm512_madd52lo_epu64(u, a[1], b0);
+    u = _mm512_madd52lo_epu64(u, y0, m[1]);
+    u = _mm512_madd52hi_epu64(u, a[0], b0);
+    u = _mm512_madd52hi_epu64(u, y0, m[0]);
+    u = _mm512_madd52lo_epu64(u, a[0], b1);
+    let y1 = _mm512_madd52lo_epu64(zero, u, k0);
+    let u = _mm512_madd52lo_epu64(u, y1, m[0]);
+    let mut carry = _mm512_srli_epi64::<52>(u);
+    for j in 2..n {
+        // Two chains of four products, for latency.
+        let mut x = _mm512_add_epi64(t[j], carry);
+        x = _mm512_madd52lo_epu64(x, a[j], b0);
+        x = _mm512_madd52lo_epu64(x, y0, m[j]);
+        x = _mm512_madd52hi_epu64(x, a[j - 1], b0);
+        x = _mm512_madd52hi_epu64(x, y0, m[j - 1]);
+        let mut z = _mm512_madd52lo_epu64(zero, a[j - 1], b1);
+        z = _mm512_madd52lo_epu64(z, y1, m[j - 1]);
+        z = _mm512_madd52hi_epu64(z, a[j - 2], b1);
+        z = _mm512_madd52hi_epu64(z, y1, m[j - 2]);
+        t[j - 2] = _mm512_add_epi64(x, z);
+        carry = zero;
+    }
+    // Digits n and n + 1 (empty before the steps).
+    let mut x = _mm512_madd52hi_epu64(carry, a[n - 1], b0);
+    x = _mm512_madd52hi_epu64(x, y0, m[n - 1]);
+    x = _mm512_madd52lo_epu64(x, a[n - 1], b1);
+    x = _mm512_madd52lo_epu64(x, y1, m[n - 1]);
+    x = _mm512_madd52hi_epu64(x, a[n - 2], b1);
+    t[n - 2] = _mm512_madd52hi_epu64(x, y1, m[n - 2]);
+    t[n - 1] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, a[n - 1], b1), y1, m[n - 1]);
+}
+
+/// `out` lane l = lane l of `table[d[l]]` for every l, in constant time: every entry is read
+/// whole and merged under the mask of the lanes whose index it is.
+/// Leaks: the table's length and n only.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn select_lanes(out: &mut [__m512i], table: &[Rows], d: [usize; LANES]) {
+    let want = vector(d.map(|d| d as u64));
+    out.fill(_mm512_setzero_si512());
+    for (i, entry) in table.iter().enumerate() {
+        let hit = _mm512_cmpeq_epi64_mask(want, _mm512_set1_epi64(i as i64));
+        for (o, &row) in out.iter_mut().zip(entry) {
+            *o = _mm512_mask_mov_epi64(*o, hit, row);
+        }
+    }
+}
+
+/// The [`LanesArith`] of the constant-time scan: eight AMM residues (< 2m each).
+struct LanesAmm {
+    m: Rows,
+    k0: __m512i,
+    scratch: Rows,
+}
+
+impl LanesArith<LANES> for LanesAmm {
+    type Elem = Rows;
+    #[inline]
+    fn sqr_lanes(&mut self, a: &mut Rows) {
+        // SAFETY: LanesAmm is only built by `LanesCtx::pow_ct`, which runs on the IFMA tier.
+        unsafe { amm_lanes(&mut self.scratch, a, a, &self.m, self.k0) };
+        core::mem::swap(a, &mut self.scratch);
+    }
+    #[inline]
+    fn mul_lanes(&mut self, a: &mut Rows, b: &Rows) {
+        // SAFETY: as above.
+        unsafe { amm_lanes(&mut self.scratch, a, b, &self.m, self.k0) };
+        core::mem::swap(a, &mut self.scratch);
+    }
+    #[inline]
+    fn select_lanes(&mut self, out: &mut Rows, table: &[Rows], d: [usize; LANES]) {
+        // SAFETY: as above (AVX-512F).
+        unsafe { select_lanes(out, table, d) }
+    }
+}
+
+/// The constants of eight odd moduli for [`LanesCtx::pow_ct`], computed once: their rows,
+/// -m^{-1} mod 2^52 and R^2 mod m of each, R = 2^(52n).
+#[derive(Clone, Debug)]
+pub(crate) struct LanesCtx {
+    m: [Vec<Limb>; LANES],
+    m_rows: Rows,
+    rr_rows: Rows,
+    k0: __m512i,
+}
+
+impl LanesCtx {
+    /// The constants for the odd, trimmed moduli `m` on `tier`, or `None` below
+    /// [`Tier::Ifma`], for an even or empty modulus, or for a length the lanes do not serve
+    /// ([`serves`]).
+    /// Leaks: the moduli (divisions).
+    pub(crate) fn new(m: [&[Limb]; LANES], tier: Tier) -> Option<Self> {
+        let ok = |m: &[Limb]| serves(m.len()) && m[0] & 1 == 1 && m.last() != Some(&0);
+        if crate::cpu::cap(tier) < Tier::Ifma || !m.iter().all(|m| ok(m)) {
+            return None;
+        }
+        let n = digits_for(m.iter().map(|m| m.len()).max().unwrap_or(0));
+        let rr = m.map(|m| pow2_mod(2 * DIGIT_BITS * n, m));
+        let k0 = m.map(|m| neg_inv_newton(m[0]) & MASK52);
+        Some(Self {
+            m: m.map(<[Limb]>::to_vec),
+            m_rows: rows_of(m, n),
+            rr_rows: rows_of(core::array::from_fn(|l| &rr[l][..]), n),
+            k0: vector(k0),
+        })
+    }
+
+    /// `base[l]^exp[l] mod m[l]` for the eight lanes by the constant-time scan ([`scan_lanes`],
+    /// `w`-bit digits over `exp_bits`, which must cover every exponent), with `base[l] < m[l]`.
+    /// Results `< m[l]`, of m[l]'s length.
+    /// Leaks: nothing but the lengths, `exp_bits` and `w` (constant time).
+    pub(crate) fn pow_ct<T: CtTrace>(
+        &self,
+        base: [&[Limb]; LANES],
+        exp: [&[Limb]; LANES],
+        exp_bits: usize,
+        w: usize,
+        trace: &mut T,
+    ) -> [Vec<Limb>; LANES] {
+        debug_assert!(exp.iter().all(|e| arith::bit_len(e) <= exp_bits));
+        debug_assert!((0..LANES).all(|l| arith::cmp(base[l], &self.m[l]).is_lt()));
+        // SAFETY: a LanesCtx exists only on the IFMA tier (AVX-512F and IFMA).
+        unsafe { self.pow_ifma(base, exp, exp_bits, w, trace) }
+    }
+
+    /// [`Self::pow_ct`] with the target features enabled.
+    ///
+    /// # Safety
+    /// The CPU must support AVX-512F and AVX-512 IFMA.
+    #[target_feature(enable = "avx512f,avx512ifma")]
+    unsafe fn pow_ifma<T: CtTrace>(
+        &self,
+        base: [&[Limb]; LANES],
+        exp: [&[Limb]; LANES],
+        exp_bits: usize,
+        w: usize,
+        trace: &mut T,
+    ) -> [Vec<Limb>; LANES] {
+        let n = self.m_rows.len();
+        let mut ar = LanesAmm {
+            m: self.m_rows.clone(),
+            k0: self.k0,
+            scratch: vec![_mm512_setzero_si512(); n],
+        };
+        let mut unit = vec![_mm512_setzero_si512(); n];
+        unit[0] = _mm512_set1_epi64(1);
+        let mut g = rows_of(base, n);
+        trace.event(CtEvent::ToRepr);
+        ar.mul_lanes(&mut g, &self.rr_rows);
+        let mut one = self.rr_rows.clone();
+        ar.mul_lanes(&mut one, &unit);
+        let mut acc = scan_lanes(&mut ar, one, g, exp, exp_bits, w, trace);
+        trace.event(CtEvent::FromRepr);
+        // (acc + y m) / R <= m for acc < 2m: one masked subtraction finishes.
+        ar.mul_lanes(&mut acc, &unit);
+        core::array::from_fn(|l| {
+            let m = &self.m[l];
+            let x = limbs_of_digits(m.len(), n, |j| lane_digit(&acc, l, j));
+            let mut out = vec![0; m.len()];
+            arith::sub_mod_final(&mut out, &x, 0, m);
+            out
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::natural::Natural;
+    use crate::scan::ct::NoTrace;
+    use num_bigint::BigUint;
+
+    fn big(x: &[Limb]) -> BigUint {
+        Natural::from_slice(x).to_biguint()
+    }
+
+    fn limbs(x: &BigUint, k: usize) -> Vec<Limb> {
+        let mut v = x.to_u64_digits();
+        v.resize(k, 0);
+        v
+    }
+
+    /// Eight lanes against num-bigint for every served length (the lanes' lengths mixed, the
+    /// longest setting n), with bases 0, 1, m - 1 and random, exponents 0, 1, short, and of
+    /// the longest length, and two lanes sharing a modulus.
+    #[test]
+    fn pow_ct_matches_num_bigint() {
+        if crate::cpu::detected() < Tier::Ifma {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU");
+            return;
+        }
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rnd = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for k in (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS)
+            .step_by(5)
+            .chain([IFMA_LANES_MAX_LIMBS])
+        {
+            let lens: [usize; LANES] = core::array::from_fn(|l| {
+                if l % 3 == 0 {
+                    k
+                } else {
+                    (k - l % 3).max(IFMA_LANES_MIN_LIMBS)
+                }
+            });
+            let mut m: [Vec<Limb>; LANES] = lens.map(|len| {
+                let mut m: Vec<Limb> = (0..len).map(|_| rnd()).collect();
+                m[0] |= 1;
+                m[len - 1] |= 1 << 63;
+                m
+            });
+            m[5] = m[4].clone();
+            m[7] = vec![u64::MAX; lens[7]]; // all ones
+            let lens = m.each_ref().map(Vec::len);
+            let base: [Vec<Limb>; LANES] = core::array::from_fn(|l| match l {
+                0 => vec![0],
+                1 => vec![1],
+                2 => {
+                    let mut b = m[2].clone();
+                    b[0] -= 1;
+                    b
+                }
+                _ => {
+                    let mut b: Vec<Limb> = (0..lens[l]).map(|_| rnd()).collect();
+                    b[lens[l] - 1] >>= 1; // below m (top bit of m set)
+                    b
+                }
+            });
+            let exp: [Vec<Limb>; LANES] = core::array::from_fn(|l| match l {
+                3 => vec![0],
+                4 => vec![1],
+                6 => vec![rnd() >> 40],
+                _ => (0..k).map(|_| rnd()).collect(),
+            });
+            let ctx = LanesCtx::new(core::array::from_fn(|l| &m[l][..]), Tier::Ifma).unwrap();
+            let bits = 64 * k;
+            let w = crate::tuning::ct_window_bits(bits);
+            let got = ctx.pow_ct(
+                core::array::from_fn(|l| &base[l][..]),
+                core::array::from_fn(|l| &exp[l][..]),
+                bits,
+                w,
+                &mut NoTrace,
+            );
+            for l in 0..LANES {
+                let want = big(&base[l]).modpow(&big(&exp[l]), &big(&m[l]));
+                assert_eq!(got[l], limbs(&want, lens[l]), "k {k} lane {l}");
+            }
+        }
+    }
+
+    /// Sizes and moduli the lanes refuse.
+    #[test]
+    fn refuses_what_it_does_not_serve() {
+        let odd = vec![3u64; IFMA_LANES_MIN_LIMBS];
+        let mut even = odd.clone();
+        even[0] = 4;
+        let short = vec![3u64; IFMA_LANES_MIN_LIMBS - 1];
+        let long = vec![3u64; IFMA_LANES_MAX_LIMBS + 1];
+        for bad in [&even, &short, &long] {
+            let mut m: [&[Limb]; LANES] = [&odd; LANES];
+            m[6] = bad;
+            assert!(LanesCtx::new(m, Tier::Ifma).is_none());
+        }
+        assert!(LanesCtx::new([&odd; LANES], Tier::Adx).is_none());
+    }
+}
