@@ -70,17 +70,22 @@ fn lane_digit(rows: &[__m512i], l: usize, j: usize) -> u64 {
     digits[l]
 }
 
+/// CIOS steps per pass over the accumulator in [`amm_lanes`] (each pass does 4 * `STEPS`
+/// products per row it loads and stores).
+const STEPS: usize = 4;
+
 /// Almost Montgomery products of eight pairs: lane l of `out` = a_l b_l R^{-1} mod m_l up to
 /// one m_l, a value < 2m_l, as normalized digits. Preconditions: in every lane a, b < 2m with
 /// digits < 2^52, m odd with digits < 2^52, 4m <= R = 2^(52n), `k0` = -m^{-1} mod 2^52; n rows
-/// in `a`, `b`, `m`, `out`, 2 <= n <= [`MAX_DIGITS`]. Bound: (ab + ym)/R < 4m^2/R + m <= 2m.
+/// in `a`, `b`, `m`, `out`, [`STEPS`] <= n <= [`MAX_DIGITS`]. Bound: (ab + ym)/R < 4m^2/R + m
+/// <= 2m.
 /// Leaks: nothing but n (constant time).
 ///
-/// Step i adds b_i a + y m, y = t_0 k0 mod 2^52 chosen per lane to clear digit 0, and drops that
-/// digit. The steps run two at a time ([`two_steps`]; one alone first when n is odd,
-/// [`one_step`]), so that each pass over the accumulator does eight products per row loaded
-/// and stored. Rows accumulate unnormalized: each step adds four halves < 2^52 to a row and a
-/// row lives at most n steps, so rows stay below 4n 2^52 + 2^12 < 2^61 for n <= 80; one carry
+/// Step i adds b_i a + y_i m, y_i = t_0 k0 mod 2^52 chosen per lane to clear digit 0, and drops
+/// that digit. The steps run [`STEPS`] at a time ([`steps`]; n mod [`STEPS`] one at a time
+/// first), so that each pass over the accumulator does 4 [`STEPS`] products per row loaded and
+/// stored. Rows accumulate unnormalized: each step adds four halves < 2^52 to a row and a row
+/// lives at most n steps, so rows stay below 4n 2^52 + 2^12 < 2^61 for n <= 80; one carry
 /// pass at the end normalizes.
 ///
 /// # Safety
@@ -89,17 +94,18 @@ fn lane_digit(rows: &[__m512i], l: usize, j: usize) -> u64 {
 #[target_feature(enable = "avx512f,avx512ifma")]
 unsafe fn amm_lanes(out: &mut [__m512i], a: &[__m512i], b: &[__m512i], m: &[__m512i], k0: __m512i) {
     let n = m.len();
-    debug_assert!((2..=MAX_DIGITS).contains(&n));
+    debug_assert!((STEPS..=MAX_DIGITS).contains(&n));
     debug_assert!(a.len() == n && b.len() == n && out.len() == n);
     const { assert!(4 * digits_for(IFMA_LANES_MAX_LIMBS) < 1 << 9) };
     let mut t = [_mm512_setzero_si512(); MAX_DIGITS];
     let t = &mut t[..n];
-    let (first, pairs) = b.split_at(n % 2);
-    if let [b0] = first {
-        one_step(t, a, *b0, m, k0);
+    let (singles, groups) = b.split_at(n % STEPS);
+    for &bi in singles {
+        steps::<1>(t, a, &[bi], m, k0);
     }
-    for bi in pairs.chunks_exact(2) {
-        two_steps(t, a, bi[0], bi[1], m, k0);
+    for bi in groups.chunks_exact(STEPS) {
+        let bi: &[__m512i; STEPS] = bi.try_into().expect("chunks of STEPS");
+        steps::<STEPS>(t, a, bi, m, k0);
     }
     let mask = _mm512_set1_epi64(MASK52 as i64);
     let mut carry = _mm512_setzero_si512();
@@ -112,86 +118,70 @@ unsafe fn amm_lanes(out: &mut [__m512i], a: &[__m512i], b: &[__m512i], m: &[__m5
     debug_assert_eq!(_mm512_test_epi64_mask(carry, carry), 0);
 }
 
-/// One CIOS step of [`amm_lanes`]: t = (t + b0 a + y m) / 2^52, y clearing digit 0 in each lane.
-/// Row j - 1 takes row j plus the low halves of digit j's products and the high halves of
-/// digit j - 1's; the carry of the dropped digit joins row 0.
-/// `t`, `a`, `m` have n >= 2 rows.
+/// R consecutive CIOS steps of [`amm_lanes`] in one pass: t = (t + sum_r 2^(52r) (b_r a +
+/// y_r m)) / 2^(52R), each y_r clearing the lowest digit left in turn.
+///
+/// Step r adds the low halves of digit i's products (a_i b_r, y_r m_i) to position i + r and
+/// the high halves to i + r + 1. Positions below R are summed first, in order, each giving its
+/// y_r and its carry to the next; then position j >= R, with every step's products that land
+/// on it, becomes row j - R. `t`, `a`, `m` have n >= R rows.
 /// Leaks: nothing but n.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn one_step(t: &mut [__m512i], a: &[__m512i], b0: __m512i, m: &[__m512i], k0: __m512i) {
-    let n = m.len();
-    let zero = _mm512_setzero_si512();
-    let t0 = _mm512_madd52lo_epu64(t[0], a[0], b0);
-    let y = _mm512_madd52lo_epu64(zero, t0, k0);
-    let t0 = _mm512_madd52lo_epu64(t0, y, m[0]);
-    let mut row = _mm512_add_epi64(t[1], _mm512_srli_epi64::<52>(t0));
-    for j in 1..n {
-        if j > 1 {
-            row = t[j];
-        }
-        row = _mm512_madd52lo_epu64(row, a[j], b0);
-        row = _mm512_madd52lo_epu64(row, y, m[j]);
-        row = _mm512_madd52hi_epu64(row, a[j - 1], b0);
-        t[j - 1] = _mm512_madd52hi_epu64(row, y, m[j - 1]);
-    }
-    t[n - 1] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, a[n - 1], b0), y, m[n - 1]);
-}
-
-/// Two CIOS steps of [`amm_lanes`] in one pass: t = (t + b0 a + y0 m + 2^52 (b1 a + y1 m)) /
-/// 2^104, y0 and y1 clearing the two low digits in turn. Row j - 2 takes row j plus, from the
-/// first step, the low halves of digit j's products and the high halves of digit j - 1's, and
-/// from the second, the low halves of digit j - 1's and the high halves of digit j - 2's.
-/// `t`, `a`, `m` have n >= 2 rows.
-/// Leaks: nothing but n.
-#[inline]
-#[target_feature(enable = "avx512f,avx512ifma")]
-fn two_steps(
+fn steps<const R: usize>(
     t: &mut [__m512i],
     a: &[__m512i],
-    b0: __m512i,
-    b1: __m512i,
+    b: &[__m512i; R],
     m: &[__m512i],
     k0: __m512i,
 ) {
     let n = m.len();
+    debug_assert!(n >= R && t.len() == n && a.len() == n);
     let zero = _mm512_setzero_si512();
-    // Digit 0 under the first step.
-    let t0 = _mm512_madd52lo_epu64(t[0], a[0], b0);
-    let y0 = _mm512_madd52lo_epu64(zero, t0, k0);
-    let t0 = _mm512_madd52lo_epu64(t0, y0, m[0]);
-    // Digit 1 under the first step and the products of the second that land on it.
-    let mut u = _mm512_add_epi64(t[1], _mm512_srli_epi64::<52>(t0));
-    u = _mm512_madd52lo_epu64(u, a[1], b0);
-    u = _mm512_madd52lo_epu64(u, y0, m[1]);
-    u = _mm512_madd52hi_epu64(u, a[0], b0);
-    u = _mm512_madd52hi_epu64(u, y0, m[0]);
-    u = _mm512_madd52lo_epu64(u, a[0], b1);
-    let y1 = _mm512_madd52lo_epu64(zero, u, k0);
-    let u = _mm512_madd52lo_epu64(u, y1, m[0]);
-    let mut carry = _mm512_srli_epi64::<52>(u);
-    for j in 2..n {
-        // Two chains of four products, for latency.
-        let mut x = _mm512_add_epi64(t[j], carry);
-        x = _mm512_madd52lo_epu64(x, a[j], b0);
-        x = _mm512_madd52lo_epu64(x, y0, m[j]);
-        x = _mm512_madd52hi_epu64(x, a[j - 1], b0);
-        x = _mm512_madd52hi_epu64(x, y0, m[j - 1]);
-        let mut z = _mm512_madd52lo_epu64(zero, a[j - 1], b1);
-        z = _mm512_madd52lo_epu64(z, y1, m[j - 1]);
-        z = _mm512_madd52hi_epu64(z, a[j - 2], b1);
-        z = _mm512_madd52hi_epu64(z, y1, m[j - 2]);
-        t[j - 2] = _mm512_add_epi64(x, z);
-        carry = zero;
+    let mut y = [zero; R];
+    let mut low: [__m512i; R] = core::array::from_fn(|p| t[p]);
+    let mut carry = zero;
+    for r in 0..R {
+        let x = _mm512_madd52lo_epu64(_mm512_add_epi64(low[r], carry), a[0], b[r]);
+        y[r] = _mm512_madd52lo_epu64(zero, x, k0);
+        carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(x, y[r], m[0]));
+        for (p, row) in low.iter_mut().enumerate().skip(r + 1) {
+            let i = p - r;
+            *row = _mm512_madd52lo_epu64(*row, a[i], b[r]);
+            *row = _mm512_madd52lo_epu64(*row, y[r], m[i]);
+            *row = _mm512_madd52hi_epu64(*row, a[i - 1], b[r]);
+            *row = _mm512_madd52hi_epu64(*row, y[r], m[i - 1]);
+        }
     }
-    // Digits n and n + 1 (empty before the steps).
-    let mut x = _mm512_madd52hi_epu64(carry, a[n - 1], b0);
-    x = _mm512_madd52hi_epu64(x, y0, m[n - 1]);
-    x = _mm512_madd52lo_epu64(x, a[n - 1], b1);
-    x = _mm512_madd52lo_epu64(x, y1, m[n - 1]);
-    x = _mm512_madd52hi_epu64(x, a[n - 2], b1);
-    t[n - 2] = _mm512_madd52hi_epu64(x, y1, m[n - 2]);
-    t[n - 1] = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, a[n - 1], b1), y1, m[n - 1]);
+    // Position j >= R: one chain per step (latency), summed.
+    for j in R..n {
+        let mut sum = _mm512_add_epi64(t[j], carry);
+        carry = zero;
+        for r in 0..R {
+            let mut x = _mm512_madd52lo_epu64(zero, a[j - r], b[r]);
+            x = _mm512_madd52lo_epu64(x, y[r], m[j - r]);
+            x = _mm512_madd52hi_epu64(x, a[j - r - 1], b[r]);
+            x = _mm512_madd52hi_epu64(x, y[r], m[j - r - 1]);
+            sum = _mm512_add_epi64(sum, x);
+        }
+        t[j - R] = sum;
+    }
+    // Positions n..n+R (empty before the steps; the carry lands on n when n = R).
+    for p in n..n + R {
+        let mut sum = carry;
+        carry = zero;
+        for r in 0..R {
+            if p - r < n {
+                sum = _mm512_madd52lo_epu64(sum, a[p - r], b[r]);
+                sum = _mm512_madd52lo_epu64(sum, y[r], m[p - r]);
+            }
+            if p - r - 1 < n {
+                sum = _mm512_madd52hi_epu64(sum, a[p - r - 1], b[r]);
+                sum = _mm512_madd52hi_epu64(sum, y[r], m[p - r - 1]);
+            }
+        }
+        t[p - R] = sum;
+    }
 }
 
 /// `out` lane l = lane l of `table[d[l]]` for every l, in constant time: every entry is read
@@ -418,6 +408,46 @@ mod tests {
                 assert_eq!(got[l], limbs(&want, lens[l]), "k {k} lane {l}");
             }
         }
+    }
+
+    /// The schedule (products, table scans) depends on the lengths, `exp_bits` and `w` only:
+    /// two batches with different moduli, bases and exponents (zero, one, all ones) of the same
+    /// lengths give the same trace, with every table entry scanned at every digit.
+    #[test]
+    fn schedule_ignores_the_values() {
+        if crate::cpu::detected() < Tier::Ifma {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU");
+            return;
+        }
+        let k = 16;
+        let (bits, w) = (64 * k, 5);
+        let trace = |seed: u64| {
+            let m: [Vec<Limb>; LANES] = core::array::from_fn(|l| {
+                (0..k as u64)
+                    .map(|i| ((seed + l as u64) * 0x9e37_79b9 + i * 7) | (1 << 63) | 1)
+                    .collect()
+            });
+            let base: [Vec<Limb>; LANES] = core::array::from_fn(|l| vec![seed ^ l as u64; k - 1]);
+            let exp: [Vec<Limb>; LANES] = core::array::from_fn(|l| match (l + seed as usize) % 3 {
+                0 => vec![0],
+                1 => vec![1],
+                _ => vec![u64::MAX; k],
+            });
+            let ctx = LanesCtx::new(core::array::from_fn(|l| &m[l][..]), Tier::Ifma).unwrap();
+            let mut events: Vec<CtEvent> = Vec::new();
+            ctx.pow_ct(
+                core::array::from_fn(|l| &base[l][..]),
+                core::array::from_fn(|l| &exp[l][..]),
+                bits,
+                w,
+                &mut events,
+            );
+            events
+        };
+        let (a, b) = (trace(1), trace(2));
+        assert_eq!(a, b);
+        let scans = a.iter().filter(|e| matches!(e, CtEvent::Scan(_))).count();
+        assert_eq!(scans, bits.div_ceil(w) << w);
     }
 
     /// Sizes and moduli the lanes refuse.
