@@ -12,17 +12,11 @@ if ! command -v valgrind >/dev/null 2>&1; then
     echo "ctgrind.sh: valgrind is not installed (scripts/setup.sh installs it)" >&2
     exit 1
 fi
-# The release profile's optimisation (opt-level 3, debug info for the reports) without its
-# thin LTO and single codegen unit, which double the build (CI's time budget); a caller may set
-# them (CARGO_PROFILE_RELEASE_LTO=thin CARGO_PROFILE_RELEASE_CODEGEN_UNITS=1) to check the
-# shipped build exactly.
-export CARGO_PROFILE_RELEASE_LTO="${CARGO_PROFILE_RELEASE_LTO:-false}"
-export CARGO_PROFILE_RELEASE_CODEGEN_UNITS="${CARGO_PROFILE_RELEASE_CODEGEN_UNITS:-16}"
 cargo build --release -p modred --features ctgrind --example ctgrind --example ctrace
 # The IFMA tier, which valgrind cannot run: examples/ctrace.rs single-steps the RSA private
 # operation under ptrace and requires the same instruction sequence for two keys (control flow
 # only; see its docs). RSA-1024 and -2048 (the pair kernel at 3 and 5 vectors), each in its own
-# process beside the valgrind runs below (single-stepping is one core's work: about 3 minutes
+# process beside the valgrind runs below (single-stepping is one core's work: 1-3 minutes
 # for RSA-2048). On a CPU without IFMA it checks the best tier the CPU has.
 target/release/examples/ctrace 2048 > target/ctrace-2048.log 2>&1 &
 ctrace_2048=$!
