@@ -204,24 +204,24 @@ unsafe fn select_lanes(out: &mut [__m512i], table: &[Rows], d: [usize; LANES]) {
 }
 
 /// The [`LanesArith`] of the constant-time scan: eight AMM residues (< 2m each).
-struct LanesAmm {
-    m: Rows,
+struct LanesAmm<'a> {
+    m: &'a [__m512i],
     k0: __m512i,
     scratch: Rows,
 }
 
-impl LanesArith<LANES> for LanesAmm {
+impl LanesArith<LANES> for LanesAmm<'_> {
     type Elem = Rows;
     #[inline]
     fn sqr_lanes(&mut self, a: &mut Rows) {
         // SAFETY: LanesAmm is only built by `LanesCtx::pow_ct`, which runs on the IFMA tier.
-        unsafe { amm_lanes(&mut self.scratch, a, a, &self.m, self.k0) };
+        unsafe { amm_lanes(&mut self.scratch, a, a, self.m, self.k0) };
         core::mem::swap(a, &mut self.scratch);
     }
     #[inline]
     fn mul_lanes(&mut self, a: &mut Rows, b: &Rows) {
         // SAFETY: as above.
-        unsafe { amm_lanes(&mut self.scratch, a, b, &self.m, self.k0) };
+        unsafe { amm_lanes(&mut self.scratch, a, b, self.m, self.k0) };
         core::mem::swap(a, &mut self.scratch);
     }
     #[inline]
@@ -295,7 +295,7 @@ impl LanesCtx {
     ) -> [Vec<Limb>; LANES] {
         let n = self.m_rows.len();
         let mut ar = LanesAmm {
-            m: self.m_rows.clone(),
+            m: &self.m_rows,
             k0: self.k0,
             scratch: vec![_mm512_setzero_si512(); n],
         };
