@@ -182,35 +182,9 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
-type Job<'a> = Box<dyn FnMut() + 'a>;
-fn paired(name: &str, rounds: usize, mut a: Job<'_>, mut b: Job<'_>) {
-    let time = |f: &mut Job<'_>| {
-        let t = std::time::Instant::now();
-        f();
-        t.elapsed().as_secs_f64()
-    };
-    time(&mut a);
-    time(&mut b);
-    let mut r: Vec<f64> = (0..rounds)
-        .map(|i| {
-            // Alternate the order so neither side always runs first.
-            if i % 2 == 0 {
-                let ta = time(&mut a);
-                ta / time(&mut b)
-            } else {
-                let tb = time(&mut b);
-                time(&mut a) / tb
-            }
-        })
-        .collect();
-    r.sort_by(|x, y| x.partial_cmp(y).unwrap());
-    println!(
-        "ratio {name:<40} median {:.3}  (q1 {:.3}, q3 {:.3}, {rounds} rounds)",
-        r[rounds / 2],
-        r[rounds / 4],
-        r[3 * rounds / 4]
-    );
-}
+#[path = "common/paired.rs"]
+mod paired;
+use paired::paired;
 
 /// Paired, interleaved ratios (A time / B time per round, median over rounds), which cancel
 /// the drift of a shared, loaded machine better than separate criterion runs. Runs only with
@@ -445,12 +419,18 @@ fn ratios(_: &mut Criterion) {
 
 /// Batch throughput on one core: `pow_batch_vartime` of 16 triples with different random odd
 /// moduli (eight lanes on the IFMA tier) against the same triples one by one (`pow_vartime`) and
-/// GMP's `mpz_powm` one by one. Runs only with `MODRED_EXP_LANES=1`:
-/// `MODRED_EXP_LANES=1 cargo bench -p modred --bench exp -- lanes`.
+/// GMP's `mpz_powm` one by one. Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
+/// `MODRED_EXP_LANES=1024,4096`): `MODRED_EXP_LANES=1 cargo bench -p modred --bench exp -- lanes`.
 fn lanes(_: &mut Criterion) {
-    if std::env::var_os("MODRED_EXP_LANES").is_none() {
+    let Some(sizes) = std::env::var_os("MODRED_EXP_LANES") else {
         return;
-    }
+    };
+    let sizes: Vec<u64> = sizes
+        .to_string_lossy()
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .filter(|&bits| bits > 1)
+        .collect();
     println!("kernel tier: {}", modred::cpu::tier());
     let pool1 = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
@@ -458,6 +438,9 @@ fn lanes(_: &mut Criterion) {
         .unwrap();
     const ITEMS: u64 = 16;
     for bits in [512u64, 1024, 2048, 3072, 4096] {
+        if !sizes.is_empty() && !sizes.contains(&bits) {
+            continue;
+        }
         let items: Vec<(BigUint, BigUint, BigUint)> = (0..ITEMS)
             .map(|i| operands(bits, true, 7000 + bits + i))
             .collect();

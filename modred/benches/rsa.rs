@@ -5,12 +5,21 @@
 //! first byte 0; both libraries' outputs are checked equal first.
 //! Run: `cargo bench -p modred --bench rsa` (filter with e.g. `rsa/2048`). `MODRED_CPU=adx`
 //! caps modred below AVX-512 IFMA; `OPENSSL_ia32cap=":~0x200000"` does the same for OpenSSL.
+//!
+//! `MODRED_RSA_BATCH=1 cargo bench -p modred --bench rsa -- batch` instead times batches of
+//! 16 private operations on one core: `private_op_many` against `private_op` one by one and
+//! against OpenSSL one by one (paired, interleaved ratios).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use modred::rsa::PrivateKey;
+use modred::Natural;
 use openssl::rsa::{Padding, Rsa};
 use rand::{rngs::StdRng, RngCore, SeedableRng};
 use std::time::Duration;
+
+#[path = "common/paired.rs"]
+mod paired;
+use paired::paired;
 
 const KEYS: [(usize, &str); 3] = [
     (2048, include_str!("../tests/vectors/rsa/rsa2048-pkcs1.pem")),
@@ -68,5 +77,69 @@ fn rsa(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, rsa);
+/// Batches of 16 private operations on a one-thread pool (see the module docs).
+fn batch(_: &mut Criterion) {
+    if std::env::var_os("MODRED_RSA_BATCH").is_none() {
+        return;
+    }
+    println!("kernel tier: {}", modred::cpu::tier());
+    let pool1 = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    const ITEMS: usize = 16;
+    for (bits, pem) in KEYS {
+        let key = PrivateKey::from_pem_or_der(pem.as_bytes()).unwrap();
+        let ossl = Rsa::private_key_from_pem(pem.as_bytes()).unwrap();
+        let size = key.public_key().size();
+        let mut rng = StdRng::seed_from_u64(bits as u64 + 1);
+        let inputs: Vec<Vec<u8>> = (0..ITEMS)
+            .map(|_| {
+                let mut x = vec![0u8; size];
+                rng.fill_bytes(&mut x);
+                x[0] = 0;
+                x
+            })
+            .collect();
+        let naturals: Vec<Natural> = inputs.iter().map(|x| Natural::from_be_bytes(x)).collect();
+        let got = pool1.install(|| key.private_op_many(&naturals)).unwrap();
+        for (x, r) in naturals.iter().zip(&got) {
+            assert_eq!(r.as_ref().unwrap(), &key.private_op(x).unwrap());
+        }
+        let many = || {
+            black_box(pool1.install(|| key.private_op_many(&naturals)).unwrap());
+        };
+        let one_by_one = || {
+            for x in &naturals {
+                black_box(key.private_op(x).unwrap());
+            }
+        };
+        let mut out = vec![0u8; size];
+        let openssl = move || {
+            for x in &inputs {
+                ossl.private_decrypt(x, &mut out, Padding::NONE).unwrap();
+            }
+        };
+        let t = std::time::Instant::now();
+        many();
+        println!(
+            "RSA-{bits}: batch of {ITEMS} on one core, {:.0} private operations/s",
+            ITEMS as f64 / t.elapsed().as_secs_f64()
+        );
+        paired(
+            &format!("rsa-{bits} many / one by one"),
+            9,
+            Box::new(many),
+            Box::new(one_by_one),
+        );
+        paired(
+            &format!("rsa-{bits} many / openssl"),
+            9,
+            Box::new(many),
+            Box::new(openssl),
+        );
+    }
+}
+
+criterion_group!(benches, rsa, batch);
 criterion_main!(benches);

@@ -576,3 +576,74 @@ fn ct_pair_refuses_even_moduli() {
         .expect("m = 1 gives 0");
     assert_eq!(r, [Natural::from(3u64.pow(5) % 101), Natural::zero()]);
 }
+
+/// `private_op_many` against the vectors' raw results (every key of `rsa-raw.json`, the
+/// lanes serve their primes on the IFMA tier, other tiers run one by one) and against
+/// num-bigint's modpow with d for an unbalanced key the lanes do not serve: batches of 0, 1, 2,
+/// 5 and 11 inputs with 0, 1, n - 1 and invalid inputs (n, a power of two above n) in their places, and more
+/// inputs than `BLINDING_USES` so blinding factors are renewed.
+#[test]
+fn private_op_many_matches_the_vectors_and_num_bigint() {
+    let check = |key: &PrivateKey, n: &BigUint, d: &BigUint, cases: &[[BigUint; 3]], what: &str| {
+        let mut inputs: Vec<(Natural, Option<BigUint>)> = cases
+            .iter()
+            .map(|[x, private, _]| (nat(x), Some(private.clone())))
+            .collect();
+        for x in [BigUint::zero(), BigUint::one(), n - 1u32] {
+            let want = x.modpow(d, n);
+            inputs.push((nat(&x), Some(want)));
+        }
+        inputs.insert(1, (nat(n), None));
+        inputs.insert(4, (Natural::power_of_two(n.bits() as usize + 7), None));
+        let batch_sizes = [0, 1, 2, 5, 11];
+        for size in batch_sizes {
+            let batch: Vec<_> = inputs.iter().cycle().take(size).collect();
+            let xs: Vec<Natural> = batch.iter().map(|(x, _)| x.clone()).collect();
+            let got = key.private_op_many(&xs).expect("threads start");
+            assert_eq!(got.len(), size, "{what}");
+            for (i, (r, (_, want))) in got.into_iter().zip(&batch).enumerate() {
+                match want {
+                    Some(want) => assert_eq!(&big(&r.expect("x < n")), want, "{what}: item {i}"),
+                    None => assert!(
+                        matches!(r, Err(Error::InputOutOfRange(_))),
+                        "{what}: item {i}"
+                    ),
+                }
+            }
+        }
+        // More inputs than one blinding factor serves.
+        let many: Vec<Natural> = (0..2 * modred::rsa::BLINDING_USES as usize + 3)
+            .map(|i| nat(&cases[i % cases.len()][0]))
+            .collect();
+        for (i, r) in key
+            .private_op_many(&many)
+            .expect("threads")
+            .into_iter()
+            .enumerate()
+        {
+            assert_eq!(
+                big(&r.expect("x < n")),
+                cases[i % cases.len()][1],
+                "{what}: many {i}"
+            );
+        }
+    };
+    for v in vector_keys() {
+        let (n, e, d, p, q) = (nat(&v.n), nat(&v.e), nat(&v.d), nat(&v.p), nat(&v.q));
+        let key = PrivateKey::from_components(&n, &e, &d, Some(&p), Some(&q)).expect("key");
+        check(&key, &v.n, &v.d, &v.cases, &v.file);
+    }
+    let mut rng = StdRng::seed_from_u64(0x1a2e5);
+    let (n, e, d, p, q) = random_key([320, 448], 65537, &mut rng);
+    let key =
+        PrivateKey::from_components(&nat(&n), &nat(&e), &nat(&d), Some(&nat(&p)), Some(&nat(&q)))
+            .expect("key");
+    let cases: Vec<[BigUint; 3]> = (0..3)
+        .map(|_| {
+            let x = rng.gen_biguint_below(&n);
+            let s = x.modpow(&d, &n);
+            [x, s, BigUint::zero()]
+        })
+        .collect();
+    check(&key, &n, &d, &cases, "320+448 bits");
+}

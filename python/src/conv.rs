@@ -76,6 +76,20 @@ pub fn to_natural(ob: &Bound<'_, PyAny>, func: &str, arg: &str) -> PyResult<Natu
     Ok(i.mag)
 }
 
+/// `n` zero limbs for an argument's conversion, or `MemoryError` when the process cannot
+/// have them (an address-space limit): never an abort.
+fn zeroed_limbs(n: usize) -> PyResult<Vec<Limb>> {
+    let mut limbs: Vec<Limb> = Vec::new();
+    limbs.try_reserve_exact(n).map_err(|_| {
+        pyo3::exceptions::PyMemoryError::new_err(format!(
+            "cannot allocate {} bytes to convert an integer argument",
+            n.saturating_mul(LIMB_BYTES)
+        ))
+    })?;
+    limbs.resize(n, 0);
+    Ok(limbs)
+}
+
 /// Two's complement little-endian limbs -> (negative, magnitude limbs).
 fn from_twos_complement(mut limbs: Vec<Limb>) -> Int {
     let negative = limbs
@@ -125,7 +139,7 @@ fn int_from_pylong(i: &Bound<'_, PyInt>) -> PyResult<Int> {
     }
     // One extra bit for the sign of the two's complement form.
     let nlimbs = (nbits + 1).div_ceil(Limb::BITS as usize);
-    let mut limbs: Vec<Limb> = vec![0; nlimbs];
+    let mut limbs = zeroed_limbs(nlimbs)?;
     let bytes = limbs.as_mut_ptr() as *mut u8;
     let len = nlimbs * LIMB_BYTES;
     #[cfg(not(Py_3_13))]
@@ -177,10 +191,10 @@ fn int_from_pylong(i: &Bound<'_, PyInt>) -> PyResult<Int> {
         Some(&kwargs),
     )?;
     let b = b.downcast::<PyBytes>()?.as_bytes();
-    let limbs = b
-        .chunks_exact(LIMB_BYTES)
-        .map(|c| Limb::from_le_bytes(c.try_into().expect("chunk of LIMB_BYTES")))
-        .collect();
+    let mut limbs = zeroed_limbs(nlimbs)?;
+    for (l, c) in limbs.iter_mut().zip(b.chunks_exact(LIMB_BYTES)) {
+        *l = Limb::from_le_bytes(c.try_into().expect("chunk of LIMB_BYTES"));
+    }
     Ok(from_twos_complement(limbs))
 }
 

@@ -138,6 +138,28 @@ def test_against_pow_on_random_inputs():
             assert key.private_op(to_bytes(x, key)) == to_bytes(pow(x, d, n), key)
 
 
+def test_private_op_many_against_pow():
+    rng = random.Random(20261126)
+    for name in ["rsa1024-pkcs1.pem", "rsa2048-pkcs1.pem", "rsa4096-pkcs1.pem"]:
+        key = RsaKey.from_pem((VECTORS / name).read_bytes())
+        n = key.n
+        d = comp(BY_FILE[name])[2]
+        for size in [0, 1, 3, 9]:
+            xs = [rng.randrange(n) for _ in range(size)]
+            if size:
+                xs[0] = n - 1
+            assert key.private_op_many(xs) == [pow(x, d, n) for x in xs]
+        assert key.private_op_many(iter([0, 1])) == [0, 1]
+        with pytest.raises(ValueError, match="item 2"):
+            key.private_op_many([1, 2, n, 3, 4])
+        with pytest.raises(ValueError):
+            key.private_op_many([1, -1])
+        with pytest.raises(TypeError):
+            key.private_op_many([1, "2"])
+    with pytest.raises(ValueError):
+        RsaKey.from_components(n, 65537).private_op_many([1])
+
+
 @pytest.mark.parametrize("k", KEYS[:2], ids=[k["key"] for k in KEYS[:2]])
 def test_public_only_keys(k):
     n, e, *_ = comp(k)

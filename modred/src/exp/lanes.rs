@@ -12,13 +12,14 @@
 use crate::cancel::{self, Token};
 use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
+use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// Numbers per group.
-const LANES: usize = 8;
+pub(crate) const LANES: usize = 8;
 
 /// One piece of a batch's work: an item alone, or up to eight items in lanes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,4 +148,53 @@ fn pow_one_by_one(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
         .iter()
         .map(|&i| super::pow_vartime(items[i].0, items[i].1, items[i].2, &opts))
         .collect()
+}
+
+/// Eight constant-time exponentiations under eight fixed odd moduli, their constants computed
+/// once for repeated use (an RSA key's CRT halves, four inputs at a time).
+#[derive(Clone, Debug)]
+pub(crate) struct FixedLanes {
+    #[cfg(target_arch = "x86_64")]
+    ctx: crate::reduce::montgomery::ifma_lanes::LanesCtx,
+    /// Off x86-64 no value exists.
+    #[cfg(not(target_arch = "x86_64"))]
+    never: core::convert::Infallible,
+}
+
+impl FixedLanes {
+    /// The lanes for the trimmed moduli `m`, or `None` where they do not run: below the IFMA
+    /// tier, off x86-64, or for an even modulus or a length they do not serve.
+    /// Leaks: the moduli (divisions).
+    #[cfg(target_arch = "x86_64")]
+    pub(crate) fn new(m: [&[Limb]; LANES]) -> Option<Self> {
+        crate::reduce::montgomery::ifma_lanes::LanesCtx::new(m, cpu::tier()).map(|ctx| Self { ctx })
+    }
+
+    /// See the x86-64 version: the lanes run nowhere else.
+    #[cfg(not(target_arch = "x86_64"))]
+    pub(crate) fn new(_m: [&[Limb]; LANES]) -> Option<Self> {
+        None
+    }
+
+    /// `base[l]^exp[l] mod m[l]` for the eight lanes, each exponent scanned over `exp_bits`
+    /// (which must cover it), `base[l] < m[l]`; results `< m[l]`, of m[l]'s length.
+    /// Leaks: nothing but the lengths and `exp_bits` (constant time).
+    pub(crate) fn pow_ct(
+        &self,
+        base: [&[Limb]; LANES],
+        exp: [&[Limb]; LANES],
+        exp_bits: usize,
+    ) -> [Vec<Limb>; LANES] {
+        let w = crate::tuning::ct_window_bits(exp_bits);
+        #[cfg(target_arch = "x86_64")]
+        {
+            self.ctx
+                .pow_ct(base, exp, exp_bits, w, &mut crate::scan::ct::NoTrace)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (base, exp, w);
+            match self.never {}
+        }
+    }
 }

@@ -25,7 +25,7 @@ pub(crate) mod even;
 pub(crate) mod fixed_base;
 mod helpers;
 pub mod inverse;
-mod lanes;
+pub(crate) mod lanes;
 mod method;
 mod modulus;
 mod oneoff;

@@ -34,6 +34,7 @@ mod recover;
 
 use crate::arith;
 use crate::error::{Error, Result};
+use crate::exp::lanes::{FixedLanes, LANES};
 use crate::exp::{self, CtPair, Modulus, PowOptions};
 use crate::limb::{Choice, Limb};
 use crate::natural::Natural;
@@ -45,6 +46,8 @@ use std::sync::{Arc, Mutex};
 pub const MIN_BITS: usize = 512;
 /// Largest modulus served, in bits.
 pub const MAX_BITS: usize = 16384;
+/// Inputs per pass of [`PrivateKey::private_op_many`]: two CRT halves each fill the lanes.
+const LANES_PER_INPUT_GROUP: usize = LANES / 2;
 /// Uses of one blinding factor (squared after each) before a fresh one is drawn (OpenSSL's
 /// `BN_BLINDING_COUNTER`).
 pub const BLINDING_USES: u32 = 32;
@@ -191,6 +194,9 @@ pub struct PrivateKey {
     /// p's and q's constant-time reducers and the paired exponentiation.
     pair: CtPair,
     ct_pq: [Arc<dyn Reducer>; 2],
+    /// The eight-lane exponentiation over (p, q, p, q, ...) for [`Self::private_op_many`],
+    /// where the CPU and the primes' sizes allow it.
+    lanes: Option<Arc<FixedLanes>>,
     /// Spare blinding factors (one per thread that ran concurrently).
     blinding: Mutex<Vec<Blinding>>,
 }
@@ -206,6 +212,7 @@ impl Clone for PrivateKey {
             ct_n: self.ct_n.clone(),
             pair: self.pair.clone(),
             ct_pq: self.ct_pq.clone(),
+            lanes: self.lanes.clone(),
             blinding: Mutex::new(Vec::new()),
         }
     }
@@ -349,6 +356,8 @@ impl PrivateKey {
         let mut qinv_repr = vec![0; kp];
         let mut scratch = vec![0; ct_pq[0].scratch_len()];
         ct_pq[0].to_repr(&mut qinv_repr, &padded(&qinv, kp), &mut scratch);
+        let lanes =
+            FixedLanes::new(core::array::from_fn(|l| [&p, &q][l % 2].limbs())).map(Arc::new);
         Ok(Self {
             crt_exps: [padded(&dp, kp), padded(&dq, q.len())],
             d: d.clone(),
@@ -357,6 +366,7 @@ impl PrivateKey {
             ct_n,
             pair,
             ct_pq,
+            lanes,
             blinding: Mutex::new(Vec::new()),
             public,
         })
@@ -441,31 +451,58 @@ impl PrivateKey {
         b: Blinding,
         fault: &mut dyn FnMut(&mut [Limb]),
     ) -> Result<(Vec<Limb>, Option<Blinding>)> {
-        let n = &*self.ct_n;
-        let kn = n.len();
-        let mut scratch = vec![0; n.scratch_len()];
-        // mul(repr(x), y) = x y for every reducer representation.
-        let mut blinded = vec![0; kn];
-        n.mul(&mut blinded, &b.r_e, c, &mut scratch);
-        let halves = [0, 1].map(|i| reduce_ct(&blinded, &*self.ct_pq[i]));
-        let exp_bits = [0, 1].map(|i| 64 * self.crt_exps[i].len());
+        let (blinded, halves) = self.blind(c, &b);
         let [m1, m2] = self.pair.pow_limbs(
             [&halves[0], &halves[1]],
             [&self.crt_exps[0], &self.crt_exps[1]],
-            exp_bits,
+            self.crt_exp_bits(),
             &mut NoTrace,
         );
         if crate::cancel::requested() {
             return Err(Error::Cancelled);
         }
-        let mut s = self.garner(&m1, &m2, kn);
+        self.finish(&blinded, &m1, &m2, b, fault)
+    }
+
+    /// The scan lengths of dp and dq (their limb lengths, public).
+    fn crt_exp_bits(&self) -> [usize; 2] {
+        [0, 1].map(|i| 64 * self.crt_exps[i].len())
+    }
+
+    /// Step 2 and the CRT split: `c' = c r^e mod n` and `(c' mod p, c' mod q)`.
+    /// Leaks: nothing but the lengths (constant time).
+    fn blind(&self, c: &[Limb], b: &Blinding) -> (Vec<Limb>, [Vec<Limb>; 2]) {
+        let n = &*self.ct_n;
+        let mut scratch = vec![0; n.scratch_len()];
+        // mul(repr(x), y) = x y for every reducer representation.
+        let mut blinded = vec![0; n.len()];
+        n.mul(&mut blinded, &b.r_e, c, &mut scratch);
+        let halves = [0, 1].map(|i| reduce_ct(&blinded, &*self.ct_pq[i]));
+        (blinded, halves)
+    }
+
+    /// Steps 4-6 for `blinded` = c' and its halves' powers m1 = c'^dp mod p, m2 = c'^dq mod q:
+    /// the result and the factor for the next call.
+    /// Leaks: nothing but the lengths and the check's verdict (constant time).
+    fn finish(
+        &self,
+        blinded: &[Limb],
+        m1: &[Limb],
+        m2: &[Limb],
+        b: Blinding,
+        fault: &mut dyn FnMut(&mut [Limb]),
+    ) -> Result<(Vec<Limb>, Option<Blinding>)> {
+        let n = &*self.ct_n;
+        let kn = n.len();
+        let mut scratch = vec![0; n.scratch_len()];
+        let mut s = self.garner(m1, m2, kn);
         fault(&mut s);
         // The check: s^e = c r^e mod n (e public; constant-time products, so s's value does not
         // show).
         let v = exp::ct::pow_public_exp(n, &s, self.public.e.limbs());
         let equal = v
             .iter()
-            .zip(&blinded)
+            .zip(blinded)
             .fold(Choice::from_bit(1), |acc, (&x, &y)| acc & Choice::eq(x, y));
         if !equal.declassify() {
             return Err(Error::FaultDetected);
@@ -473,6 +510,90 @@ impl PrivateKey {
         let mut out = vec![0; kn];
         n.mul(&mut out, &b.r_inv, &s, &mut scratch);
         Ok((out, self.next_blinding(b, &mut scratch)))
+    }
+
+    /// [`Self::private_op`] of every input, in parallel on the rayon pool: one result per input
+    /// (an input `>= n` gets [`Error::InputOutOfRange`] in its place), or
+    /// [`Error::Threads`] if no worker thread could be started. On the AVX-512 IFMA tier, for
+    /// odd primes of 512 to 4096 bits each, four inputs run at once: their eight CRT halves
+    /// in the eight lanes of one pass (`reduce::montgomery::ifma_lanes`), each input with its
+    /// own blinding factor and fault check. Elsewhere the inputs run one by one
+    /// ([`Self::private_op`]'s two-at-once pass).
+    /// Leaks: as [`Self::private_op`] for each input, and which inputs are valid.
+    pub fn private_op_many(&self, cs: &[Natural]) -> Result<Vec<Result<Natural>>> {
+        use rayon::prelude::*;
+        let kn = self.public.n.len();
+        let token = crate::cancel::Token::current();
+        exp::batch::on_pool(|| {
+            cs.par_chunks(LANES_PER_INPUT_GROUP)
+                .flat_map_iter(|group| {
+                    token.install(|| {
+                        if crate::cancel::requested() {
+                            return group.iter().map(|_| Err(Error::Cancelled)).collect();
+                        }
+                        let inputs: Vec<Result<Vec<Limb>>> = group
+                            .iter()
+                            .map(|c| {
+                                let x =
+                                    c.to_padded(kn).ok_or_else(|| self.public.out_of_range())?;
+                                self.public.check_below_n(&x)?;
+                                Ok(x)
+                            })
+                            .collect();
+                        self.private_group(inputs)
+                    })
+                })
+                .collect()
+        })
+    }
+
+    /// The private operation of up to [`LANES_PER_INPUT_GROUP`] checked inputs (errors pass
+    /// through in their place), in the lanes where the key has them.
+    fn private_group(&self, inputs: Vec<Result<Vec<Limb>>>) -> Vec<Result<Natural>> {
+        let one_by_one = |inputs: Vec<Result<Vec<Limb>>>| {
+            inputs
+                .into_iter()
+                .map(|x| self.private_limbs(&x?).map(Natural::from_limbs))
+                .collect()
+        };
+        let valid = inputs.iter().filter(|x| x.is_ok()).count();
+        let Some(lanes) = self.lanes.as_deref().filter(|_| valid >= 2) else {
+            return one_by_one(inputs);
+        };
+        // Each valid input: its blinding factor, c' and halves.
+        let mut work = Vec::with_capacity(valid);
+        for x in inputs.iter().flatten() {
+            let b = match self.take_blinding() {
+                Ok(b) => b,
+                Err(err) => return inputs.iter().map(|_| Err(err.clone())).collect(),
+            };
+            let (blinded, halves) = self.blind(x, &b);
+            work.push((b, blinded, halves));
+        }
+        // Lane 2i runs input i's half mod p, lane 2i + 1 its half mod q; unused lanes repeat
+        // input 0's.
+        let half = |l: usize| &work[(l / 2).min(work.len() - 1)].2[l % 2][..];
+        let powers = lanes.pow_ct(
+            core::array::from_fn(half),
+            core::array::from_fn(|l| &self.crt_exps[l % 2][..]),
+            self.crt_exp_bits().into_iter().max().unwrap_or(0),
+        );
+        if crate::cancel::requested() {
+            return inputs.iter().map(|_| Err(Error::Cancelled)).collect();
+        }
+        let mut done = work.into_iter().enumerate().map(|(i, (b, blinded, _))| {
+            let (s, next) =
+                self.finish(&blinded, &powers[2 * i], &powers[2 * i + 1], b, &mut |_| {})?;
+            self.return_blinding(next);
+            Ok(Natural::from_limbs(s))
+        });
+        inputs
+            .into_iter()
+            .map(|x| match x {
+                Ok(_) => done.next().unwrap_or(Err(Error::Cancelled)),
+                Err(err) => Err(err),
+            })
+            .collect()
     }
 
     /// Garner's recombination `m2 + q (qinv (m1 - m2) mod p)` as n's length in limbs, for
