@@ -15,10 +15,11 @@ fi
 cargo build --release -p modred --features ctgrind --example ctgrind --example ctrace
 # The IFMA tier, which valgrind cannot run: examples/ctrace.rs single-steps the RSA private
 # operation under ptrace and requires the same instruction sequence for two keys (control flow
-# only; see its docs). RSA-1024 and -2048 (the pair kernel at 3 and 5 vectors), each in its own
-# process beside the valgrind runs below (single-stepping is one core's work: 1-3 minutes
-# for RSA-2048). On a CPU without IFMA it checks the best tier the CPU has.
-target/release/examples/ctrace 2048 > target/ctrace-2048.log 2>&1 &
+# only; see its docs). RSA-1024 and -2048 (the pair kernel at 3 and 5 vectors), and
+# private_op_many of four RSA-1024 inputs (the eight-lane kernel), in a process beside the
+# valgrind runs below (single-stepping is one core's work: 1-3 minutes for RSA-2048, about 45 s
+# for the four inputs). On a CPU without IFMA it checks the best tier the CPU has.
+target/release/examples/ctrace 2048 many 1024 > target/ctrace-2048.log 2>&1 &
 ctrace_2048=$!
 trap 'kill "$ctrace_2048" 2>/dev/null || true' EXIT
 bin=target/release/examples/ctgrind

@@ -13,7 +13,8 @@
 //! x86-64 Linux (a CPU without IFMA checks its own best tier). Self-check: a variable-time
 //! exponentiation with two exponents of the same length must give different sequences.
 //!
-//! Usage: `ctrace [BITS...]` (default 1024 2048 4096). With `CTRACE_DUMP=DIR`, each trace's
+//! Usage: `ctrace [BITS...] [many BITS...]` (default 1024 2048 4096); sizes after `many` trace
+//! `private_op_many` of four inputs (the eight-lane IFMA pass) instead of `private_op`. With `CTRACE_DUMP=DIR`, each trace's
 //! addresses (offsets into the executable's text mapping) go to a file in DIR, for finding
 //! where two traces part.
 
@@ -161,6 +162,39 @@ mod trace {
         })
     }
 
+    /// `private_op_many` of four random inputs on a fresh `bits`-bit key, on a one-thread
+    /// rayon pool made of the calling thread (so the traced thread does the work): on the IFMA
+    /// tier their eight CRT halves run in the eight lanes of one pass. Traced after a first
+    /// call, as [`rsa`].
+    pub fn rsa_many(bits: u32) -> Trace {
+        let ossl = openssl::rsa::Rsa::generate(bits).expect("openssl keygen");
+        let pem = ossl.private_key_to_pem().expect("pem");
+        let key = PrivateKey::from_pem_or_der(&pem).expect("key");
+        let size = key.public_key().size();
+        let inputs: Vec<Natural> = (0..4)
+            .map(|_| {
+                let mut input = vec![0u8; size];
+                openssl::rand::rand_bytes(&mut input[1..]).expect("rand");
+                Natural::from_be_bytes(&input)
+            })
+            .collect();
+        traced(|| {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .use_current_thread()
+                .build()
+                .expect("a pool of the current thread");
+            pool.install(|| {
+                let first = key.private_op_many(&inputs).expect("the pool runs");
+                start();
+                let again = key.private_op_many(&inputs);
+                stop();
+                let same = again.is_ok_and(|again| again == first);
+                assert!(same, "same results");
+            });
+        })
+    }
+
     /// A variable-time exponentiation (sliding window) with a random full-length exponent:
     /// two of them must trace differently.
     pub fn leaky() -> Trace {
@@ -181,32 +215,46 @@ mod trace {
 
 #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
 fn main() {
-    let bits: Vec<u32> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().expect("a key size in bits"))
-        .collect();
-    let bits = if bits.is_empty() {
-        vec![1024, 2048, 4096]
-    } else {
-        bits
-    };
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    if args.is_empty() {
+        args = ["1024", "2048", "4096"].map(String::from).to_vec();
+    }
+    if let Some(bad) = args
+        .iter()
+        .find(|a| *a != "many" && a.parse::<u32>().is_err())
+    {
+        eprintln!("ctrace: '{bad}' is neither a key size in bits nor 'many'");
+        std::process::exit(2);
+    }
     if trace::leaky() == trace::leaky() {
         eprintln!("ctrace: two variable-time exponentiations traced alike: the check is blind");
         std::process::exit(1);
     }
     let tier = modred::cpu::tier();
     let mut failed = false;
-    for b in bits {
+    // Sizes after the word `many` trace private_op_many of four inputs instead.
+    let mut many = false;
+    for arg in args {
+        let Ok(b) = arg.parse::<u32>() else {
+            many = arg == "many";
+            continue;
+        };
         let t0 = std::time::Instant::now();
-        let (first, second) = (trace::rsa(b), trace::rsa(b));
+        let run = if many { trace::rsa_many } else { trace::rsa };
+        let (first, second) = (run(b), run(b));
         let verdict = if first == second {
             "same"
         } else {
             failed = true;
             "DIFFERENT"
         };
+        let what = if many {
+            "private_op_many of 4"
+        } else {
+            "private_op"
+        };
         println!(
-            "ctrace: RSA-{b} private_op on tier {tier}, two keys: {} and {} instructions, {verdict} sequence ({:.1} s)",
+            "ctrace: RSA-{b} {what} on tier {tier}, two keys: {} and {} instructions, {verdict} sequence ({:.1} s)",
             first.steps,
             second.steps,
             t0.elapsed().as_secs_f64()

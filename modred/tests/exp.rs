@@ -1071,3 +1071,68 @@ fn batches_in_lanes_match_oracles() {
         assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
     }
 }
+
+/// `pow_many_ct` against GMP and num-bigint (`oracle`): odd moduli the lanes serve (8, 16, 33
+/// and 64 limbs, one with all-ones limbs) with exponents of several limb lengths (each length
+/// its own group: below m's size, and longer than m, zero and one among them) and bases 0, 1,
+/// m - 1, >= m and longer than m, in batches whose last groups are partial; plus moduli the
+/// lanes do not take (even, one limb, 1), whose items run `pow_ct` one by one (errors for even
+/// moduli, as `pow_ct`).
+#[test]
+fn pow_many_ct_matches_oracles() {
+    let mut rng = StdRng::seed_from_u64(0xc7_1a2e5);
+    for (limbs, count) in [(8u64, 13usize), (16, 9), (33, 5), (64, 11)] {
+        let bits = 64 * limbs;
+        let m = if limbs == 16 {
+            (BigUint::one() << bits) - 1u32
+        } else {
+            rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1))
+        };
+        let md = Modulus::new(&nat(&m), ReducerKind::Auto).unwrap();
+        let pairs: Vec<(BigUint, BigUint)> = (0..count)
+            .map(|i| {
+                let b = match i % 5 {
+                    0 => BigUint::zero(),
+                    1 => BigUint::one(),
+                    2 => &m - 1u32,
+                    3 => &m + rng.gen_biguint(bits / 2),
+                    _ => rng.gen_biguint(bits + 64),
+                };
+                let e = match i % 4 {
+                    0 => BigUint::from((i % 2) as u32), // 0 or 1
+                    1 => rng.gen_biguint(bits / 3),
+                    2 => rng.gen_biguint(bits + 130), // longer than m: its own group
+                    _ => rng.gen_biguint(bits),
+                };
+                (b, e)
+            })
+            .collect();
+        let natpairs: Vec<(Natural, Natural)> =
+            pairs.iter().map(|(b, e)| (nat(b), nat(e))).collect();
+        let got = md.pow_many_ct(&natpairs).unwrap();
+        assert_eq!(got.len(), pairs.len());
+        for (i, (got, (b, e))) in got.into_iter().zip(&pairs).enumerate() {
+            assert_eq!(
+                got.unwrap().to_biguint(),
+                oracle(b, e, &m),
+                "{limbs} limbs, pair {i}"
+            );
+        }
+    }
+    let pairs: Vec<(Natural, Natural)> = (0..6u64)
+        .map(|i| (Natural::from(i + 2), Natural::from(1000 + i)))
+        .collect();
+    for m in [BigUint::one(), BigUint::from(1_000_003u32)] {
+        let md = Modulus::new(&nat(&m), ReducerKind::Auto).unwrap();
+        for (got, (b, e)) in md.pow_many_ct(&pairs).unwrap().into_iter().zip(&pairs) {
+            assert_eq!(
+                got.unwrap().to_biguint(),
+                oracle(&b.to_biguint(), &e.to_biguint(), &m)
+            );
+        }
+    }
+    let even = Modulus::new(&nat(&(BigUint::one() << 700)), ReducerKind::Auto).unwrap();
+    for got in even.pow_many_ct(&pairs).unwrap() {
+        assert!(matches!(got, Err(modred::Error::InvalidParameter(_))));
+    }
+}

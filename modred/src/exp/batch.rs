@@ -13,7 +13,10 @@ use super::lanes;
 use super::{pow_vartime, Modulus, PowOptions};
 use crate::cancel::{self, Token};
 use crate::error::{Error, Result};
+use crate::limb::Limb;
 use crate::natural::Natural;
+use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS};
+use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
 /// modred's worker pool, once started.
@@ -72,6 +75,59 @@ pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec
                 m.pow_vartime(&pairs[i].0, &pairs[i].1, &opts)
             })],
             lanes::Unit::Lanes(ref group) => lanes::pow(token, &items, group),
+        })
+    })
+}
+
+/// [`Modulus::pow_ct`] of every pair, in parallel: one result per pair, or [`Error::Threads`]
+/// if no worker thread could be started. On the IFMA tier, for an odd modulus of 512 to 4096
+/// bits, pairs whose exponents have the same public scan length ([`Modulus::pow_ct`]'s: n's
+/// bits or the exponent's limbs) run eight at a time in the lanes of AVX-512 IFMA, constant
+/// time like `pow_ct` (a size's last group of fewer than `tuning::IFMA_LANES_MIN_FILL` runs one
+/// by one).
+/// Leaks: as [`Modulus::pow_ct`] for each pair, and how the pairs group (their exponents'
+/// lengths in limbs).
+pub fn pow_many_ct(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
+    let token = Token::current();
+    let one = |i: usize| item(token, || m.pow_ct(&pairs[i].0, &pairs[i].1));
+    let k = m.modulus().len();
+    let fixed = m.ct_reducer().ok().and_then(|_| {
+        (pairs.len() >= IFMA_LANES_MIN_FILL
+            && (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k))
+        .then(|| lanes::FixedLanes::new([m.modulus().limbs(); lanes::LANES]))
+        .flatten()
+    });
+    let Some(fixed) = fixed else {
+        return on_pool(|| (0..pairs.len()).into_par_iter().map(one).collect());
+    };
+    let plan = lanes::plan_by_key(pairs.len(), |i| m.ct_exp_bits(&pairs[i].1));
+    on_pool(|| {
+        lanes::run(&plan, pairs.len(), |unit| match unit {
+            lanes::Unit::One(i) => vec![one(*i)],
+            lanes::Unit::Lanes(group) => token.install(|| {
+                if cancel::requested() {
+                    return group.iter().map(|_| Err(Error::Cancelled)).collect();
+                }
+                if let Some(err) = group
+                    .iter()
+                    .find_map(|&i| m.ensure_power_work(&pairs[i].0).err())
+                {
+                    return group.iter().map(|_| Err(err.clone())).collect();
+                }
+                let lane = |l: usize| group[l.min(group.len() - 1)];
+                let bases: [Vec<Limb>; lanes::LANES] =
+                    core::array::from_fn(|l| m.residue_for_ct(&pairs[lane(l)].0));
+                let exp_bits = m.ct_exp_bits(&pairs[group[0]].1);
+                let out = fixed.pow_ct(
+                    core::array::from_fn(|l| &bases[l][..]),
+                    core::array::from_fn(|l| pairs[lane(l)].1.limbs()),
+                    exp_bits,
+                );
+                out.into_iter()
+                    .take(group.len())
+                    .map(|x| Ok(Natural::from_limbs(x)))
+                    .collect()
+            }),
         })
     })
 }

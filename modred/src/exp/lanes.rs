@@ -54,12 +54,33 @@ pub(super) fn plan(items: &[Item]) -> Vec<Unit> {
     }
     for mut group in by_size.into_values() {
         group.sort_by_key(|&i| items[i].1.bits());
-        for chunk in group.chunks(LANES) {
-            if chunk.len() >= IFMA_LANES_MIN_FILL {
-                units.push(Unit::Lanes(chunk.to_vec()));
-            } else {
-                units.extend(chunk.iter().map(|&i| Unit::One(i)));
-            }
+        units.extend(chunk(&group));
+    }
+    units
+}
+
+/// The units of `len` items that all run in lanes (a modulus the lanes serve), grouped by
+/// `key` (items of one key share a schedule): eight per group, a key's last group in lanes from
+/// [`IFMA_LANES_MIN_FILL`] items, else one by one.
+pub(super) fn plan_by_key(len: usize, key: impl Fn(usize) -> usize) -> Vec<Unit> {
+    let mut by_key: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for i in 0..len {
+        by_key.entry(key(i)).or_default().push(i);
+    }
+    by_key
+        .into_values()
+        .flat_map(|group| chunk(&group))
+        .collect()
+}
+
+/// `group` as units of up to eight; the last in lanes from [`IFMA_LANES_MIN_FILL`] items.
+fn chunk(group: &[usize]) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for part in group.chunks(LANES) {
+        if part.len() >= IFMA_LANES_MIN_FILL {
+            units.push(Unit::Lanes(part.to_vec()));
+        } else {
+            units.extend(part.iter().map(|&i| Unit::One(i)));
         }
     }
     units

@@ -356,6 +356,19 @@ impl Modulus {
         batch::pow_many_vartime(self, pairs)
     }
 
+    /// [`Self::pow_ct`] of every pair, in parallel, eight at a time in the lanes of AVX-512
+    /// IFMA where they serve m (see [`batch::pow_many_ct`]): one result per pair, or
+    /// [`Error::Threads`] if no worker thread could be started.
+    /// Leaks: as [`Self::pow_ct`] for each pair, and the exponents' lengths in limbs.
+    pub fn pow_many_ct(&self, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
+        batch::pow_many_ct(self, pairs)
+    }
+
+    /// [`Self::pow_ct`]'s memory check for `base`.
+    pub(crate) fn ensure_power_work(&self, base: &Natural) -> Result<()> {
+        self.ensure_work(Work::Power, &[base])
+    }
+
     /// Fixed-base context for `base`, serving exponents up to the bit length of m without
     /// falling back (see [`Self::fixed_base_bits`]).
     pub fn fixed_base(&self, base: &Natural) -> Result<FixedBase> {
