@@ -115,14 +115,22 @@ unsafe fn amm_lanes(
         let bi: &[__m512i; STEPS] = bi.try_into().expect("chunks of STEPS");
         steps::<STEPS>(t, a, bi, m, k0);
     }
+    normalize(out, t);
+}
+
+/// `out` = the unnormalized `rows` (each < 2^63) as digits < 2^52, by one carry pass. The
+/// value must fit `out` (a result below 2m < R): nothing carries out of the top digit.
+/// Leaks: nothing but the length.
+#[inline]
+#[target_feature(enable = "avx512f")]
+fn normalize(out: &mut [__m512i], rows: &[__m512i]) {
     let mask = _mm512_set1_epi64(MASK52 as i64);
     let mut carry = _mm512_setzero_si512();
-    for (o, &row) in out.iter_mut().zip(t.iter()) {
+    for (o, &row) in out.iter_mut().zip(rows) {
         let x = _mm512_add_epi64(row, carry);
         *o = _mm512_and_si512(x, mask);
         carry = _mm512_srli_epi64::<52>(x);
     }
-    // The result is below 2m < R: nothing carries out of the top digit.
     debug_assert_eq!(_mm512_test_epi64_mask(carry, carry), 0);
 }
 
@@ -231,15 +239,7 @@ unsafe fn amm_sqr_lanes(
         redc_steps::<STEPS>(&mut t[i..], m, k0);
         i += STEPS;
     }
-    let mask = _mm512_set1_epi64(MASK52 as i64);
-    let mut carry = _mm512_setzero_si512();
-    for (o, &row) in out.iter_mut().zip(&t[n..]) {
-        let x = _mm512_add_epi64(row, carry);
-        *o = _mm512_and_si512(x, mask);
-        carry = _mm512_srli_epi64::<52>(x);
-    }
-    // The result is below 2m < R: nothing carries out of the top digit.
-    debug_assert_eq!(_mm512_test_epi64_mask(carry, carry), 0);
+    normalize(out, &t[n..]);
 }
 
 /// `t` (2n rows) = a^2 (n rows of digits < 2^52) as unnormalized rows, each < (2n + 1) 2^52,
