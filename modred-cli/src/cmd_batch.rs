@@ -112,7 +112,8 @@ impl Op {
 /// µs each with a context built per line, 5.3 µs with it reused.
 struct Cache {
     m: Natural,
-    /// For reduce and mulmod (`Workload::Single`: classical under `auto`).
+    /// For reduce and mulmod (`Workload::Single`: classical under `auto`), from the modulus'
+    /// second line on: the first is one division without a context.
     single: Option<Modulus>,
     /// For pow (`opts.reducer`, as `exp::pow_vartime` builds it), from the modulus' second
     /// line on: the first takes `modred pow`'s path (and its shortcuts) as it is.
@@ -147,8 +148,12 @@ fn run_line(
             let ctx = c.pow.as_ref().expect("just built");
             Ok(ctx.pow_signed_vartime(b, &e.mag, e.negative, opts)?)
         }
-        Op::Mulmod { a, b, m } if reducer == ReducerKind::Auto && m.len() <= 1 => {
-            crate::cmd_single::mulmod(ReducerKind::Auto, a, b, m)
+        // A new modulus under `auto`: one division, no context (as `modred reduce|mulmod`).
+        Op::Reduce { x, m } if reducer == ReducerKind::Auto && !repeat => {
+            crate::cmd_single::reduce(reducer, x, m)
+        }
+        Op::Mulmod { a, b, m } if reducer == ReducerKind::Auto && (!repeat || m.len() <= 1) => {
+            crate::cmd_single::mulmod(reducer, a, b, m)
         }
         _ => {
             if c.single.is_none() {

@@ -38,29 +38,30 @@ pub struct MulmodArgs {
 pub fn run_reduce(a: ReduceArgs) -> Result<ExitCode, CliError> {
     let x = parse_number("X", &a.x)?;
     let m = parse_number("M", &a.m)?;
-    let ctx = context(a.common.reducer, &m, Workload::Single)?;
-    let r = ctx.try_reduce_vartime(&x)?;
+    let r = reduce(a.common.reducer, &x, &m)?;
     a.common.print(&r)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// A*B mod M by `reducer`; with `auto` a modulus below 2^64 takes the single-word path.
+/// X mod M by `reducer`; with `auto` one division, no context (`Natural::rem_vartime`).
+pub fn reduce(reducer: ReducerKind, x: &Natural, m: &Natural) -> Result<Natural, CliError> {
+    if reducer == ReducerKind::Auto {
+        return Ok(x.rem_vartime(m)?);
+    }
+    let ctx = context(reducer, m, Workload::Single)?;
+    Ok(ctx.try_reduce_vartime(x)?)
+}
+
+/// A*B mod M by `reducer`; with `auto` the product and one division, no context
+/// (`exp::mul_mod_vartime`: single words for a one-limb M).
 pub fn mulmod(
     reducer: ReducerKind,
     a: &Natural,
     b: &Natural,
     m: &Natural,
 ) -> Result<Natural, CliError> {
-    if let Some(m1) = m
-        .to_u64()
-        .filter(|&m1| m1 != 0 && reducer == ReducerKind::Auto)
-    {
-        use modred::word::{mul_mod_vartime, residue_vartime};
-        return Ok(Natural::from(mul_mod_vartime(
-            residue_vartime(a, m1)?,
-            residue_vartime(b, m1)?,
-            m1,
-        )?));
+    if reducer == ReducerKind::Auto {
+        return Ok(modred::exp::mul_mod_vartime(a, b, m)?);
     }
     let ctx = context(reducer, m, Workload::Single)?;
     Ok(ctx.mul_vartime(a, b)?)

@@ -134,18 +134,25 @@ impl Natural {
         // Python's rule: an underscore follows a digit or the base prefix, and precedes a digit.
         const UNDERSCORE: &str = "'_' is allowed only between digits (or right after 0x)";
         let mut after_digit = radix == 16;
-        let mut kept = Vec::with_capacity(digits.len());
-        for c in digits.bytes() {
-            if c != b'_' {
-                kept.push(c);
-                after_digit = true;
-            } else if after_digit {
-                after_digit = false;
-            } else {
-                return Err(err(UNDERSCORE));
+        let kept;
+        let digits = if digits.contains('_') {
+            let mut k = Vec::with_capacity(digits.len());
+            for c in digits.bytes() {
+                if c != b'_' {
+                    k.push(c);
+                    after_digit = true;
+                } else if after_digit {
+                    after_digit = false;
+                } else {
+                    return Err(err(UNDERSCORE));
+                }
             }
-        }
-        let digits = kept;
+            kept = k;
+            &kept[..]
+        } else {
+            after_digit |= !digits.is_empty();
+            digits.as_bytes()
+        };
         if !after_digit && !digits.is_empty() {
             return Err(err(UNDERSCORE));
         }
@@ -153,19 +160,48 @@ impl Natural {
             return Err(err("no digits"));
         }
         if radix == 16 {
-            Self::from_hex_digits(&digits).ok_or_else(|| err("invalid hexadecimal digit"))
+            Self::from_hex_digits(digits).ok_or_else(|| err("invalid hexadecimal digit"))
         } else {
-            Self::from_dec_digits(&digits).ok_or_else(|| err("invalid decimal digit"))
+            Self::from_dec_digits(digits).ok_or_else(|| err("invalid decimal digit"))
         }
     }
 
+    /// Sixteen digits a limb, from the low end; `None` at a character that is not a hex digit.
     fn from_hex_digits(d: &[u8]) -> Option<Self> {
-        let mut limbs = vec![0; d.len().div_ceil(16)];
-        for (i, &c) in d.iter().rev().enumerate() {
-            let v = (c as char).to_digit(16)? as Limb;
-            limbs[i / 16] |= v << (4 * (i % 16));
+        let mut limbs = Vec::with_capacity(d.len().div_ceil(16));
+        for chunk in d.rchunks(16) {
+            let mut limb: Limb = 0;
+            let mut bad = 0u8;
+            for &c in chunk {
+                let v = HEX_VALUE[c as usize];
+                bad |= v;
+                limb = limb << 4 | (v & 15) as Limb;
+            }
+            if bad & 0x80 != 0 {
+                return None;
+            }
+            limbs.push(limb);
         }
         Some(Self::from_limbs(limbs))
+    }
+
+    /// Lowercase hex digits without a prefix ("0" for zero).
+    fn hex_digits(&self) -> String {
+        let Some((top, rest)) = self.limbs.split_last() else {
+            return "0".into();
+        };
+        let top_digits = (Limb::BITS - top.leading_zeros()).div_ceil(4).max(1) as usize;
+        let mut s = Vec::with_capacity(top_digits + 16 * rest.len());
+        let mut push = |l: Limb, digits: usize| {
+            for i in (0..digits).rev() {
+                s.push(b"0123456789abcdef"[(l >> (4 * i)) as usize & 15]);
+            }
+        };
+        push(*top, top_digits);
+        for &l in rest.iter().rev() {
+            push(l, 16);
+        }
+        String::from_utf8(s).expect("ASCII digits")
     }
 
     fn from_dec_digits(d: &[u8]) -> Option<Self> {
@@ -186,7 +222,7 @@ impl Natural {
 
     /// `0x`-prefixed lowercase hexadecimal.
     pub fn to_hex(&self) -> String {
-        format!("{self:#x}")
+        format!("0x{}", self.hex_digits())
     }
 
     /// From big-endian bytes (any length, leading zeros allowed).
@@ -315,19 +351,26 @@ impl fmt::Debug for Natural {
 
 impl fmt::LowerHex for Natural {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut s = String::new();
-        match self.limbs.split_last() {
-            None => s.push('0'),
-            Some((top, rest)) => {
-                s.push_str(&format!("{top:x}"));
-                for l in rest.iter().rev() {
-                    s.push_str(&format!("{l:016x}"));
-                }
-            }
-        }
-        f.pad_integral(true, "0x", &s)
+        f.pad_integral(true, "0x", &self.hex_digits())
     }
 }
+
+/// The value of each byte as a hex digit; 0x80 marks a byte that is not one.
+const HEX_VALUE: [u8; 256] = {
+    let mut t = [0x80u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
 
 impl Ord for Natural {
     fn cmp(&self, other: &Self) -> Ordering {

@@ -63,14 +63,27 @@ pub const NTT_THRESHOLD_PORTABLE: usize = 400;
 pub const RECIPROCAL_BASECASE: usize = 192;
 
 /// Divisor size (limbs) from which a one-off division (`arith::div_rem`, quotient at least half as
-/// long) computes the Newton reciprocal and divides by Barrett blocks. Measurements:
-/// `docs/tuning.md`.
-pub const DIV_NEWTON_THRESHOLD: usize = 400;
+/// long) computes the Newton reciprocal (without its exact correction) and divides by Barrett
+/// blocks, on the ifma tier; the next two constants are the adx and portable tiers', whose
+/// products (Toom-3 on rows below the NTT) pay later. Measurements: `docs/tuning.md`.
+pub const DIV_NEWTON_THRESHOLD_IFMA: usize = 400;
+
+/// [`DIV_NEWTON_THRESHOLD_IFMA`] on the adx tier.
+pub const DIV_NEWTON_THRESHOLD_ADX: usize = 1536;
+
+/// [`DIV_NEWTON_THRESHOLD_IFMA`] on the portable tier.
+pub const DIV_NEWTON_THRESHOLD_PORTABLE: usize = 640;
 
 /// Divisor size (limbs) from which a context that divides by the same number many times
-/// (`classical`, `barrett`, decimal printing) keeps its Newton reciprocal. Measurements:
-/// `docs/tuning.md`.
-pub const RECIPROCAL_REUSE_THRESHOLD: usize = 200;
+/// (`classical`, `barrett`, decimal printing) keeps its Newton reciprocal, on the ifma tier; the
+/// next two constants are the adx and portable tiers'. Measurements: `docs/tuning.md`.
+pub const RECIPROCAL_REUSE_THRESHOLD_IFMA: usize = 200;
+
+/// [`RECIPROCAL_REUSE_THRESHOLD_IFMA`] on the adx tier.
+pub const RECIPROCAL_REUSE_THRESHOLD_ADX: usize = 320;
+
+/// [`RECIPROCAL_REUSE_THRESHOLD_IFMA`] on the portable tier.
+pub const RECIPROCAL_REUSE_THRESHOLD_PORTABLE: usize = 256;
 
 /// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
 /// (`reduce::montgomery::redc_n`: cached NTT transforms, the high half by a half-length cyclic

@@ -95,7 +95,7 @@ fn reduce_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
         ];
         row(ctx, &mut t, bits, &want, comps);
     }
-    t.note("x < m^2 random, m random odd with its top bit set. `modred auto` is the reducer `auto` builds for a repeated workload (`montgomery-fast`: word-by-word REDC, from `REDC_N_THRESHOLD` limbs REDC over two NTT products), whose `reduce_wide` returns x R^-1 mod m (converted back outside the timing for the cross-check); `modred classical` is the division (schoolbook; from `RECIPROCAL_REUSE_THRESHOLD` limbs Barrett blocks with the Newton reciprocal the context computed once, while `mpz_mod` divides from scratch on every call).");
+    t.note("x < m^2 random, m random odd with its top bit set. `modred auto` is the reducer `auto` builds for a repeated workload (`montgomery-fast`: word-by-word REDC, from `REDC_N_THRESHOLD` limbs REDC over two NTT products), whose `reduce_wide` returns x R^-1 mod m (converted back outside the timing for the cross-check); `modred classical` is the division (schoolbook; from the tier's `RECIPROCAL_REUSE_THRESHOLD_*` limbs Barrett blocks with the Newton reciprocal the context computed once, while `mpz_mod` divides from scratch on every call).");
     t
 }
 

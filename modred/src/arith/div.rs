@@ -126,10 +126,10 @@ fn divide(u: &[Limb], v: &[Limb], q: Option<&mut [Limb]>) -> Vec<Limb> {
         return trim(&[r]).to_vec();
     }
     let n = v.len();
-    if n >= crate::tuning::DIV_NEWTON_THRESHOLD
-        && u.len() - n >= crate::tuning::DIV_NEWTON_THRESHOLD / 2
+    let t = super::div_newton::division_threshold();
+    if n >= t && u.len() - n >= t / 2
     {
-        let (qq, r) = super::div_newton::Reciprocal::new(v).div_rem(u, q.is_some());
+        let (qq, r) = super::div_newton::Reciprocal::one_off(v).div_rem(u, q.is_some());
         if let Some(q) = q {
             q[..qq.len()].copy_from_slice(&qq);
         }

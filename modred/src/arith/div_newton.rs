@@ -21,14 +21,51 @@
 #[cfg(test)]
 use super::divrem_normalized;
 use super::{add_1_in_place, cmp, mul, shl, sub_in_place, trim};
+use crate::cpu::Tier;
 use crate::limb::{Limb, LIMB_BITS};
 use core::cmp::Ordering;
 
+/// Divisor size (limbs) from which a one-off division ([`super::div_rem`]) goes through the
+/// Newton reciprocal, on the tier in use ([`crate::cpu::tier`]; see [`crate::tuning`]).
+pub fn division_threshold() -> usize {
+    use crate::tuning::*;
+    match crate::cpu::tier() {
+        Tier::Ifma => DIV_NEWTON_THRESHOLD_IFMA,
+        Tier::Adx => DIV_NEWTON_THRESHOLD_ADX,
+        Tier::Portable => DIV_NEWTON_THRESHOLD_PORTABLE,
+    }
+}
+
+/// Divisor size (limbs) from which a context that divides by one number many times keeps a
+/// [`Reciprocal`], on the tier in use ([`crate::cpu::tier`]; see [`crate::tuning`]).
+pub fn reuse_threshold() -> usize {
+    use crate::tuning::*;
+    match crate::cpu::tier() {
+        Tier::Ifma => RECIPROCAL_REUSE_THRESHOLD_IFMA,
+        Tier::Adx => RECIPROCAL_REUSE_THRESHOLD_ADX,
+        Tier::Portable => RECIPROCAL_REUSE_THRESHOLD_PORTABLE,
+    }
+}
+
 /// floor(B^2n / d) for a normalized n-limb `d` (top bit set), n + 1 limbs (the top one is 1, or
-/// 2 when d = B^n / 2). Below [`crate::tuning::RECIPROCAL_BASECASE`] limbs by one schoolbook
-/// division, above by Newton's iteration (module docs).
+/// 2 when d = B^n / 2): [`reciprocal_approx`], then made exact with one product.
 /// Leaks: variable time (module docs): trims, comparisons and the final correction's steps.
 pub fn reciprocal(d: &[Limb]) -> Vec<Limb> {
+    let mut x = reciprocal_approx(d);
+    if d.len() >= crate::tuning::RECIPROCAL_BASECASE.max(8) {
+        x.resize(d.len() + 2, 0);
+        correct(&mut x, d);
+        x.truncate(d.len() + 1);
+    }
+    x
+}
+
+/// floor(B^2n / d) within a few units (exact below [`crate::tuning::RECIPROCAL_BASECASE`]
+/// limbs, by one schoolbook division), n + 1 limbs: Newton's iteration (module docs) without
+/// the exact correction, here or in the recursive calls. A Barrett step that checks its
+/// remainder in both directions ([`Reciprocal::div_rem`]) needs no more.
+/// Leaks: variable time, as [`reciprocal`].
+pub fn reciprocal_approx(d: &[Limb]) -> Vec<Limb> {
     let n = d.len();
     debug_assert!(n >= 1 && d[n - 1] >> (LIMB_BITS - 1) == 1);
     if n < crate::tuning::RECIPROCAL_BASECASE.max(8) {
@@ -38,11 +75,12 @@ pub fn reciprocal(d: &[Limb]) -> Vec<Limb> {
         q.resize(n + 1, 0);
         return q;
     }
-    // x0 = vh B^(n-h), vh = floor(B^2h / dh) of the top h limbs dh: relative error below
-    // 3 B^-h. Newton's step x1 = x0 + x0 (B^2n - x0 d) / B^2n leaves V eps^2 < 18 B^(n-2h) < 1
+    // x0 = vh B^(n-h), vh within c units of floor(B^2h / dh) for the top h limbs dh (c a few
+    // units: this function's own bound one level down): relative error below (3 + c) B^-h.
+    // Newton's step x1 = x0 + x0 (B^2n - x0 d) / B^2n leaves V eps^2 < 2 (3 + c)^2 B^(n-2h) < 1
     // with 2h >= n + 3, plus a few units from the floors below.
     let h = n / 2 + 2;
-    let vh = reciprocal(&d[n - h..]);
+    let vh = reciprocal_approx(&d[n - h..]);
     // B^2n - x0 d = B^(n-h) e with e = B^(n+h) - vh d (signed).
     let mut p = vec![0; h + 1 + n];
     mul(&mut p, &vh, d);
@@ -73,7 +111,7 @@ pub fn reciprocal(d: &[Limb]) -> Vec<Limb> {
         let c = super::add_in_place(&mut x, &delta);
         debug_assert_eq!(c, 0);
     }
-    correct(&mut x, d);
+    debug_assert!(x[n + 1] == 0 && x[n] <= 2, "reciprocal estimate out of range");
     x.truncate(n + 1);
     x
 }
@@ -144,19 +182,30 @@ pub struct Reciprocal {
     /// d << shift, n limbs, top bit set.
     d: Vec<Limb>,
     shift: u32,
-    /// floor(B^2n / (d << shift)), n + 1 limbs.
+    /// floor(B^2n / (d << shift)), n + 1 limbs: exact from [`Self::new`], within a few units
+    /// from [`Self::one_off`] (the steps check their remainders either way).
     v: Vec<Limb>,
 }
 
 impl Reciprocal {
-    /// The reciprocal of `d` (trimmed or not; must be non-zero).
+    /// The reciprocal of `d` (trimmed or not; must be non-zero), exact: for many divisions.
     pub fn new(d: &[Limb]) -> Self {
+        Self::build(d, reciprocal)
+    }
+
+    /// The reciprocal of `d` within a few units, one product cheaper than [`Self::new`]: for a
+    /// single division, where the exact correction would cost as much as it saves.
+    pub fn one_off(d: &[Limb]) -> Self {
+        Self::build(d, reciprocal_approx)
+    }
+
+    fn build(d: &[Limb], recip: fn(&[Limb]) -> Vec<Limb>) -> Self {
         let d = trim(d);
         assert!(!d.is_empty(), "division by zero");
         let shift = d[d.len() - 1].leading_zeros();
         let mut dn = vec![0; d.len()];
         shl(&mut dn, d, shift);
-        let v = reciprocal(&dn);
+        let v = recip(&dn);
         Self { d: dn, shift, v }
     }
 
@@ -188,78 +237,91 @@ impl Reciprocal {
         let mut q = if want_q { vec![0; m] } else { Vec::new() };
         // r: the running remainder (< d), n limbs; chunks of the dividend from the top.
         let mut r = vec![0; n];
-        let mut end = m;
-        let first = match m % n {
+        // The top chunk (k <= n limbs) is below B^k, so below 2d: its remainder is itself or
+        // itself minus d, and its quotient digit 0 or 1; no Barrett step.
+        let k = match m % n {
             0 => n,
             k => k,
         };
-        let mut k = first;
+        let mut end = m - k;
+        r[..k].copy_from_slice(&un[end..]);
+        if cmp(&r, &self.d).is_ge() {
+            sub_in_place(&mut r, &self.d);
+            if want_q {
+                q[end] = 1;
+            }
+        }
+        // Then n limbs at a time: W = r B^n + un[start..end] < d B^n.
         let mut w = vec![0; 2 * n];
         while end > 0 {
-            let start = end - k;
-            // W = r B^k + un[start..end] < d B^k, placed at the top of 2n limbs (times B^(n-k)).
-            w.fill(0);
-            w[n - k..n].copy_from_slice(&un[start..end]);
+            let start = end - n;
+            w[..n].copy_from_slice(&un[start..end]);
             w[n..].copy_from_slice(&r);
             let (qq, rr) = self.step(&w);
-            // q' = floor(W B^(n-k) / d); the chunk's quotient is q' >> (n - k) limbs.
-            let qk = &qq[n - k..];
-            if k == n {
-                r = rr;
-            } else {
-                // r = W - qk d, recomputed for the shorter chunk.
-                let wk = trim(&w[n - k..]);
-                let mut t = vec![0; k + n];
-                let qkt = trim(qk);
-                if !qkt.is_empty() {
-                    mul(&mut t[..qkt.len() + n], qkt, &self.d);
-                }
-                let mut wr = wk.to_vec();
-                let b = sub_in_place(&mut wr, trim(&t));
-                debug_assert_eq!(b, 0);
-                wr.resize(n.max(wr.len()), 0);
-                debug_assert!(trim(&wr).len() <= n);
-                wr.truncate(n);
-                r = wr;
-            }
+            r = rr;
             if want_q {
-                q[start..end].copy_from_slice(&qk[..k]);
+                q[start..end].copy_from_slice(&qq);
             }
             end = start;
-            k = n;
         }
         super::shr_in_place(&mut r, self.shift);
         (trim(&q).to_vec(), trim(&r).to_vec())
     }
 
     /// One Barrett step: for W (2n limbs) < d B^n, `(floor(W / d), W mod d)` with n limbs each.
-    /// Leaks: variable time: trims, and up to two corrections by comparison.
+    /// With V = t B^n + V_lo (t = 1, or 2 when d = B^n / 2) and W_hi = floor(W / B^n) < d, the
+    /// estimate q^ = t W_hi + floor(W_hi V_lo / B^n) takes one n-by-n product; with an exact V
+    /// it is at most q and at least q - 4 (dropping W's low half and V's fraction each costs
+    /// under 2, the floors 1). The remainder W - q^ d is then corrected in whichever direction
+    /// it is off, so a V a few units off (from [`Self::one_off`]) only adds a few steps.
+    /// Leaks: variable time: trims, and the corrections' count and comparisons.
     fn step(&self, w: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
         let n = self.d.len();
         debug_assert_eq!(w.len(), 2 * n);
-        // q^ = floor(W1 V / B^(n+1)), W1 = floor(W / B^(n-1)) (n + 1 limbs).
-        let w1 = &w[n - 1..];
-        let mut t = vec![0; 2 * n + 2];
-        mul(&mut t, w1, &self.v);
-        let mut qh: Vec<Limb> = t[n + 1..].to_vec(); // n + 1 limbs; q < B^n
-                                                     // R = W - q^ d, < 3d.
-        let qt = trim(&qh).to_vec();
-        let mut p = vec![0; qt.len() + n];
-        if !qt.is_empty() {
-            mul(&mut p, &qt, &self.d);
+        let (v_lo, t) = (&self.v[..n], self.v[n]);
+        let w_hi = trim(&w[n..]);
+        let mut qh = vec![0; n + 1];
+        if !w_hi.is_empty() {
+            let mut p = vec![0; w_hi.len() + n];
+            mul(&mut p, w_hi, v_lo);
+            if p.len() > n {
+                qh[..p.len() - n].copy_from_slice(&p[n..]);
+            }
+            for _ in 0..t {
+                let c = super::add_in_place(&mut qh, w_hi);
+                debug_assert_eq!(c, 0);
+            }
         }
+        // q < B^n: a larger estimate (an inexact V) is clamped.
+        if qh[n] != 0 {
+            qh.fill(Limb::MAX);
+            qh[n] = 0;
+        }
+        qh.truncate(n);
+        // R = W - q^ d, as a 2n-limb two's complement value when negative.
         let mut r = w.to_vec();
-        let b = sub_in_place(&mut r, trim(&p));
-        debug_assert_eq!(b, 0, "Barrett estimate too large");
+        let qt = trim(&qh).to_vec();
+        if !qt.is_empty() {
+            let mut p = vec![0; qt.len() + n];
+            mul(&mut p, &qt, &self.d);
+            let mut negative = sub_in_place(&mut r, trim(&p)) != 0;
+            let mut fixes = 0;
+            while negative {
+                // q^ was too large (only with an inexact V): add d back.
+                negative = super::add_in_place(&mut r, &self.d) == 0;
+                super::sub_1_in_place(&mut qh, 1);
+                fixes += 1;
+            }
+            debug_assert!(fixes <= 64, "Barrett estimate off by {fixes}");
+        }
         let mut fixes = 0;
         while cmp(&r, &self.d).is_ge() {
             sub_in_place(&mut r, &self.d);
             add_1_in_place(&mut qh, 1);
             fixes += 1;
         }
-        debug_assert!(fixes <= 2, "Barrett estimate off by {fixes}");
-        debug_assert_eq!(qh[n], 0);
-        qh.truncate(n);
+        debug_assert!(fixes <= 64, "Barrett estimate off by {fixes}");
+        debug_assert!(trim(&r).len() <= n);
         r.truncate(n);
         (qh, r)
     }
@@ -303,7 +365,7 @@ pub fn inverse_mod_power(m: &[Limb], k: usize) -> Vec<Limb> {
 /// `(floor(u / v), u mod v)` for large divisors (trimmed results): [`Reciprocal`] for one use.
 /// Leaks: variable time, as [`Reciprocal`].
 pub fn div_rem_newton(u: &[Limb], v: &[Limb]) -> (Vec<Limb>, Vec<Limb>) {
-    Reciprocal::new(v).div_rem(u, true)
+    Reciprocal::one_off(v).div_rem(u, true)
 }
 
 #[cfg(test)]
@@ -334,6 +396,47 @@ mod tests {
             let mut one = vec![0; k];
             one[0] = 1;
             assert_eq!(&p[..k], &one[..], "k={k}");
+        }
+    }
+
+    /// The Barrett steps with a reciprocal a few units off either way (as [`Reciprocal::one_off`]
+    /// may leave it), and the one-off reciprocal itself, against Knuth's division.
+    #[test]
+    fn inexact_reciprocals_still_divide_exactly() {
+        let mut s = 0x0f1e_2d3c_4b5a_6978;
+        for n in [8, 13, 40, crate::tuning::RECIPROCAL_BASECASE + 5] {
+            let mut d: Vec<Limb> = (0..n).map(|_| xorshift64(&mut s)).collect();
+            d[n - 1] |= 1 << 63;
+            let exact = Reciprocal::new(&d);
+            let approx = reciprocal_approx(&d);
+            let (mut diff, smaller) = if cmp(&approx, &exact.v).is_ge() {
+                (approx.clone(), &exact.v)
+            } else {
+                (exact.v.clone(), &approx)
+            };
+            sub_in_place(&mut diff, smaller);
+            assert!(trim(&diff).len() <= 1 && diff[0] <= 16, "n={n}: off by {diff:?}");
+            for delta in [-20i64, -3, -1, 0, 1, 3, 20] {
+                let mut r = exact.clone();
+                if delta < 0 {
+                    super::super::sub_1_in_place(&mut r.v, delta.unsigned_abs());
+                } else {
+                    add_1_in_place(&mut r.v, delta as Limb);
+                }
+                for len in [n, n + 1, 2 * n, 3 * n + 2] {
+                    let mut u: Vec<Limb> = (0..len).map(|_| xorshift64(&mut s)).collect();
+                    if delta == 20 {
+                        u.iter_mut().for_each(|x| *x = Limb::MAX);
+                    }
+                    let (q, rem) = r.div_rem(&u, true);
+                    let mut un = u.clone();
+                    un.push(0);
+                    let mut qq = vec![0; un.len() - n];
+                    divrem_normalized(&mut un, &d, Some(&mut qq));
+                    assert_eq!(q, trim(&qq), "n={n} delta={delta} len={len}");
+                    assert_eq!(rem, trim(&un[..n]), "n={n} delta={delta} len={len}");
+                }
+            }
         }
     }
 

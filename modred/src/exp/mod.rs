@@ -42,7 +42,7 @@ pub use method::{
 };
 pub use modulus::{FixedBase, Modulus};
 pub(crate) use oneoff::pow_auto_reserved_vartime;
-pub use oneoff::{pow_signed_exp_vartime, pow_vartime};
+pub use oneoff::{mul_mod_vartime, pow_signed_exp_vartime, pow_vartime};
 
 use crate::cancel::Poll;
 use crate::limb::Limb;

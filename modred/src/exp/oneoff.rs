@@ -47,6 +47,28 @@ pub fn pow_vartime(
     Modulus::new(m, opts.reducer)?.pow_vartime(base, exp, opts)
 }
 
+/// `a * b mod m` computed once: the product, then one division (the single-word product for a
+/// one-limb m). Nothing is kept for another call, so no reciprocal or Montgomery constant is
+/// built beyond what this division needs (for repeated products with one modulus use
+/// [`Modulus`]). Any `a`, `b`; the result is below m. Errors: m = 0, working memory that cannot
+/// be reserved ([`Error::TooLarge`]).
+/// Leaks: variable time: the operands' lengths and the division's data-dependent steps.
+pub fn mul_mod_vartime(a: &Natural, b: &Natural, m: &Natural) -> Result<Natural> {
+    if m.is_zero() {
+        return Err(Error::ZeroModulus);
+    }
+    if let &[m0] = m.limbs() {
+        use crate::word::{mul_mod_vartime, residue_vartime};
+        return Ok(Natural::from(mul_mod_vartime(
+            residue_vartime(a, m0)?,
+            residue_vartime(b, m0)?,
+            m0,
+        )?));
+    }
+    ensure_work(Work::Product, a.len() + b.len(), 0)?;
+    (a * b).rem_vartime(m)
+}
+
 /// `base^(±exp) mod m`: with `exp_negative`, the inverse of `base` raised to `exp`
 /// ([`Error::NotInvertible`] when gcd(base, m) != 1).
 /// Leaks: variable time (the inverse, and [`pow_vartime`]'s).

@@ -145,7 +145,7 @@ pub(crate) fn to_decimal(x: &[Limb]) -> String {
         let inv = p
             .iter()
             .map(|pj| {
-                (pj.len() >= crate::tuning::RECIPROCAL_REUSE_THRESHOLD).then(|| Reciprocal::new(pj))
+                (pj.len() >= arith::div_newton::reuse_threshold()).then(|| Reciprocal::new(pj))
             })
             .collect();
         let top = p.len() - 2;

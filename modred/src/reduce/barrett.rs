@@ -15,7 +15,7 @@ use crate::error::Result;
 use crate::limb::Limb;
 
 /// Barrett context: m and mu = floor(b^2k / m) (k + 1 limbs); from
-/// `crate::tuning::RECIPROCAL_REUSE_THRESHOLD` limbs the Newton reciprocal of the normalized m
+/// `arith::div_newton::reuse_threshold()` limbs the Newton reciprocal of the normalized m
 /// instead, whose block division runs on the fast products.
 /// Leaks: variable time: [`Self::reduce_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
 /// defaults (Karatsuba from its threshold).
@@ -34,7 +34,7 @@ impl Barrett {
         let k = m.len();
         let mut one = vec![0; k];
         one[0] = u64::from(m != [1]);
-        if k >= crate::tuning::RECIPROCAL_REUSE_THRESHOLD {
+        if k >= arith::div_newton::reuse_threshold() {
             return Ok(Self {
                 m: m.to_vec(),
                 mu: Vec::new(),
@@ -64,7 +64,7 @@ impl Barrett {
     /// Leaks: variable time: the number of correcting subtractions (at most two for the
     /// estimate of Lim–Hwang–Lee 1997 eq. (1) plus one for the partial product, each rare), each
     /// after an early-exit comparison; zero quotient digits are skipped; carries stop when they
-    /// die. From `crate::tuning::RECIPROCAL_REUSE_THRESHOLD` limbs the Newton block division
+    /// die. From `arith::div_newton::reuse_threshold()` limbs the Newton block division
     /// instead, also variable time.
     pub fn reduce_into_vartime(
         &self,

@@ -22,7 +22,7 @@ pub struct Classical {
     m_norm: Vec<Limb>,
     shift: u32,
     one: Vec<Limb>,
-    /// From [`crate::tuning::RECIPROCAL_REUSE_THRESHOLD`] limbs: the Newton reciprocal of m, whose
+    /// From `arith::div_newton::reuse_threshold()` limbs: the Newton reciprocal of m, whose
     /// block division runs on the fast products.
     large: Option<arith::div_newton::Reciprocal>,
 }
@@ -40,7 +40,7 @@ impl Classical {
         if m == [1] {
             one[0] = 0;
         }
-        let large = (k >= crate::tuning::RECIPROCAL_REUSE_THRESHOLD)
+        let large = (k >= arith::div_newton::reuse_threshold())
             .then(|| arith::div_newton::Reciprocal::new(m));
         Ok(Self {
             m: m.to_vec(),
@@ -55,7 +55,7 @@ impl Classical {
     /// Leaks: variable time: one hardware division per quotient digit (x86 `div`, whose latency
     /// depends on the operands), except where the window's top digit is zero (an early-exit
     /// comparison instead); the estimate's refinement loop and the rare add-back branch on the
-    /// data. From `crate::tuning::RECIPROCAL_REUSE_THRESHOLD` limbs the Newton block division
+    /// data. From `arith::div_newton::reuse_threshold()` limbs the Newton block division
     /// instead, also variable time.
     pub fn rem_into_vartime(&self, out: &mut [Limb], x: &[Limb], u: &mut [Limb]) {
         let k = self.m.len();

@@ -423,14 +423,21 @@ impl LanesCtx {
     /// The constants for the odd, trimmed moduli `m` on `tier`, or `None` below
     /// [`Tier::Ifma`], for an even or empty modulus, or for a length the lanes do not serve
     /// ([`serves`]).
-    /// Leaks: the moduli (divisions).
+    /// Leaks: the moduli (divisions) and which lanes share one.
     pub(crate) fn new(m: [&[Limb]; LANES], tier: Tier) -> Option<Self> {
         let ok = |m: &[Limb]| serves(m.len()) && m[0] & 1 == 1 && m.last() != Some(&0);
         if crate::cpu::cap(tier) < Tier::Ifma || !m.iter().all(|m| ok(m)) {
             return None;
         }
         let n = digits_for(m.iter().map(|m| m.len()).max().unwrap_or(0));
-        let rr = m.map(|m| pow2_mod(2 * DIGIT_BITS * n, m));
+        // One division per distinct modulus (a batch over one modulus fills all eight lanes).
+        let mut rr: [Vec<Limb>; LANES] = Default::default();
+        for l in 0..LANES {
+            rr[l] = match (0..l).find(|&j| m[j] == m[l]) {
+                Some(j) => rr[j].clone(),
+                None => pow2_mod(2 * DIGIT_BITS * n, m[l]),
+            };
+        }
         let k0 = m.map(|m| neg_inv_newton(m[0]) & MASK52);
         Some(Self {
             m: m.map(<[Limb]>::to_vec),
