@@ -26,8 +26,15 @@ pub struct Header {
     pub quick: bool,
     pub protocol: String,
     pub wall_seconds: f64,
-    /// Wall time per section, in run order.
+    /// Wall time per section, in run order (a child tier's run as `id (tier)`).
     pub section_seconds: Vec<(String, f64)>,
+    /// The lower tiers the tier-dependent sections also ran at, in child processes
+    /// (`--tiers`), highest first; empty when none gave tables.
+    #[serde(default)]
+    pub child_tiers: Vec<String>,
+    /// What went wrong without stopping the report (a child tier that failed).
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 impl Header {
@@ -68,6 +75,8 @@ impl Header {
             protocol: proto.describe(),
             wall_seconds: wall.as_secs_f64(),
             section_seconds,
+            child_tiers: Vec::new(),
+            warnings: Vec::new(),
         }
     }
 }

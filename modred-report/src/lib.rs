@@ -7,7 +7,8 @@
 //! CSV), [`plot`] (SVG), [`mod@env`] (the header: CPU, versions, date), [`progress`] (bar or
 //! plain lines on stderr), [`count`] (operation counts, in-process with the `count` feature or
 //! through this crate's small `modred-count` binary), [`opcount`] (the operations counted, as
-//! text lines) and [`word_loops`] (Bloemen's single-word benchmark loops).
+//! text lines), [`word_loops`] (Bloemen's single-word benchmark loops) and [`tiers`] (the
+//! tier-dependent sections again in child processes capped to lower kernel tiers).
 
 pub mod count;
 pub mod data;
@@ -19,6 +20,7 @@ pub mod plot;
 pub mod progress;
 pub mod sections;
 pub mod table;
+pub mod tiers;
 pub mod word_loops;
 
 use harness::Protocol;
@@ -75,6 +77,16 @@ pub struct ReportArgs {
     /// 1996 Tables 1-2), counted in this process with feature `count`, else by `modred-count`.
     #[arg(long)]
     pub counts: bool,
+    /// Kernel tiers below this process's own to re-run the tier-dependent sections (scaling,
+    /// throughput) at, each in a child process with `MODRED_CPU=<tier>`: a list of `adx`,
+    /// `portable`, or `none`. Default: every tier below the own one except portable (`adx` on
+    /// an AVX-512 IFMA machine).
+    #[arg(long, value_delimiter = ',')]
+    pub tiers: Option<Vec<String>>,
+    /// Internal: run as the child of `--tiers` at this tier (the sections of `--only`, tables
+    /// as JSON on stdout).
+    #[arg(long, hide = true)]
+    pub tier_child: Option<String>,
 }
 
 impl Default for ReportArgs {
@@ -90,6 +102,8 @@ impl Default for ReportArgs {
             clock: harness::Clock::Cpu,
             no_count_child: false,
             counts: false,
+            tiers: None,
+            tier_child: None,
         }
     }
 }
@@ -129,8 +143,9 @@ pub struct Report {
     pub tables: Vec<Table>,
 }
 
-/// Check the arguments: `--only` names existing sections, `--sizes` are within range and
-/// `--rounds` is at least 1. The message is a usage error (exit code 2).
+/// Check the arguments: `--only` names existing sections, `--sizes` are within range,
+/// `--rounds` is at least 1 and `--tiers` names tiers below this process's own. The message is
+/// a usage error (exit code 2).
 pub fn check_args(args: &ReportArgs) -> Result<(), String> {
     if args.rounds == Some(0) {
         return Err("--rounds must be at least 1".to_string());
@@ -143,37 +158,79 @@ pub fn check_args(args: &ReportArgs) -> Result<(), String> {
     if !args.only.iter().any(|o| o == "list") {
         sections::select(&args.only)?;
     }
+    tiers::select(args.tiers.as_deref())?;
     Ok(())
 }
 
-/// Build the report in memory (no files written).
-pub fn build(args: &ReportArgs) -> Result<Report, String> {
-    check_args(args)?;
-    let selected = sections::select(&args.only)?;
+/// The measurement context of `args` for `sections` sections.
+pub fn context(args: &ReportArgs, sections: usize) -> Ctx {
     let proto = Protocol {
         rounds: args.rounds.unwrap_or(if args.quick { 7 } else { 21 }),
         target_sample: Duration::from_secs_f64(args.sample_ms.unwrap_or(1.0) / 1e3),
         clock: args.clock,
     };
-    let progress = Progress::for_stderr(selected.len());
-    let mut ctx = Ctx {
+    Ctx {
         quick: args.quick,
         proto,
         sizes: args.sizes.clone(),
         no_count_child: args.no_count_child,
-        progress,
+        progress: Progress::for_stderr(sections),
         count_tables: None,
-    };
+    }
+}
+
+/// Build the report in memory (no files written). A tier-dependent section runs again at each
+/// child tier of `--tiers` right after it ([`tiers`]); a child that fails is a warning of the
+/// header (and its tables are missing), not an error.
+pub fn build(args: &ReportArgs) -> Result<Report, String> {
+    check_args(args)?;
+    let selected = sections::select(&args.only)?;
+    let child_tiers = tiers::select(args.tiers.as_deref())?;
+    let mut ctx = context(args, selected.len());
+    let own = modred::cpu::tier();
     let started = Instant::now();
     let mut tables = Vec::new();
     let mut section_seconds = Vec::new();
+    let mut warnings = Vec::new();
+    // The child tiers that gave tables, in `--tiers` order.
+    let mut tiers_run = Vec::new();
     for (i, s) in selected.iter().enumerate() {
         ctx.progress.section(i, selected.len(), s.id);
         let t0 = Instant::now();
-        tables.extend((s.run)(&mut ctx));
+        let mut own_tables = (s.run)(&mut ctx);
         section_seconds.push((s.id.to_string(), t0.elapsed().as_secs_f64()));
+        if !s.tiers || child_tiers.is_empty() {
+            tables.append(&mut own_tables);
+            continue;
+        }
+        for t in &mut own_tables {
+            t.title = format!("{} — {own} tier", t.title);
+        }
+        tables.append(&mut own_tables);
+        for &tier in &child_tiers {
+            ctx.step(format!("{} at tier {tier} (child process)", s.id));
+            let t0 = Instant::now();
+            match tiers::run_section(args, &ctx, tier, s.id) {
+                Ok(mut child) => {
+                    tables.append(&mut child);
+                    if !tiers_run.contains(&tier) {
+                        tiers_run.push(tier);
+                    }
+                }
+                Err(e) => {
+                    let msg = format!("{} at tier {tier}: {e}", s.id);
+                    ctx.step(format!("warning: {msg}"));
+                    warnings.push(msg);
+                }
+            }
+            section_seconds.push((format!("{} ({tier})", s.id), t0.elapsed().as_secs_f64()));
+        }
     }
     ctx.progress.finish();
-    let header = env::Header::collect(&proto, args.quick, started.elapsed(), section_seconds);
+    let mut header =
+        env::Header::collect(&ctx.proto, args.quick, started.elapsed(), section_seconds);
+    tiers_run.sort_by(|a, b| b.cmp(a));
+    header.child_tiers = tiers_run.iter().map(ToString::to_string).collect();
+    header.warnings = warnings;
     Ok(Report { header, tables })
 }

@@ -6,7 +6,7 @@
 //! stdout went away, quietly. Messages on a full stderr are dropped, never a panic.
 
 use clap::Parser;
-use modred_report::{build, check_args, count, output, sections, ReportArgs};
+use modred_report::{build, check_args, count, output, sections, tiers, ReportArgs};
 use std::fmt::Display;
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -47,6 +47,10 @@ fn run(args: &ReportArgs) -> Result<(), Failure> {
         let tables = count::tables_standalone().map_err(Failure::Failed)?;
         return print(&output::render_tables(&tables, args.format));
     }
+    if let Some(tier) = &args.tier_child {
+        let json = tiers::child_main(args, tier).map_err(Failure::Failed)?;
+        return print(&(json + "\n"));
+    }
     check_args(args).map_err(Failure::Usage)?;
     if args.only.iter().any(|o| o == "list") {
         let list: String = sections::all()
@@ -60,6 +64,9 @@ fn run(args: &ReportArgs) -> Result<(), Failure> {
     let report = build(args).map_err(Failure::Failed)?;
     output::write_all(&report, &args.out).map_err(Failure::Failed)?;
     print(&output::render(&report, args.format))?;
+    for w in &report.header.warnings {
+        warn(format_args!("warning: {w}"));
+    }
     warn(format_args!(
         "wrote {} ({} tables, {:.0} s)",
         args.out.display(),

@@ -22,6 +22,14 @@ pub fn markdown(r: &Report) -> String {
             h.cpu_flags.join(" ")
         }
     );
+    if !h.child_tiers.is_empty() {
+        let _ = writeln!(
+            s,
+            "- **Child tiers**: {} (the tier-dependent sections again in child processes with \
+             `MODRED_CPU=<tier>`: tables `<id>-<tier>`)",
+            h.child_tiers.join(", ")
+        );
+    }
     let _ = writeln!(s, "- **Libraries**: {}; {}; {}", h.modred, h.gmp, h.openssl);
     let _ = writeln!(
         s,
@@ -38,6 +46,9 @@ pub fn markdown(r: &Report) -> String {
         .map(|(id, t)| format!("{id} {t:.1}"))
         .collect();
     let _ = writeln!(s, "- **Section wall times (s)**: {}.", per.join(", "));
+    for w in &h.warnings {
+        let _ = writeln!(s, "- **Warning**: {w}");
+    }
     let _ = writeln!(
         s,
         "- **Cells**: `median [min–max] ×ratio`; `WRONG (...)` = result disagreed with the \

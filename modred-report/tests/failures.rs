@@ -51,6 +51,9 @@ fn report_argument_errors_exit_2() {
         (&["--only", "no-such-section"], "no such section"),
         (&[&tiny[..], &["0"]].concat(), "--rounds must be at least 1"),
         (&out_args, out_needle.as_str()),
+        (&["--tiers", "fast"], "--tiers fast: not a kernel tier"),
+        (&["--tiers", "ifma"], "--tiers ifma"),
+        (&["--tiers", "none,adx"], "--tiers none"),
     ] {
         let o = report(args).output().unwrap();
         no_panic(&o);

@@ -158,9 +158,30 @@ fn quick_tiny_report_renders_every_section() {
         "seed002-table3",
         "seed003-table",
         "seed004-fig7",
+        "scaling-mul",
+        "throughput-pow",
+        "throughput-prime",
     ] {
         assert!(ids.contains(&want), "missing table {want}: {ids:?}");
     }
+    // The default child tiers (adx on an IFMA machine) add the tier-dependent tables.
+    let child_tiers = modred_report::tiers::select(None).unwrap();
+    for tier in &child_tiers {
+        for id in [
+            "scaling-mul",
+            "scaling-reduce",
+            "scaling-pow",
+            "throughput-pow",
+        ] {
+            let want = format!("{id}-{tier}");
+            assert!(ids.contains(&want.as_str()), "missing {want}: {ids:?}");
+        }
+    }
+    assert_eq!(
+        header["child_tiers"].as_array().map(Vec::len),
+        Some(child_tiers.len())
+    );
+    assert_eq!(header["warnings"], serde_json::json!([]));
     let md = std::fs::read_to_string(dir.join("report.md")).unwrap();
     let md_tables = check_markdown_tables(&md).unwrap_or_else(|e| panic!("report.md: {e}"));
     for t in tables {
@@ -288,4 +309,130 @@ fn progress_lines_when_stderr_is_a_file() {
         );
     }
     assert!(!text.contains('\u{1b}'), "escape codes in {text:?}");
+}
+
+#[test]
+fn only_list_names_the_sections() {
+    let out = Command::new(env!("CARGO_BIN_EXE_modred-report"))
+        .args(["--only", "list"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let list = String::from_utf8(out.stdout).unwrap();
+    let ids: Vec<&str> = list.lines().filter_map(|l| l.split(' ').next()).collect();
+    for want in ["headline", "scaling", "throughput", "rsa"] {
+        assert!(ids.contains(&want), "{want} not in {list}");
+    }
+}
+
+/// The child of `--tiers`: tables as JSON on stdout, only at the tier `MODRED_CPU` gives it.
+#[test]
+fn tier_child_prints_its_tables_as_json() {
+    let child = |cpu: Option<&str>, only: &str| {
+        let mut c = Command::new(env!("CARGO_BIN_EXE_modred-report"));
+        c.args(["--tier-child", "portable", "--only", only, "--quick"])
+            .args(["--sizes", "128", "--rounds", "1", "--sample-ms", "0.05"])
+            .env_remove("MODRED_NO_ASM");
+        match cpu {
+            Some(v) => c.env("MODRED_CPU", v),
+            None => c.env_remove("MODRED_CPU"),
+        };
+        c.output().expect("run modred-report")
+    };
+    let out = child(Some("portable"), "scaling");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(doc["tier"], "portable");
+    let ids: Vec<&str> = doc["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["scaling-mul", "scaling-reduce", "scaling-pow"]);
+    // Progress stays on stderr.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("scaling mul 128 bits"));
+
+    let wrong = child(Some("portable"), "headline");
+    assert_eq!(wrong.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("tier-dependent"));
+    if modred::cpu::detected() > modred::cpu::Tier::Portable {
+        let uncapped = child(None, "scaling");
+        assert_eq!(uncapped.status.code(), Some(1));
+        assert!(String::from_utf8_lossy(&uncapped.stderr).contains("MODRED_CPU=portable"));
+    }
+}
+
+/// `--tiers portable` re-runs the section in a child: its tables suffixed and titled with the
+/// tier, the tier in the header; `--tiers none` runs no child.
+#[test]
+fn tiers_add_the_child_tables() {
+    if modred::cpu::tier() == modred::cpu::Tier::Portable {
+        return; // no tier below this process's own
+    }
+    let dir = out_dir("report-tiers");
+    let out = run_report(
+        &dir,
+        &[
+            "--only",
+            "throughput",
+            "--tiers",
+            "portable",
+            "--format",
+            "json",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(
+        doc["header"]["child_tiers"],
+        serde_json::json!(["portable"])
+    );
+    let tables = doc["tables"].as_array().unwrap();
+    let ids: Vec<&str> = tables.iter().map(|t| t["id"].as_str().unwrap()).collect();
+    assert_eq!(
+        ids,
+        [
+            "throughput-pow",
+            "throughput-prime",
+            "throughput-pow-portable",
+            "throughput-prime-portable"
+        ]
+    );
+    for t in &tables[2..] {
+        assert!(t["title"].as_str().unwrap().ends_with("portable tier"));
+        assert!(t["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("MODRED_CPU=portable"));
+        for r in t["rows"].as_array().unwrap() {
+            for c in r["cells"].as_array().unwrap() {
+                check_cell(t["id"].as_str().unwrap(), "", c);
+            }
+        }
+    }
+    assert!(dir.join("throughput-pow-portable.csv").exists());
+
+    let out = run_report(
+        &dir,
+        &[
+            "--only",
+            "throughput",
+            "--tiers",
+            "none",
+            "--format",
+            "json",
+        ],
+    );
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    assert_eq!(doc["tables"].as_array().map(Vec::len), Some(2));
+    assert_eq!(doc["header"]["child_tiers"], serde_json::json!([]));
 }
