@@ -7,26 +7,11 @@
 use modred::exp::{gcd_vartime, inverse_vartime};
 use modred::Natural;
 use rand::{rngs::StdRng, Rng, SeedableRng};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.partial_cmp(b).unwrap());
-    v[v.len() / 2]
-}
-
-/// Runs `f` enough times to fill `min` and returns the time per run.
-fn time(min: Duration, mut f: impl FnMut()) -> f64 {
-    let mut reps = 0u32;
-    let start = Instant::now();
-    loop {
-        f();
-        reps += 1;
-        let t = start.elapsed();
-        if t >= min {
-            return t.as_secs_f64() / reps as f64;
-        }
-    }
-}
+#[path = "support/timing.rs"]
+mod timing;
+use timing::{median, time};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -15,26 +15,11 @@
 use modred::{Natural, Result};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-/// Runs `f` enough times to fill `min` and returns the time per run.
-fn time(min: Duration, mut f: impl FnMut()) -> f64 {
-    let mut reps = 0u32;
-    let start = Instant::now();
-    loop {
-        f();
-        reps += 1;
-        let t = start.elapsed();
-        if t >= min {
-            return t.as_secs_f64() / reps as f64;
-        }
-    }
-}
+#[path = "support/timing.rs"]
+mod timing;
+use timing::{median, time};
 
 /// What `modred mulmod --hex` does after reading its arguments.
 fn modred_mulmod(a: &str, b: &str, m: &str) -> Result<String> {

@@ -104,13 +104,15 @@ impl PyModulus {
             .pow_signed_vartime(&residue(b, self.m())?, &e.mag, e.negative, opts)
     }
 
-    /// Prepare `(base, exp)` pairs (negative exponents inverted), run them in parallel, and
-    /// convert; the first failure names its index.
+    /// Prepare `(base, exp)` pairs (negative exponents inverted), run them in parallel
+    /// (`pow_ct` for each when `ct`: the caller has refused negative exponents), and convert;
+    /// the first failure names its index.
     fn pow_pairs<'py>(
         &self,
         py: Python<'py>,
         func: &str,
         pairs: Vec<(Int, Int)>,
+        ct: bool,
     ) -> PyResult<Bound<'py, PyList>> {
         let total: u128 = pairs
             .iter()
@@ -135,13 +137,16 @@ impl PyModulus {
                     };
                     work.push((b, e.mag.clone()));
                 }
-                let done = if crate::parallel::pool_usable() {
-                    self.inner.pow_many_vartime(&work).map_err(|err| (None, err))?
-                } else {
-                    let opts = PowOptions::default();
-                    work.iter()
-                        .map(|(b, e)| self.inner.pow_vartime(b, e, &opts))
-                        .collect()
+                let done = match (crate::parallel::pool_usable(), ct) {
+                    (true, false) => self.inner.pow_many_vartime(&work).map_err(|err| (None, err))?,
+                    (true, true) => self.inner.pow_many_ct(&work).map_err(|err| (None, err))?,
+                    (false, false) => {
+                        let opts = PowOptions::default();
+                        work.iter()
+                            .map(|(b, e)| self.inner.pow_vartime(b, e, &opts))
+                            .collect()
+                    }
+                    (false, true) => work.iter().map(|(b, e)| self.inner.pow_ct(b, e)).collect(),
                 };
                 done.into_iter()
                     .enumerate()
@@ -156,6 +161,25 @@ impl PyModulus {
         }
         Ok(list)
     }
+}
+
+/// The `(base, exp)` pairs of `pow_many(bases, exps)`: `exps` is one exponent for every base (an
+/// int, or any non-iterable with `__index__`: NumPy, gmpy2) or a list as long as `bases`.
+fn zip_pairs(bases: &Bound<'_, PyAny>, exps: &Bound<'_, PyAny>, func: &str) -> PyResult<Vec<(Int, Int)>> {
+    let bases = int_list(bases, func, "bases")?;
+    if exps.is_instance_of::<pyo3::types::PyInt>() || exps.try_iter().is_err() {
+        let e = to_int(exps, func, "exps")?;
+        return Ok(bases.into_iter().map(|b| (b, e.clone())).collect());
+    }
+    let exps = int_list(exps, func, "exps")?;
+    if exps.len() != bases.len() {
+        return Err(PyValueError::new_err(format!(
+            "{func}(): {} bases but {} exponents",
+            bases.len(),
+            exps.len()
+        )));
+    }
+    Ok(bases.into_iter().zip(exps).collect())
 }
 
 #[pymethods]
@@ -317,24 +341,27 @@ impl PyModulus {
         bases: &Bound<'py, PyAny>,
         exps: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyList>> {
-        let bases = int_list(bases, "pow_many", "bases")?;
-        // One exponent for all: an int, or any non-iterable with __index__ (NumPy, gmpy2).
-        let single = exps.is_instance_of::<pyo3::types::PyInt>() || exps.try_iter().is_err();
-        let pairs: Vec<(Int, Int)> = if single {
-            let e = to_int(exps, "pow_many", "exps")?;
-            bases.into_iter().map(|b| (b, e.clone())).collect()
-        } else {
-            let exps = int_list(exps, "pow_many", "exps")?;
-            if exps.len() != bases.len() {
-                return Err(PyValueError::new_err(format!(
-                    "pow_many(): {} bases but {} exponents",
-                    bases.len(),
-                    exps.len()
-                )));
-            }
-            bases.into_iter().zip(exps).collect()
-        };
-        self.pow_pairs(py, "pow_many", pairs)
+        let pairs = zip_pairs(bases, exps, "pow_many")?;
+        self.pow_pairs(py, "pow_many", pairs, false)
+    }
+
+    /// ``pow_many`` in constant time for secret exponents, each pair as ``pow_ct`` computes it
+    /// (odd m, a constant-time reducer, non-negative exponents); on CPUs with AVX-512 IFMA,
+    /// eight pairs whose exponents have the same length in limbs run side by side in its lanes.
+    /// What leaks: the sizes of m and of each exponent, and how the pairs group by those lengths.
+    fn pow_many_ct<'py>(
+        &self,
+        py: Python<'py>,
+        bases: &Bound<'py, PyAny>,
+        exps: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        let pairs = zip_pairs(bases, exps, "pow_many_ct")?;
+        if let Some(i) = pairs.iter().position(|(_, e)| e.negative) {
+            return Err(PyValueError::new_err(format!(
+                "pow_many_ct(): exponent {i} is negative (inverting is not constant time; use pow_many)"
+            )));
+        }
+        self.pow_pairs(py, "pow_many_ct", pairs, true)
     }
 
     /// ``[pow(b, e, m) for b, e in pairs]`` for an iterable of ``(base, exp)`` pairs, in
@@ -354,7 +381,7 @@ impl PyModulus {
                 to_int(&e, "pow_batch", "exp")?,
             ));
         }
-        self.pow_pairs(py, "pow_batch", v)
+        self.pow_pairs(py, "pow_batch", v, false)
     }
 
     /// A ``FixedBase`` for ``base``: precomputes the residues ``base^(2^i) mod m`` of Prots'ko,

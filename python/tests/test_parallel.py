@@ -83,6 +83,25 @@ def test_pow_many_and_pow_batch_match_pow():
         E.pow_many([3, 2], [-1, -1])
 
 
+def test_pow_many_ct_matches_pow():
+    # 1348 bits: the IFMA lanes serve it (eight pairs of one exponent length per pass); bases of
+    # every sign and size, exponents of four lengths so that the pairs form several groups.
+    m = M2048 >> 700 | 1
+    M = modred.Modulus(m)
+    bases = [RNG.getrandbits(1400) - (1 << 1399) for _ in range(40)] + [0, 1, m - 1, m]
+    exps = [RNG.getrandbits(RNG.choice([0, 1, 64, 1348])) for _ in range(44)]
+    want = [pow(b, e, m) for b, e in zip(bases, exps)]
+    assert M.pow_many_ct(bases, exps) == want
+    assert M.pow_many_ct(bases, 65537) == [pow(b, 65537, m) for b in bases]
+    assert M.pow_many_ct([], []) == []
+    with pytest.raises(ValueError, match=r"pow_many_ct\(\): exponent 1 is negative"):
+        M.pow_many_ct([2, 3], [1, -1])
+    with pytest.raises(ValueError, match=r"pow_many_ct\(\): item 0: .*odd modulus"):
+        modred.Modulus(10).pow_many_ct([3], [5])
+    with pytest.raises(ValueError, match=r"pow_many_ct\(\): 2 bases but 1 exponents"):
+        M.pow_many_ct([2, 3], [1])
+
+
 # Forking a process that runs threads warns on Python >= 3.12: that is the situation tested.
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 @pytest.mark.parametrize("start", ["fork", "spawn", "forkserver"])
