@@ -127,8 +127,7 @@ fn divide(u: &[Limb], v: &[Limb], q: Option<&mut [Limb]>) -> Vec<Limb> {
     }
     let n = v.len();
     let t = super::div_newton::division_threshold();
-    if n >= t && u.len() - n >= t / 2
-    {
+    if n >= t && u.len() - n >= t / 2 {
         let (qq, r) = super::div_newton::Reciprocal::one_off(v).div_rem(u, q.is_some());
         if let Some(q) = q {
             q[..qq.len()].copy_from_slice(&qq);

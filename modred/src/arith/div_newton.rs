@@ -300,10 +300,10 @@ impl Reciprocal {
         qh.truncate(n);
         // R = W - q^ d, as a 2n-limb two's complement value when negative.
         let mut r = w.to_vec();
-        let qt = trim(&qh).to_vec();
+        let qt = trim(&qh);
         if !qt.is_empty() {
             let mut p = vec![0; qt.len() + n];
-            mul(&mut p, &qt, &self.d);
+            mul(&mut p, qt, &self.d);
             let mut negative = sub_in_place(&mut r, trim(&p)) != 0;
             let mut fixes = 0;
             while negative {
