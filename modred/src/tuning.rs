@@ -37,6 +37,14 @@ pub const TOOM3_THRESHOLD: usize = 200;
 /// `docs/tuning.md`.
 pub const TOOM3_SQR_THRESHOLD: usize = 200;
 
+/// Operand size (limbs) from which balanced multiplication uses Toom-4 instead of Toom-3 (below
+/// the NTT threshold of the tier). Measurements: `docs/tuning.md`.
+pub const TOOM4_THRESHOLD: usize = 400;
+
+/// Operand size (limbs) from which squaring uses Toom-4 instead of Toom-3. Measurements:
+/// `docs/tuning.md`.
+pub const TOOM4_SQR_THRESHOLD: usize = 800;
+
 /// Operand size (limbs) from which multiplication uses the three-prime NTT on CPUs with AVX-512
 /// IFMA. Measurements: `docs/tuning.md`.
 pub const NTT_THRESHOLD_IFMA: usize = 200;

@@ -17,6 +17,7 @@ pub mod ntt;
 mod ntt_ifma;
 mod sqr;
 pub mod toom;
+pub mod toom4;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;
 
@@ -107,53 +108,133 @@ pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
     Ordering::Equal
 }
 
+/// Whether an addition or subtraction of `len` limbs runs its blocks of four on
+/// [`x86_64::add_blocks`] / [`x86_64::sub_blocks`] (on the ADX tier and above, so the portable
+/// tier keeps the portable loops; short lengths stay portable).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn asm_carry_chain(len: usize) -> bool {
+    len >= 8 && cpu::tier() >= Tier::Adx
+}
+
+/// The carry-chain kernels behind [`add_n`], [`add_n_in_place`], [`sub_n`] and
+/// [`sub_n_in_place`] on raw pointers (`r` may equal `a`): the `len % 4` head portably, the
+/// blocks by `blocks` where [`asm_carry_chain`] says so. `op` is [`adc`] or [`sbb`].
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// `r`, `a`, `b` point to `len` limbs each, `r` writable and overlapping neither input unless
+/// equal to `a`.
+#[inline]
+unsafe fn carry_chain(
+    r: *mut Limb,
+    a: *const Limb,
+    b: *const Limb,
+    len: usize,
+    op: fn(Limb, Limb, Limb) -> (Limb, Limb),
+    #[cfg(target_arch = "x86_64")] blocks: unsafe fn(
+        *mut Limb,
+        *const Limb,
+        *const Limb,
+        usize,
+        Limb,
+    ) -> Limb,
+) -> Limb {
+    let mut c = 0;
+    #[cfg(target_arch = "x86_64")]
+    let head = if asm_carry_chain(len) { len % 4 } else { len };
+    #[cfg(not(target_arch = "x86_64"))]
+    let head = len;
+    for i in 0..head {
+        // SAFETY: i < len limbs behind each pointer (caller); `r` equal to `a` is read first.
+        unsafe { (*r.add(i), c) = op(*a.add(i), *b.add(i), c) };
+    }
+    #[cfg(target_arch = "x86_64")]
+    if head < len {
+        // SAFETY: len - head limbs, a non-zero multiple of 4, remain behind each pointer.
+        c = unsafe { blocks(r.add(head), a.add(head), b.add(head), (len - head) / 4, c) };
+    }
+    c
+}
+
 /// `r = a + b` for equal lengths; returns the carry (0 or 1). `r` may alias neither input
-/// (use [`add_n_in_place`] for `a += b`).
+/// (use [`add_n_in_place`] for `a += b`). Blocks of four limbs by [`x86_64::add_blocks`] on
+/// the ADX tier and above.
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    debug_assert!(r.len() == a.len() && a.len() == b.len());
-    let mut c = 0;
-    for i in 0..r.len() {
-        (r[i], c) = adc(a[i], b[i], c);
+    assert!(r.len() == a.len() && a.len() == b.len());
+    // SAFETY: three distinct slices of one length.
+    unsafe {
+        carry_chain(
+            r.as_mut_ptr(),
+            a.as_ptr(),
+            b.as_ptr(),
+            r.len(),
+            adc,
+            #[cfg(target_arch = "x86_64")]
+            x86_64::add_blocks,
+        )
     }
-    c
 }
 
 /// `a += b` for equal lengths; returns the carry.
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
-    debug_assert_eq!(a.len(), b.len());
-    let mut c = 0;
-    for i in 0..a.len() {
-        (a[i], c) = adc(a[i], b[i], c);
+    assert_eq!(a.len(), b.len());
+    let p = a.as_mut_ptr();
+    // SAFETY: `a` is both the output and the first input (allowed), `b` is distinct.
+    unsafe {
+        carry_chain(
+            p,
+            p,
+            b.as_ptr(),
+            b.len(),
+            adc,
+            #[cfg(target_arch = "x86_64")]
+            x86_64::add_blocks,
+        )
     }
-    c
 }
 
 /// `a -= b` for equal lengths; returns the borrow.
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn sub_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
-    debug_assert_eq!(a.len(), b.len());
-    let mut c = 0;
-    for i in 0..a.len() {
-        (a[i], c) = sbb(a[i], b[i], c);
+    assert_eq!(a.len(), b.len());
+    let p = a.as_mut_ptr();
+    // SAFETY: as in `add_n_in_place`.
+    unsafe {
+        carry_chain(
+            p,
+            p,
+            b.as_ptr(),
+            b.len(),
+            sbb,
+            #[cfg(target_arch = "x86_64")]
+            x86_64::sub_blocks,
+        )
     }
-    c
 }
 
 /// `r = a - b` for equal lengths; returns the borrow.
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    debug_assert!(r.len() == a.len() && a.len() == b.len());
-    let mut c = 0;
-    for i in 0..r.len() {
-        (r[i], c) = sbb(a[i], b[i], c);
+    assert!(r.len() == a.len() && a.len() == b.len());
+    // SAFETY: three distinct slices of one length.
+    unsafe {
+        carry_chain(
+            r.as_mut_ptr(),
+            a.as_ptr(),
+            b.as_ptr(),
+            r.len(),
+            sbb,
+            #[cfg(target_arch = "x86_64")]
+            x86_64::sub_blocks,
+        )
     }
-    c
 }
 
 /// `a += b` where `b.len() <= a.len()`; returns the carry out of `a` (past `b`, the ADD

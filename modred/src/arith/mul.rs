@@ -5,7 +5,7 @@ use super::ntt;
 use super::{add_in_place, addmul_1_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, TOOM3_THRESHOLD};
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, TOOM3_THRESHOLD, TOOM4_THRESHOLD};
 use core::cmp::Ordering;
 
 /// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
@@ -138,11 +138,11 @@ fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
 }
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
-/// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], Toom-3
-/// below the NTT threshold of this CPU ([`ntt::threshold`]), the three-prime NTT above.
-/// Allocates its scratch.
+/// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], then the
+/// three-prime NTT from the NTT threshold of this CPU ([`ntt::threshold`]) on, and below it
+/// Toom-3 up to [`TOOM4_THRESHOLD`] and Toom-4 from there. Allocates its scratch.
 /// Leaks: nothing but the lengths below the Karatsuba threshold and at NTT sizes; variable time
-/// between them (Karatsuba's and Toom-3's sign branches and early-exit carries).
+/// between them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(b.len() == n && r.len() == 2 * n);
@@ -151,10 +151,12 @@ pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     } else if n < TOOM3_THRESHOLD {
         let mut scratch = vec![0; karatsuba_scratch_len(n)];
         mul_karatsuba(r, a, b, &mut scratch)
-    } else if n < ntt::threshold(false) || !ntt::ntt_fits(n, n) {
+    } else if n >= ntt::threshold(false) && ntt::ntt_fits(n, n) {
+        ntt::mul_ntt(r, a, b)
+    } else if n < TOOM4_THRESHOLD {
         super::toom::mul_toom3(r, a, b)
     } else {
-        ntt::mul_ntt(r, a, b)
+        super::toom4::mul_toom4(r, a, b)
     }
 }
 

@@ -8,7 +8,7 @@ use super::{
 };
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mul_wide, Limb};
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD};
+use crate::tuning::{KARATSUBA_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD, TOOM4_SQR_THRESHOLD};
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
@@ -106,11 +106,11 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 }
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
-/// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`],
-/// Toom-3 below the NTT threshold of this CPU ([`super::ntt::threshold`]), the three-prime NTT
-/// above. Allocates scratch.
+/// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`], then
+/// the three-prime NTT from the NTT threshold of this CPU ([`super::ntt::threshold`]) on, and
+/// below it Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and Toom-4 from there. Allocates scratch.
 /// Leaks: nothing but the length below [`KARATSUBA_SQR_THRESHOLD`] and at NTT sizes; variable
-/// time between them (Karatsuba's and Toom-3's sign branches and early-exit carries).
+/// time between them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     if n < KARATSUBA_SQR_THRESHOLD {
@@ -118,9 +118,11 @@ pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     } else if n < TOOM3_SQR_THRESHOLD {
         let mut scratch = vec![0; super::karatsuba_scratch_len(n)];
         sqr_karatsuba(r, a, &mut scratch)
-    } else if n < super::ntt::threshold(true) || !super::ntt::ntt_fits(n, n) {
+    } else if n >= super::ntt::threshold(true) && super::ntt::ntt_fits(n, n) {
+        super::ntt::sqr_ntt(r, a)
+    } else if n < TOOM4_SQR_THRESHOLD {
         super::toom::sqr_toom3(r, a)
     } else {
-        super::ntt::sqr_ntt(r, a)
+        super::toom4::sqr_toom4(r, a)
     }
 }

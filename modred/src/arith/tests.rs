@@ -55,6 +55,8 @@ fn large_sizes() -> Vec<usize> {
     for t in [
         TOOM3_THRESHOLD,
         TOOM3_SQR_THRESHOLD,
+        TOOM4_THRESHOLD,
+        TOOM4_SQR_THRESHOLD,
         NTT_THRESHOLD_IFMA,
         NTT_SQR_THRESHOLD_IFMA,
         NTT_THRESHOLD_ADX,
@@ -414,6 +416,47 @@ fn add_sub_compare_and_modular_helpers() {
     }
 }
 
+/// The carry chains of `add_n` / `sub_n` (blocks of four in assembly on the ADX tier and
+/// above, the head and every limb on the portable tier) against num-bigint at every length
+/// up to 40, with carries that ripple through every limb, in place and out of place, and the
+/// x86-64 block kernels directly with a carry in.
+#[test]
+fn carry_chains_match_num_bigint() {
+    let mut rng = StdRng::seed_from_u64(23);
+    for n in 0..=40 {
+        for pattern in [0, 1, 3] {
+            let a = operand(&mut rng, n, pattern);
+            let mut b = operand(&mut rng, n, pattern + 1);
+            if pattern == 1 && n > 0 {
+                b.fill(0);
+                b[0] = 1; // all-ones + 1: the carry runs through every limb
+            }
+            let base = BigUint::from(1u8) << (64 * n);
+            let (ba, bb) = (big(&a), big(&b));
+            let mut r = vec![0; n];
+            let c = add_n(&mut r, &a, &b);
+            assert_eq!(big(&r) + BigUint::from(c) * &base, &ba + &bb, "add_n {n}");
+            let mut x = a.clone();
+            assert_eq!(add_n_in_place(&mut x, &b), c);
+            assert_eq!(x, r, "add_n_in_place {n}");
+            let br = sub_n(&mut r, &a, &b);
+            assert_eq!(&ba + BigUint::from(br) * &base, big(&r) + &bb, "sub_n {n}");
+            let mut x = a.clone();
+            assert_eq!(sub_n_in_place(&mut x, &b), br);
+            assert_eq!(x, r, "sub_n_in_place {n}");
+            #[cfg(target_arch = "x86_64")]
+            if n > 0 && n % 4 == 0 {
+                // SAFETY: n limbs (n / 4 blocks) behind each pointer, distinct buffers.
+                let c = unsafe { x86_64::add_blocks(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n / 4, 1) };
+                assert_eq!(big(&r) + BigUint::from(c) * &base, &ba + &bb + 1u8, "add_blocks {n}");
+                // SAFETY: as above.
+                let br = unsafe { x86_64::sub_blocks(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n / 4, 1) };
+                assert_eq!(&ba + BigUint::from(br) * &base, big(&r) + &bb + 1u8, "sub_blocks {n}");
+            }
+        }
+    }
+}
+
 fn big_to(x: &BigUint, n: usize) -> Vec<Limb> {
     let mut v = x.to_u64_digits();
     v.resize(n, 0);
@@ -453,11 +496,11 @@ fn ct_select_picks_entry_d() {
     assert_eq!(checked, 12 * (1 + 2 + 16 + 33));
 }
 
-/// Toom-3, the NTT with each prime set, and the dispatching `mul` / `sqr`, against num-bigint
+/// Toom-3, Toom-4, the NTT with each prime set, and the dispatching `mul` / `sqr`, against num-bigint
 /// at every large-operand threshold (one limb either side) and small sizes, with random,
 /// all-ones and sparse operands.
 #[test]
-fn toom3_and_ntt_agree_with_num_bigint() {
+fn toom_and_ntt_agree_with_num_bigint() {
     let mut rng = StdRng::seed_from_u64(17);
     for n in large_sizes() {
         for pattern in [0, 1, 3] {
@@ -474,6 +517,12 @@ fn toom3_and_ntt_agree_with_num_bigint() {
             assert_eq!(big(&r), want, "mul_toom3 n={n} p={pattern}");
             toom::sqr_toom3(&mut r, &a);
             assert_eq!(big(&r), want_sq, "sqr_toom3 n={n} p={pattern}");
+            if toom4::splits(n) {
+                toom4::mul_toom4(&mut r, &a, &b);
+                assert_eq!(big(&r), want, "mul_toom4 n={n} p={pattern}");
+                toom4::sqr_toom4(&mut r, &a);
+                assert_eq!(big(&r), want_sq, "sqr_toom4 n={n} p={pattern}");
+            }
             for set in ntt_sets() {
                 ntt::convolve(set, &mut r, &a, Some(&b));
                 assert_eq!(
@@ -487,6 +536,38 @@ fn toom3_and_ntt_agree_with_num_bigint() {
             }
         }
     }
+}
+
+/// Toom-4 at every small length that splits four ways, with each of the four pieces zero,
+/// all-ones or random (so a(-1) and a(-2) take both signs, in one operand or both), against
+/// GMP: every sign combination of the interpolation and the shortest top pieces.
+#[test]
+fn toom4_piece_patterns_match_gmp() {
+    let mut rng = StdRng::seed_from_u64(21);
+    let mut checked = 0;
+    for n in (4..=40).filter(|&n| toom4::splits(n)) {
+        let s = n.div_ceil(4);
+        let pieces = |rng: &mut StdRng, code: usize| -> Vec<Limb> {
+            (0..n)
+                .map(|i| match code / 3usize.pow((i / s) as u32) % 3 {
+                    0 => 0,
+                    1 => Limb::MAX,
+                    _ => rng.gen(),
+                })
+                .collect()
+        };
+        for code in 0..81 {
+            let a = pieces(&mut rng, code);
+            let b = pieces(&mut rng, (code * 7 + n) % 81);
+            let mut r = vec![Limb::MAX; 2 * n];
+            toom4::mul_toom4(&mut r, &a, &b);
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "mul_toom4 n={n} code={code}");
+            toom4::sqr_toom4(&mut r, &a);
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "sqr_toom4 n={n} code={code}");
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 81 * (4..=40).filter(|&n| toom4::splits(n)).count());
 }
 
 /// Unbalanced products around the thresholds (chunked Karatsuba/Toom, one NTT), against GMP.

@@ -8,34 +8,40 @@
 //! Karatsuba's 9, so the cost grows like n^1.465.
 
 use super::{add_in_place, cmp, mul_n, shl_in_place, sqr as sqr_n, sub_in_place, trim};
-use crate::limb::{mul_wide, Limb};
+use crate::limb::Limb;
 
-/// `x /= 3` in place, for an `x` divisible by 3: Hensel (exact) division, low limb first, by
-/// the inverse of 3 mod 2^64 (Jebelean, "An algorithm for exact division", J. Symbolic Comput.
-/// 1993). Loop invariant: x_original = 3 q + c b^i - (value of the untouched limbs), c <= 3.
+/// `x /= d` in place, for an `x` divisible by `d`, a divisor of B - 1 = 2^64 - 1 (3 and 5
+/// here): with d' = (B - 1)/d, x/d = x d' / (B - 1), and q = x d' / (B - 1) satisfies
+/// q = q B - x d', which gives q's limbs low to high by subtraction alone: q_i = q_(i-1) -
+/// y_i - borrow, y = x d' (the multiplication by d' is off the borrow chain; the idea of GMP's
+/// `mpn_bdiv_dbm1c`, where a Hensel division would chain two multiplications per limb).
+/// Loop invariants: y_lo + carry B^(i+1) = (x mod B^(i+1)) d', and q B - y = q holds on the
+/// limbs below i + 1 up to the borrow.
 /// Leaks: nothing but the length (constant time).
-fn divexact_by3(x: &mut [Limb]) {
-    const INV3: Limb = 0xaaaa_aaaa_aaaa_aaab; // 3 * INV3 = 1 mod 2^64
-    let mut c: Limb = 0;
+pub(super) fn divexact_by(x: &mut [Limb], d: Limb) {
+    debug_assert!(d > 1 && Limb::MAX % d == 0);
+    let dd = Limb::MAX / d;
+    let (mut carry, mut borrow, mut q_prev) = (0, 0, 0);
     for xi in x.iter_mut() {
-        let (s, borrow) = xi.overflowing_sub(c);
-        let q = s.wrapping_mul(INV3);
-        *xi = q;
-        c = mul_wide(q, 3).1 + borrow as Limb;
+        let (y, hi) = crate::limb::mac(*xi, dd, carry, 0);
+        carry = hi;
+        let (q, b) = crate::limb::sbb(q_prev, y, borrow);
+        (*xi, borrow, q_prev) = (q, b, q);
     }
-    debug_assert_eq!(c, 0, "divexact_by3: not divisible by 3");
+    // The top limb of q B - y, the carry of y, is zero: q < B^n.
+    debug_assert!(q_prev == carry + borrow, "divexact_by: not divisible");
 }
 
 /// `x >>= 1` in place for an even `x`.
 /// Leaks: nothing but the length (constant time).
-fn half(x: &mut [Limb]) {
+pub(super) fn half(x: &mut [Limb]) {
     let out = super::shr_in_place(x, 1);
     debug_assert_eq!(out, 0, "half: odd value");
 }
 
 /// `r -= y` for a result known to be non-negative (`y` trimmed, no longer than `r`'s value).
 /// Leaks: variable time: `y`'s leading zero limbs, and the borrow propagation stops early.
-fn sub_exact(r: &mut [Limb], y: &[Limb]) {
+pub(super) fn sub_exact(r: &mut [Limb], y: &[Limb]) {
     let y = trim(y);
     let borrow = sub_in_place(r, y);
     debug_assert_eq!(borrow, 0, "toom: negative intermediate");
@@ -43,7 +49,7 @@ fn sub_exact(r: &mut [Limb], y: &[Limb]) {
 
 /// `x = y - x` for equal lengths and `y >= x`.
 /// Leaks: nothing but the length (constant time).
-fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
+pub(super) fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
     debug_assert_eq!(x.len(), y.len());
     let mut borrow = 0;
     for (xi, &yi) in x.iter_mut().zip(y) {
@@ -54,7 +60,7 @@ fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
 
 /// `r += y` where the sum fits `r`.
 /// Leaks: variable time: `y`'s leading zero limbs, and the carry propagation stops early.
-fn add_exact(r: &mut [Limb], y: &[Limb]) {
+pub(super) fn add_exact(r: &mut [Limb], y: &[Limb]) {
     let y = trim(y);
     let carry = add_in_place(r, y);
     debug_assert_eq!(carry, 0, "toom: intermediate overflow");
@@ -185,7 +191,7 @@ fn interpolate(r: &mut [Limb], s: usize, v: &mut [Limb], neg_m1: bool) {
     } else {
         sub_exact(v2, vm1);
     }
-    divexact_by3(v2);
+    divexact_by(v2, 3);
     // r1 = (v1 - vm1) / 2 in vm1 (|vm1| <= v1 since c(1) >= |c(-1)|).
     if neg_m1 {
         let c = add_in_place(vm1, v1);
@@ -219,15 +225,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exact_division_by_three() {
+    fn exact_division_by_small_odd() {
         let mut s = 0x1234_5678_9abc_def1;
-        for n in 1..12 {
-            let x: Vec<Limb> = (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect();
-            // y = 3 x (one more limb), then y / 3 = x.
-            let mut y = vec![0; n + 1];
-            y[n] = super::super::mul_1(&mut y[..n], &x, 3);
-            divexact_by3(&mut y);
-            assert_eq!(trim(&y), trim(&x));
+        for d in [3, 5, 17, 255] {
+            for n in 1..12 {
+                let mut x: Vec<Limb> =
+                    (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect();
+                if n % 3 == 0 {
+                    x.fill(Limb::MAX);
+                }
+                // y = d x (one more limb), then y / d = x.
+                let mut y = vec![0; n + 1];
+                y[n] = super::super::mul_1(&mut y[..n], &x, d);
+                divexact_by(&mut y, d);
+                assert_eq!(trim(&y), trim(&x), "d={d} n={n}");
+            }
         }
     }
 }

@@ -143,6 +143,85 @@ pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Lim
     hi
 }
 
+/// `add_blocks` and `sub_blocks` from one description: `r = a ± b ± carry` over `blocks` blocks of
+/// four limbs with one ADC (SBB) chain, the carry (borrow) in CF from `bt` to `setc`; loop
+/// control by `lea` and `jrcxz`, which leave CF alone. Four limbs per iteration run at about
+/// one limb a cycle, where the compiled loop carries CF through `setb` and a re-add.
+macro_rules! add_sub_blocks {
+    ($(#[$doc:meta])* $name:ident, $op:literal) => {
+        $(#[$doc])*
+        pub(crate) unsafe fn $name(
+            r: *mut Limb,
+            a: *const Limb,
+            b: *const Limb,
+            blocks: usize,
+            carry: Limb,
+        ) -> Limb {
+            debug_assert!(blocks > 0 && carry <= 1);
+            let (mut rp, mut ap, mut bp, mut count) = (r, a, b, blocks);
+            let mut c = carry;
+            // SAFETY: the caller guarantees 4 blocks limbs behind each pointer; the loop
+            // touches exactly those.
+            unsafe {
+                core::arch::asm!(
+                    "bt {c:e}, 0",
+                    "2:",
+                    "mov {t0}, qword ptr [{ap}]",
+                    concat!($op, " {t0}, qword ptr [{bp}]"),
+                    "mov qword ptr [{rp}], {t0}",
+                    "mov {t1}, qword ptr [{ap} + 8]",
+                    concat!($op, " {t1}, qword ptr [{bp} + 8]"),
+                    "mov qword ptr [{rp} + 8], {t1}",
+                    "mov {t0}, qword ptr [{ap} + 16]",
+                    concat!($op, " {t0}, qword ptr [{bp} + 16]"),
+                    "mov qword ptr [{rp} + 16], {t0}",
+                    "mov {t1}, qword ptr [{ap} + 24]",
+                    concat!($op, " {t1}, qword ptr [{bp} + 24]"),
+                    "mov qword ptr [{rp} + 24], {t1}",
+                    "lea {ap}, [{ap} + 32]",
+                    "lea {bp}, [{bp} + 32]",
+                    "lea {rp}, [{rp} + 32]",
+                    "lea rcx, [rcx - 1]",
+                    "jrcxz 3f",
+                    "jmp 2b",
+                    "3:",
+                    "mov {c:e}, 0",
+                    "setc {c:l}",
+                    ap = inout(reg) ap,
+                    bp = inout(reg) bp,
+                    rp = inout(reg) rp,
+                    c = inout(reg) c,
+                    t0 = out(reg) _,
+                    t1 = out(reg) _,
+                    inout("rcx") count,
+                    options(nostack),
+                );
+            }
+            let _ = (ap, bp, rp, count);
+            c
+        }
+    };
+}
+
+add_sub_blocks! {
+    /// `r = a + b + carry` over 4 `blocks` limbs (`carry` 0 or 1); returns the carry out.
+    /// `r` may be `a` (in place). Leaks: nothing but the length (constant time).
+    ///
+    /// # Safety
+    /// `blocks > 0`; `r`, `a` and `b` point to 4 `blocks` limbs each, `r` writable, and `r`
+    /// overlaps neither input except by being equal to `a`.
+    add_blocks, "adc"
+}
+
+add_sub_blocks! {
+    /// `r = a - b - borrow` over 4 `blocks` limbs (`borrow` 0 or 1); returns the borrow out.
+    /// `r` may be `a` (in place). Leaks: nothing but the length (constant time).
+    ///
+    /// # Safety
+    /// As [`add_blocks`].
+    sub_blocks, "sbb"
+}
+
 /// `r += a * b` for any length (the `len % 4` head portably, the rest by [`addmul_1_adx`]);
 /// returns the carry limb.
 /// Leaks: nothing but the lengths (constant time).
