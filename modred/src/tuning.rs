@@ -37,6 +37,12 @@ pub const TOOM3_THRESHOLD: usize = 200;
 /// `docs/tuning.md`.
 pub const TOOM3_SQR_THRESHOLD: usize = 200;
 
+/// Length (limbs) from which `arith::add_n` / `sub_n` and their in-place forms run their blocks of
+/// four limbs in assembly (ADX tier and above). At 8 limbs the call cost 3-5% of a 512-bit
+/// `pow` (`pow_vartime` 0.59 -> 0.60 GMP, `pow_ct` 0.70 -> 0.73, adx tier); from 2048 bits no
+/// difference; Toom interpolations (hundreds of limbs) run about twice as fast.
+pub const ASM_CARRY_CHAIN_MIN_LIMBS: usize = 32;
+
 /// Operand size (limbs) from which balanced multiplication uses Toom-4 instead of Toom-3 (below
 /// the NTT threshold of the tier). Measurements: `docs/tuning.md`.
 pub const TOOM4_THRESHOLD: usize = 400;

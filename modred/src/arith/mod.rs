@@ -110,131 +110,114 @@ pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
 
 /// Whether an addition or subtraction of `len` limbs runs its blocks of four on
 /// [`x86_64::add_blocks`] / [`x86_64::sub_blocks`] (on the ADX tier and above, so the portable
-/// tier keeps the portable loops; short lengths stay portable).
+/// tier keeps the portable loops; lengths below [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`] stay
+/// portable).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn asm_carry_chain(len: usize) -> bool {
-    len >= 8 && cpu::tier() >= Tier::Adx
+    len >= crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS && cpu::tier() >= Tier::Adx
 }
 
-/// The carry-chain kernels behind [`add_n`], [`add_n_in_place`], [`sub_n`] and
-/// [`sub_n_in_place`] on raw pointers (`r` may equal `a`): the `len % 4` head portably, the
-/// blocks by `blocks` where [`asm_carry_chain`] says so. `op` is [`adc`] or [`sbb`].
+/// `r = a ± b` on raw pointers (`r` may equal `a`) for `len` limbs with
+/// [`asm_carry_chain`]`(len)`: the `len % 4` head by `op` ([`adc`] or [`sbb`]), the blocks of
+/// four by `blocks`. Kept out of line so the short portable loops stay as they were.
 /// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// `r`, `a`, `b` point to `len` limbs each, `r` writable and overlapping neither input unless
 /// equal to `a`.
-#[inline]
-unsafe fn carry_chain(
+#[cfg(target_arch = "x86_64")]
+#[inline(never)]
+unsafe fn carry_chain_blocks(
     r: *mut Limb,
     a: *const Limb,
     b: *const Limb,
     len: usize,
     op: fn(Limb, Limb, Limb) -> (Limb, Limb),
-    #[cfg(target_arch = "x86_64")] blocks: unsafe fn(
-        *mut Limb,
-        *const Limb,
-        *const Limb,
-        usize,
-        Limb,
-    ) -> Limb,
+    blocks: unsafe fn(*mut Limb, *const Limb, *const Limb, usize, Limb) -> Limb,
 ) -> Limb {
+    let head = len % 4;
     let mut c = 0;
-    #[cfg(target_arch = "x86_64")]
-    let head = if asm_carry_chain(len) { len % 4 } else { len };
-    #[cfg(not(target_arch = "x86_64"))]
-    let head = len;
     for i in 0..head {
         // SAFETY: i < len limbs behind each pointer (caller); `r` equal to `a` is read first.
         unsafe { (*r.add(i), c) = op(*a.add(i), *b.add(i), c) };
     }
-    #[cfg(target_arch = "x86_64")]
-    if head < len {
-        // SAFETY: len - head limbs, a non-zero multiple of 4, remain behind each pointer.
-        c = unsafe { blocks(r.add(head), a.add(head), b.add(head), (len - head) / 4, c) };
-    }
-    c
+    // SAFETY: len - head limbs, a non-zero multiple of 4 (len >= 4), remain behind each.
+    unsafe { blocks(r.add(head), a.add(head), b.add(head), (len - head) / 4, c) }
 }
 
 /// `r = a + b` for equal lengths; returns the carry (0 or 1). `r` may alias neither input
 /// (use [`add_n_in_place`] for `a += b`). Blocks of four limbs by [`x86_64::add_blocks`] on
-/// the ADX tier and above.
+/// the ADX tier and above from [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`].
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() == b.len());
-    // SAFETY: three distinct slices of one length.
-    unsafe {
-        carry_chain(
-            r.as_mut_ptr(),
-            a.as_ptr(),
-            b.as_ptr(),
-            r.len(),
-            adc,
-            #[cfg(target_arch = "x86_64")]
-            x86_64::add_blocks,
-        )
+    #[cfg(target_arch = "x86_64")]
+    if asm_carry_chain(r.len()) {
+        let (rp, ap, bp) = (r.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+        // SAFETY: three distinct slices of one length.
+        return unsafe { carry_chain_blocks(rp, ap, bp, r.len(), adc, x86_64::add_blocks) };
     }
+    let mut c = 0;
+    for i in 0..r.len() {
+        (r[i], c) = adc(a[i], b[i], c);
+    }
+    c
 }
 
-/// `a += b` for equal lengths; returns the carry.
+/// `a += b` for equal lengths; returns the carry (blocks as [`add_n`]).
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     assert_eq!(a.len(), b.len());
-    let p = a.as_mut_ptr();
-    // SAFETY: `a` is both the output and the first input (allowed), `b` is distinct.
-    unsafe {
-        carry_chain(
-            p,
-            p,
-            b.as_ptr(),
-            b.len(),
-            adc,
-            #[cfg(target_arch = "x86_64")]
-            x86_64::add_blocks,
-        )
+    #[cfg(target_arch = "x86_64")]
+    if asm_carry_chain(a.len()) {
+        let p = a.as_mut_ptr();
+        // SAFETY: `a` is both the output and the first input (allowed), `b` is distinct.
+        return unsafe { carry_chain_blocks(p, p, b.as_ptr(), b.len(), adc, x86_64::add_blocks) };
     }
+    let mut c = 0;
+    for i in 0..a.len() {
+        (a[i], c) = adc(a[i], b[i], c);
+    }
+    c
 }
 
-/// `a -= b` for equal lengths; returns the borrow.
+/// `a -= b` for equal lengths; returns the borrow (blocks as [`add_n`]).
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn sub_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     assert_eq!(a.len(), b.len());
-    let p = a.as_mut_ptr();
-    // SAFETY: as in `add_n_in_place`.
-    unsafe {
-        carry_chain(
-            p,
-            p,
-            b.as_ptr(),
-            b.len(),
-            sbb,
-            #[cfg(target_arch = "x86_64")]
-            x86_64::sub_blocks,
-        )
+    #[cfg(target_arch = "x86_64")]
+    if asm_carry_chain(a.len()) {
+        let p = a.as_mut_ptr();
+        // SAFETY: as in `add_n_in_place`.
+        return unsafe { carry_chain_blocks(p, p, b.as_ptr(), b.len(), sbb, x86_64::sub_blocks) };
     }
+    let mut c = 0;
+    for i in 0..a.len() {
+        (a[i], c) = sbb(a[i], b[i], c);
+    }
+    c
 }
 
-/// `r = a - b` for equal lengths; returns the borrow.
+/// `r = a - b` for equal lengths; returns the borrow (blocks as [`add_n`]).
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     assert!(r.len() == a.len() && a.len() == b.len());
-    // SAFETY: three distinct slices of one length.
-    unsafe {
-        carry_chain(
-            r.as_mut_ptr(),
-            a.as_ptr(),
-            b.as_ptr(),
-            r.len(),
-            sbb,
-            #[cfg(target_arch = "x86_64")]
-            x86_64::sub_blocks,
-        )
+    #[cfg(target_arch = "x86_64")]
+    if asm_carry_chain(r.len()) {
+        let (rp, ap, bp) = (r.as_mut_ptr(), a.as_ptr(), b.as_ptr());
+        // SAFETY: three distinct slices of one length.
+        return unsafe { carry_chain_blocks(rp, ap, bp, r.len(), sbb, x86_64::sub_blocks) };
     }
+    let mut c = 0;
+    for i in 0..r.len() {
+        (r[i], c) = sbb(a[i], b[i], c);
+    }
+    c
 }
 
 /// `a += b` where `b.len() <= a.len()`; returns the carry out of `a` (past `b`, the ADD
