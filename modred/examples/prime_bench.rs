@@ -7,6 +7,13 @@
 //!
 //! `cargo run --release -p modred --example prime_bench [rounds] [keys]` (defaults 15, 20);
 //! `MODRED_CPU=adx` caps the kernel tier.
+//!
+//! `cargo run --release -p modred --example prime_bench is_prime [primes] [rounds]` (defaults
+//! 16, 5) times only `is_probable_prime` on `primes` GMP primes of each of 1024, 2048, 3072 and
+//! 4096 bits (`next_prime` of random numbers with the top bit set, never modred's): per prime,
+//! `rounds` interleaved runs (modred, GMP(25), modred, ...) and the ratio of the medians; it
+//! prints the median of the per-prime ratios, overall and split by Selfridge's D (D = 5, i.e.
+//! Q = -1, when (5/p) = -1; another D otherwise).
 
 use modred::prime::{
     is_probable_prime_many_vartime, is_probable_prime_vartime, next_prime_vartime,
@@ -33,11 +40,73 @@ fn time<T>(f: impl FnOnce() -> T) -> (Duration, T) {
     (t.elapsed(), r)
 }
 
+fn median_f(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v[v.len() / 2]
+    }
+}
+
+/// The multi-prime `is_probable_prime` comparison (see the module docs).
+fn is_prime_many_primes(primes: usize, rounds: usize) {
+    println!("tier: {:?}", modred::cpu::tier());
+    let mut rng = RandState::new();
+    rng.seed(&Integer::from(0x9e1f));
+    for bits in [1024u32, 2048, 3072, 4096] {
+        let (mut all, mut d5, mut other) = (vec![], vec![], vec![]);
+        let (mut sum_a, mut sum_b) = (0.0, 0.0);
+        for _ in 0..primes {
+            let mut x = Integer::from(Integer::random_bits(bits, &mut rng));
+            x.set_bit(bits - 1, true);
+            let p = x.next_prime();
+            let pn = nat(&p);
+            let (mut a, mut b) = (vec![], vec![]);
+            for _ in 0..rounds {
+                let (t, r) = time(|| is_probable_prime_vartime(&pn).unwrap());
+                assert!(r);
+                a.push(t);
+                let (t, r) = time(|| p.is_probably_prime(25));
+                assert!(r != IsPrime::No);
+                b.push(t);
+            }
+            let (ma, mb) = (median(a).as_secs_f64(), median(b).as_secs_f64());
+            sum_a += ma;
+            sum_b += mb;
+            let ratio = ma / mb;
+            all.push(ratio);
+            // Selfridge's D is 5 iff (5/p) = -1.
+            if p.jacobi(&Integer::from(5)) == -1 {
+                d5.push(ratio);
+            } else {
+                other.push(ratio);
+            }
+        }
+        let (n5, no) = (d5.len(), other.len());
+        println!(
+            "is_prime {bits:>4} bits, {primes} primes: median ratio {:.3} (D = 5: {:.3} of {n5}; other D: {:.3} of {no}); mean times modred {:.1?} GMP(25) {:.1?}",
+            median_f(all),
+            median_f(d5),
+            median_f(other),
+            Duration::from_secs_f64(sum_a / primes as f64),
+            Duration::from_secs_f64(sum_b / primes as f64),
+        );
+    }
+}
+
 fn main() {
-    let args: Vec<usize> = std::env::args()
-        .skip(1)
-        .map(|a| a.parse().unwrap())
-        .collect();
+    let mut raw: Vec<String> = std::env::args().skip(1).collect();
+    if raw.first().map(String::as_str) == Some("is_prime") {
+        raw.remove(0);
+        let nums: Vec<usize> = raw.iter().map(|a| a.parse().unwrap()).collect();
+        is_prime_many_primes(
+            nums.first().copied().unwrap_or(16),
+            nums.get(1).copied().unwrap_or(5),
+        );
+        return;
+    }
+    let args: Vec<usize> = raw.iter().map(|a| a.parse().unwrap()).collect();
     let rounds = args.first().copied().unwrap_or(15);
     let keys = args.get(1).copied().unwrap_or(20);
     println!("tier: {:?}", modred::cpu::tier());

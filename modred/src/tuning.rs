@@ -113,6 +113,12 @@ pub const FIXED_CIOS_MAX_LIMBS: usize = 8;
 /// (`reduce::montgomery::ifma`) where the CPU has them. Measurements: `docs/tuning.md`.
 pub const IFMA_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
 
+/// Smallest modulus (limbs) whose strong Lucas chain (`prime::lucas`) runs its products on the
+/// AVX-512 IFMA kernels on limbs (`reduce::montgomery::ifma::SliceProducts`, two conversions
+/// per product) rather than on the MULX/ADX ones, where the CPU has them. Measured (strong
+/// Lucas test of a prime, `MODRED_CPU` unset against `adx`): see `docs/tuning.md`.
+pub const LUCAS_IFMA_MIN_LIMBS: usize = 24;
+
 /// Largest IFMA size in 512-bit vectors of eight 52-bit digits (10: moduli up to 4158 bits,
 /// k <= 64 limbs). Larger moduli use product + REDC on the MULX/ADX rows.
 pub const IFMA_MAX_VECTORS: usize = 10;

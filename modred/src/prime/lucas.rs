@@ -4,10 +4,14 @@
 use super::Tester;
 use crate::arith;
 use crate::cancel::{self, Poll};
+use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
-use crate::limb::{div_wide_hw, Limb};
+use crate::limb::{div_wide_hw, sbb, Limb};
 use crate::natural::Natural;
+#[cfg(target_arch = "x86_64")]
+use crate::reduce::montgomery::ifma::SliceProducts;
 use crate::reduce::Reducer;
+use crate::tuning::LUCAS_IFMA_MIN_LIMBS;
 
 /// The Jacobi symbol (a/m) for odd `m >= 1` (Cohen, *A Course in Computational Algebraic
 /// Number Theory*, 1993, Algorithm 1.4.10, on words).
@@ -116,19 +120,38 @@ fn selfridge_d(n: &Natural) -> Option<i64> {
     unreachable!("the loop returns")
 }
 
-/// The slices of one Lucas chain: k-limb buffers and the reducer's scratch, allocated once.
+/// Where the chain's products run.
+enum Products<'a> {
+    /// The tester's reducer (in its representation), with its scratch.
+    Reducer {
+        r: &'a dyn Reducer,
+        scratch: Vec<Limb>,
+    },
+    /// AVX-512 IFMA almost Montgomery products on limbs (representation x 2^(52 n) mod m).
+    #[cfg(target_arch = "x86_64")]
+    Ifma(SliceProducts),
+}
+
+/// The slices of one Lucas chain modulo m: where its products run, the representation of 1
+/// there, and m's top word for [`Chain::mul_small`]. Every value is k limbs, `< m`, in a
+/// representation that is linear (repr(x) = x c mod m for a constant c invertible mod m), so
+/// sums, differences, word multiples and zero tests need no conversion.
 struct Chain<'a> {
-    r: &'a dyn Reducer,
+    products: Products<'a>,
     m: &'a [Limb],
-    scratch: Vec<Limb>,
-    tmp: Vec<Limb>,
+    /// The representation of 1.
+    one: Vec<Limb>,
     /// m's top 64 bits (m normalised), and the shift that normalises it.
     m_top: u64,
     shift: u32,
 }
 
 impl<'a> Chain<'a> {
-    fn new(r: &'a dyn Reducer) -> Self {
+    /// The chain modulo the reducer's modulus: its products on the AVX-512 IFMA kernels when
+    /// `tier` (capped by the CPU) is [`Tier::Ifma`] and they serve the size (measured 1.3 to
+    /// 2.8 times faster per product than the MULX/ADX kernels at 1024 to 4096 bits), else
+    /// on the reducer's.
+    fn new(r: &'a dyn Reducer, tier: Tier) -> Self {
         let m = r.modulus();
         let k = m.len();
         let below = if k >= 2 { m[k - 2] } else { 0 };
@@ -138,36 +161,76 @@ impl<'a> Chain<'a> {
         } else {
             (m[k - 1] << shift) | (below >> (64 - shift))
         };
+        #[cfg(target_arch = "x86_64")]
+        if let Some(sp) = (k >= LUCAS_IFMA_MIN_LIMBS)
+            .then(|| SliceProducts::new(m, tier))
+            .flatten()
+        {
+            return Self {
+                one: sp.one().to_vec(),
+                products: Products::Ifma(sp),
+                m,
+                m_top,
+                shift,
+            };
+        }
+        let _ = tier;
         Self {
-            r,
+            products: Products::Reducer {
+                r,
+                scratch: vec![0; r.scratch_len()],
+            },
             m,
-            scratch: vec![0; r.scratch_len()],
-            tmp: vec![0; k],
+            one: r.one().to_vec(),
             m_top,
             shift,
         }
     }
 
-    /// `out = a b` in representation.
+    /// `out = a b` in representation, `< m`, for `a, b < m`.
     fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
-        self.r.mul_unchecked(out, a, b, &mut self.scratch);
+        match &mut self.products {
+            Products::Reducer { r, scratch } => r.mul_unchecked(out, a, b, scratch),
+            #[cfg(target_arch = "x86_64")]
+            Products::Ifma(sp) => sp.mul(out, a, b),
+        }
     }
 
-    /// `out = a^2` in representation.
+    /// `out = a^2` in representation, `< m`, for `a < m`.
     fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
-        self.r.sqr_unchecked(out, a, &mut self.scratch);
+        match &mut self.products {
+            Products::Reducer { r, scratch } => r.sqr_unchecked(out, a, scratch),
+            #[cfg(target_arch = "x86_64")]
+            Products::Ifma(sp) => sp.sqr(out, a),
+        }
     }
 
-    /// `x = (x - y) mod m` for `x, y < m`.
-    fn sub(&mut self, x: &mut [Limb], y: &[Limb]) {
-        self.tmp.copy_from_slice(x);
-        arith::sub_mod(x, &self.tmp, y, self.m);
+    /// `x = (x - y) mod m` in place for `x, y < m`: m is added back when the subtraction
+    /// borrows. Leaks: variable time (that branch).
+    fn sub(&self, x: &mut [Limb], y: &[Limb]) {
+        if arith::sub_n_in_place(x, y) != 0 {
+            arith::add_n_in_place(x, self.m);
+        }
+        debug_assert!(arith::cmp_n(x, self.m).is_lt());
     }
 
     /// `x = (x - 2y) mod m` for `x, y < m`.
-    fn sub2(&mut self, x: &mut [Limb], y: &[Limb]) {
+    fn sub2(&self, x: &mut [Limb], y: &[Limb]) {
         self.sub(x, y);
         self.sub(x, y);
+    }
+
+    /// `x = -x mod m` in place for `x < m` (m - x for x > 0).
+    /// Leaks: variable time (the zero test).
+    fn neg(&self, x: &mut [Limb]) {
+        if arith::is_zero(x) {
+            return;
+        }
+        let mut borrow = 0;
+        for (xi, &mi) in x.iter_mut().zip(self.m) {
+            (*xi, borrow) = sbb(mi, *xi, borrow);
+        }
+        debug_assert_eq!(borrow, 0);
     }
 
     /// `out = c x mod m` for `x < m` and a word `c < 2^63` (representations are linear, so
@@ -177,7 +240,7 @@ impl<'a> Chain<'a> {
     /// (m_top >= 2^63 and q < 2^63), then at most 3 subtractions of m (the estimate of Knuth,
     /// *The Art of Computer Programming* vol. 2, §4.3.1, Algorithm D step D3, from below).
     /// Leaks: variable time (the correction steps).
-    fn mul_small(&mut self, out: &mut [Limb], x: &[Limb], c: u64) {
+    fn mul_small(&self, out: &mut [Limb], x: &[Limb], c: u64) {
         let k = self.m.len();
         let mut hi = arith::mul_1(out, x, c);
         // t >> (64 (k - 2) - shift): the top 128 bits aligned with m_top (for k = 1,
@@ -211,38 +274,59 @@ impl<'a> Chain<'a> {
     }
 
     /// `out = q x mod m` for `x < m` and the signed word `q` (|q| < 2^63).
-    fn mul_signed(&mut self, out: &mut [Limb], x: &[Limb], q: i64) {
+    /// Leaks: variable time.
+    fn mul_signed(&self, out: &mut [Limb], x: &[Limb], q: i64) {
         self.mul_small(out, x, q.unsigned_abs());
-        if q < 0 && !arith::is_zero(out) {
-            // -y = m - y for 0 < y < m.
-            self.tmp.copy_from_slice(out);
-            arith::sub_n(out, self.m, &self.tmp);
+        if q < 0 {
+            self.neg(out);
         }
     }
+}
+
+/// Q^j along the chain. For Q = -1 (D = 5, about half of all n; Q = 1 never occurs in
+/// Selfridge's sequence) Q^j = ±1 by the parity of j, so it costs no square and its word
+/// products are sign changes; for any other Q it is a residue, squared at every bit.
+enum QPower {
+    /// Q = -1: whether j is odd (Q^j = -1).
+    MinusOne { odd: bool },
+    /// Another Q: Q^j in representation, and the word Q.
+    Other { qj: Vec<Limb>, q: i64 },
 }
 
 /// Whether odd `n >= 3` (the tester's) is a strong Lucas probable prime with
 /// Selfridge's parameters D, P = 1, Q = (1 - D)/4 (Baillie–Wagstaff 1980 §5; FIPS 186-5
 /// B.3.3): with n + 1 = d 2^s, d odd, n passes if U_d = 0 or V_{d 2^r} = 0 (mod n) for some
 /// 0 <= r < s. `false` when the parameter search finds n composite (a perfect square, or a
-/// factor of D or Q).
+/// factor of D or Q). The products run on the AVX-512 IFMA kernels on that tier (see
+/// [`strong_lucas_on`]).
+/// Errors: [`Error::Cancelled`] (polled in the chain).
+/// Leaks: variable time (the bits of n, the early exits).
+pub(crate) fn strong_lucas(t: &Tester) -> Result<bool> {
+    strong_lucas_on(t, cpu::tier())
+}
+
+/// [`strong_lucas`] with the chain's products on the AVX-512 IFMA kernels when `tier` (capped
+/// by the CPU) is [`Tier::Ifma`] and they serve n's size, else on the tester's reducer (the
+/// answer is the same; the tests run both).
 ///
 /// The chain computes V_d, V_{d+1} and Q^d left to right over the bits of d (Crandall–
 /// Pomerance §3.6.1): from (V_j, V_{j+1}, Q^j),
 /// V_{2j+1} = V_j V_{j+1} - P Q^j, and V_{2j} = V_j^2 - 2 Q^j with Q^{2j} = (Q^j)^2 for a
 /// 0 bit, or V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1} with Q^{2j+1} = (Q^j)^2 Q for a 1 bit: one
-/// product and two squares per bit, the products by Q being word multiplications. Then
-/// U_d = 0 iff 2 V_{d+1} = P V_d (as D U_j = 2 V_{j+1} - P V_j and gcd(D, n) = 1), and
+/// product and two squares per bit, the products by Q being word multiplications. For
+/// Q = -1, Q^j = (-1)^j needs no square ([`QPower`]): one product and one square per bit.
+/// Then U_d = 0 iff 2 V_{d+1} = P V_d (as D U_j = 2 V_{j+1} - P V_j and gcd(D, n) = 1), and
 /// V_{2j} = V_j^2 - 2 Q^j gives the V_{d 2^r}. Errors: [`Error::Cancelled`] (polled in the
 /// chain).
-/// Leaks: variable time (the bits of n, the early exits).
-pub(crate) fn strong_lucas(t: &Tester) -> Result<bool> {
+/// Leaks: variable time (the bits of n, the early exits, whether Q = -1).
+pub(crate) fn strong_lucas_on(t: &Tester, tier: Tier) -> Result<bool> {
     let n = t.n();
     let Some(d_param) = selfridge_d(n) else {
         return Ok(false);
     };
     // Q = (1 - D)/4: D = 1 mod 4 for both signs of Selfridge's sequence.
     let q = (1 - d_param) / 4;
+    debug_assert!(q != 1, "D = -3 is not in Selfridge's sequence");
     // gcd(Q, n) > 1 means composite: n does not divide Q, or D = 1 - 4Q = 1 mod n would give
     // (D/n) = 1.
     let qa = q.unsigned_abs();
@@ -254,49 +338,95 @@ pub(crate) fn strong_lucas(t: &Tester) -> Result<bool> {
     }
     let r = t.reducer();
     let k = r.len();
-    let mut c = Chain::new(r);
+    let mut c = Chain::new(r, tier);
     let n_plus_1 = n + &Natural::one();
     let s = n_plus_1.trailing_zeros_vartime().expect("n + 1 > 0");
     let d = &n_plus_1 >> s;
+    // repr(1), repr(-1), repr(2) and repr(-2): the values of Q^j and 2 Q^j when Q = -1.
+    let one = c.one.clone();
+    let mut minus_one = one.clone();
+    c.neg(&mut minus_one);
+    let mut two = vec![0; k];
+    c.mul_small(&mut two, &one, 2);
+    let mut minus_two = two.clone();
+    c.neg(&mut minus_two);
 
     // j = 1: V_1 = P = 1, V_2 = P^2 - 2Q = 1 - 2Q, Q^1 = Q (d's top bit is 1).
-    let one = r.one().to_vec();
     let mut vj = one.clone();
-    let mut qj = vec![0; k];
-    c.mul_signed(&mut qj, &one, q);
-    let mut vj1 = one;
-    c.sub2(&mut vj1, &qj);
+    let mut vj1 = one.clone();
+    let mut qpow = if q == -1 {
+        c.sub(&mut vj1, &minus_two);
+        QPower::MinusOne { odd: true }
+    } else {
+        let mut qj = vec![0; k];
+        c.mul_signed(&mut qj, &one, q);
+        c.sub2(&mut vj1, &qj);
+        QPower::Other { qj, q }
+    };
     let (mut t1, mut t2, mut t3) = (vec![0; k], vec![0; k], vec![0; k]);
     let mut poll = Poll::for_limbs(k);
-    // Invariant: (vj, vj1, qj) = (V_j, V_{j+1}, Q^j) in representation, j = d >> (i + 1).
+    // Invariant: (vj, vj1) = (V_j, V_{j+1}) in representation, j = d >> (i + 1), and qpow
+    // holds Q^j.
     for i in (0..d.bits() - 1).rev() {
         if poll.stop() {
             return Err(Error::Cancelled);
         }
-        // t1 = V_{2j+1} = V_j V_{j+1} - Q^j (P = 1).
-        c.mul(&mut t1, &vj, &vj1);
-        c.sub(&mut t1, &qj);
-        if d.bit(i) {
-            // t2 = V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1}, with t3 = Q^{j+1}.
-            c.mul_signed(&mut t3, &qj, q);
-            c.sqr(&mut t2, &vj1);
-            c.sub2(&mut t2, &t3);
-            // Q^{2j+1} = (Q^j)^2 Q.
-            c.sqr(&mut t3, &qj);
-            c.mul_signed(&mut qj, &t3, q);
-            core::mem::swap(&mut vj, &mut t1);
-            core::mem::swap(&mut vj1, &mut t2);
-        } else {
-            // t2 = V_{2j} = V_j^2 - 2 Q^j; Q^{2j} = (Q^j)^2.
-            c.sqr(&mut t2, &vj);
-            c.sub2(&mut t2, &qj);
-            c.sqr(&mut t3, &qj);
-            core::mem::swap(&mut qj, &mut t3);
-            core::mem::swap(&mut vj, &mut t2);
-            core::mem::swap(&mut vj1, &mut t1);
+        let bit = d.bit(i);
+        match &mut qpow {
+            QPower::MinusOne { odd } => {
+                // Q^j and 2 Q^j; Q^{j+1} = -Q^j.
+                let (qj, two_qj, two_qj1) = if *odd {
+                    (&minus_one, &minus_two, &two)
+                } else {
+                    (&one, &two, &minus_two)
+                };
+                // t1 = V_{2j+1} = V_j V_{j+1} - Q^j (P = 1).
+                c.mul(&mut t1, &vj, &vj1);
+                c.sub(&mut t1, qj);
+                if bit {
+                    // t2 = V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1}.
+                    c.sqr(&mut t2, &vj1);
+                    c.sub(&mut t2, two_qj1);
+                    core::mem::swap(&mut vj, &mut t1);
+                    core::mem::swap(&mut vj1, &mut t2);
+                } else {
+                    // t2 = V_{2j} = V_j^2 - 2 Q^j.
+                    c.sqr(&mut t2, &vj);
+                    c.sub(&mut t2, two_qj);
+                    core::mem::swap(&mut vj, &mut t2);
+                    core::mem::swap(&mut vj1, &mut t1);
+                }
+                // j becomes 2j + bit.
+                *odd = bit;
+            }
+            QPower::Other { qj, q } => {
+                let q = *q;
+                // t1 = V_{2j+1} = V_j V_{j+1} - Q^j (P = 1).
+                c.mul(&mut t1, &vj, &vj1);
+                c.sub(&mut t1, qj);
+                if bit {
+                    // t2 = V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1}, with t3 = Q^{j+1}.
+                    c.mul_signed(&mut t3, qj, q);
+                    c.sqr(&mut t2, &vj1);
+                    c.sub2(&mut t2, &t3);
+                    // Q^{2j+1} = (Q^j)^2 Q.
+                    c.sqr(&mut t3, qj);
+                    c.mul_signed(qj, &t3, q);
+                    core::mem::swap(&mut vj, &mut t1);
+                    core::mem::swap(&mut vj1, &mut t2);
+                } else {
+                    // t2 = V_{2j} = V_j^2 - 2 Q^j; Q^{2j} = (Q^j)^2.
+                    c.sqr(&mut t2, &vj);
+                    c.sub2(&mut t2, qj);
+                    c.sqr(&mut t3, qj);
+                    core::mem::swap(qj, &mut t3);
+                    core::mem::swap(&mut vj, &mut t2);
+                    core::mem::swap(&mut vj1, &mut t1);
+                }
+                debug_assert!(arith::cmp_n(qj, c.m).is_lt());
+            }
         }
         debug_assert!(arith::cmp_n(&vj, c.m).is_lt() && arith::cmp_n(&vj1, c.m).is_lt());
-        debug_assert!(arith::cmp_n(&qj, c.m).is_lt());
     }
     if cancel::requested() {
         return Err(Error::Cancelled);
@@ -308,17 +438,26 @@ pub(crate) fn strong_lucas(t: &Tester) -> Result<bool> {
     if arith::is_zero(&t2) || arith::is_zero(&vj) {
         return Ok(true);
     }
-    // V_{d 2^r} for r = 1..s-1.
+    // V_{d 2^r} for r = 1..s-1. Invariant: vj = V_j and qpow holds Q^j, j = d 2^(r - 1).
     for r_step in 1..s {
         c.sqr(&mut t2, &vj);
-        c.sub2(&mut t2, &qj);
+        match &mut qpow {
+            QPower::MinusOne { odd } => {
+                // Q^j = -1 for j = d (odd), then 1; Q^{2j} = 1.
+                c.sub(&mut t2, if *odd { &minus_two } else { &two });
+                *odd = false;
+            }
+            QPower::Other { qj, .. } => {
+                c.sub2(&mut t2, qj);
+                if r_step + 1 < s {
+                    c.sqr(&mut t1, qj);
+                    core::mem::swap(qj, &mut t1);
+                }
+            }
+        }
         core::mem::swap(&mut vj, &mut t2);
         if arith::is_zero(&vj) {
             return Ok(true);
-        }
-        if r_step + 1 < s {
-            c.sqr(&mut t2, &qj);
-            core::mem::swap(&mut qj, &mut t2);
         }
     }
     Ok(false)
@@ -330,4 +469,140 @@ fn gcd(mut a: u64, mut b: u64) -> u64 {
         (a, b) = (b, a % b);
     }
     a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rug::integer::IsPrime;
+    use rug::rand::RandState;
+    use rug::Integer;
+
+    /// The strong Lucas test with Selfridge's parameters on rug integers, by another chain than
+    /// the one under test: (U_j, V_j, Q^j) doubled by U_{2j} = U_j V_j, V_{2j} = V_j^2 - 2 Q^j,
+    /// and stepped by U_{j+1} = (P U_j + V_j)/2, V_{j+1} = (D U_j + P V_j)/2 (Crandall–
+    /// Pomerance §3.6.1), then the same pass condition.
+    fn oracle(n: &Integer) -> bool {
+        if n.is_perfect_square() {
+            return false;
+        }
+        let mut d: i64 = 5;
+        loop {
+            match Integer::from(d).jacobi(n) {
+                -1 => break,
+                0 if *n != d.unsigned_abs() => return false,
+                _ => {}
+            }
+            d = if d > 0 { -(d + 2) } else { -d + 2 };
+        }
+        let q = (1 - d) / 4;
+        if Integer::from(q).gcd(n) != 1 {
+            return false;
+        }
+        let half = |x: Integer| -> Integer {
+            let x = x.modulo(n);
+            if x.is_odd() {
+                (x + n) >> 1
+            } else {
+                x >> 1
+            }
+        };
+        let np1 = Integer::from(n + 1);
+        let s = np1.find_one(0).expect("n + 1 > 0");
+        let e = Integer::from(&np1 >> s);
+        let (mut u, mut v, mut qk) = (
+            Integer::from(1),
+            Integer::from(1),
+            Integer::from(q).modulo(n),
+        );
+        for i in (0..e.significant_bits() - 1).rev() {
+            u = (u * &v).modulo(n);
+            v = (Integer::from(v.square_ref()) - Integer::from(2 * &qk)).modulo(n);
+            qk = Integer::from(qk.square_ref()).modulo(n);
+            if e.get_bit(i) {
+                let (u1, v1) = (half(Integer::from(&u + &v)), half(d * u + v));
+                (u, v) = (u1, v1);
+                qk = (qk * q).modulo(n);
+            }
+        }
+        if u == 0 || v == 0 {
+            return true;
+        }
+        for _ in 1..s {
+            v = (Integer::from(v.square_ref()) - Integer::from(2 * &qk)).modulo(n);
+            qk = Integer::from(qk.square_ref()).modulo(n);
+            if v == 0 {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn nat(x: &Integer) -> Natural {
+        Natural::parse(&x.to_string()).expect("decimal")
+    }
+
+    /// Both product paths (the AVX-512 IFMA slices where the CPU has them, and the tester's
+    /// reducer) against the rug oracle: Selfridge-parameter strong Lucas pseudoprimes (OEIS
+    /// A217255; 5777 has D = 5, 5459 D = -7), and at 1536 to 4096 bits (the IFMA sizes) GMP
+    /// primes and products of two primes, each with D = 5 (Q = -1) and with another D, and
+    /// random odd numbers.
+    #[test]
+    fn q_minus_one_and_other_q_match_an_independent_oracle() {
+        let slprp = [
+            5459u64, 5777, 10877, 16109, 18971, 22499, 24569, 25199, 40309, 58519, 75077, 97439,
+        ];
+        let mut cases: Vec<Integer> = slprp.iter().map(|&x| Integer::from(x)).collect();
+        cases.extend([3u32, 5, 7, 9, 11, 13, 15, 21, 25, 49].map(Integer::from));
+        let mut rng = RandState::new();
+        rng.seed(&Integer::from(0x1ca5));
+        let (mut d5, mut other) = (0, 0);
+        for bits in [1536u32, 2048, 4096] {
+            let want_each = if bits == 4096 { 1 } else { 2 };
+            let (mut p5, mut po, mut c5, mut co) = (0, 0, 0, 0);
+            while p5 < want_each || po < want_each || c5 < want_each || co < want_each {
+                let mut x = Integer::from(Integer::random_bits(bits, &mut rng));
+                x.set_bit(bits - 1, true);
+                let p = x.next_prime();
+                let mut y = Integer::from(Integer::random_bits(bits / 2, &mut rng));
+                y.set_bit(bits / 2 - 1, true);
+                let pq = Integer::from(&p >> (bits / 2)).next_prime() * y.next_prime();
+                for (z, is_p) in [(p, true), (pq, false)] {
+                    let five = z.jacobi(&Integer::from(5)) == -1;
+                    let slot = match (is_p, five) {
+                        (true, true) => &mut p5,
+                        (true, false) => &mut po,
+                        (false, true) => &mut c5,
+                        (false, false) => &mut co,
+                    };
+                    if *slot < want_each {
+                        *slot += 1;
+                        cases.push(z);
+                    }
+                }
+            }
+            let odd = Integer::from(Integer::random_bits(bits, &mut rng)) | 1u32;
+            cases.push(odd);
+        }
+        for z in &cases {
+            let n = nat(z);
+            let t = Tester::new(&n).expect("tester");
+            let want = oracle(z);
+            if z.is_probably_prime(25) != IsPrime::No {
+                assert!(want, "the oracle fails the prime {z}");
+            }
+            for tier in [Tier::Ifma, Tier::Adx, Tier::Portable] {
+                assert_eq!(strong_lucas_on(&t, tier), Ok(want), "{z} on {tier:?}");
+            }
+            if z.jacobi(&Integer::from(5)) == -1 {
+                d5 += 1;
+            } else {
+                other += 1;
+            }
+        }
+        assert!(d5 >= 10 && other >= 10, "{d5} with D = 5, {other} others");
+        for x in slprp {
+            assert!(oracle(&Integer::from(x)), "{x}");
+        }
+    }
 }

@@ -466,11 +466,213 @@ impl FusedArith for Session {
     }
 }
 
+/// AMM products on k-limb slices for the Lucas chain of `crate::prime` (beyond the source
+/// papers): residues are held fully reduced (`< m`) as little-endian limbs in the linear
+/// representation x R mod m with R = 2^(52 n) (n from [`size_for`]), so that the chain's
+/// additions, subtractions, word multiplications and zero tests run on limbs as with any
+/// [`crate::Reducer`], while each product converts its operands to digits, runs one [`amm`]
+/// and converts back with one conditional subtraction of m. The conversions are O(k) against
+/// the product's O(k^2), and unlike [`Session`] no product is spent entering or leaving.
+/// Leaks: variable time (the chain is `_vartime`); the products themselves are constant time.
+pub(crate) struct SliceProducts {
+    v: usize,
+    n: usize,
+    /// The modulus as 8V digits (zero above n).
+    m: Vec<u64>,
+    m_limbs: Vec<Limb>,
+    k0: u64,
+    /// R mod m, k limbs: the representation of 1.
+    one: Vec<Limb>,
+    /// The product before its final subtraction (k limbs; the bit above is returned apart).
+    t: Vec<Limb>,
+}
+
+impl SliceProducts {
+    /// The products modulo odd `m` (trimmed, k >= 1 limbs) on `tier` capped by this CPU
+    /// ([`crate::cpu::cap`]); `None` unless that is [`Tier::Ifma`] and [`size_for`] serves k.
+    /// Leaks: the modulus (a division for R mod m).
+    pub(crate) fn new(m: &[Limb], tier: Tier) -> Option<Self> {
+        if crate::cpu::cap(tier) != Tier::Ifma || m.first().is_none_or(|&l| l & 1 == 0) {
+            return None;
+        }
+        let k = m.len();
+        let (n, v) = size_for(k)?;
+        let mut one = super::pow2_mod(DIGIT_BITS * n, m);
+        one.resize(k, 0);
+        Some(Self {
+            v,
+            n,
+            m: by_vectors!(v, digits_of(m)),
+            m_limbs: m.to_vec(),
+            k0: crate::limb::neg_inv_newton(m[0]) & MASK52,
+            one,
+            t: vec![0; k],
+        })
+    }
+
+    /// The representation of 1: R mod m (k limbs, `< m`).
+    pub(crate) fn one(&self) -> &[Limb] {
+        &self.one
+    }
+
+    /// `out = a b R^{-1} mod m` (k limbs, `< m`) for `a, b < m` (k limbs each).
+    /// Leaks: nothing but the lengths (constant time).
+    pub(crate) fn mul(&mut self, out: &mut [Limb], a: &[Limb], b: &[Limb]) {
+        self.product(out, a, Some(b));
+    }
+
+    /// `out = a^2 R^{-1} mod m` (k limbs, `< m`) for `a < m`.
+    /// Leaks: nothing but the lengths (constant time).
+    pub(crate) fn sqr(&mut self, out: &mut [Limb], a: &[Limb]) {
+        self.product(out, a, None);
+    }
+
+    fn product(&mut self, out: &mut [Limb], a: &[Limb], b: Option<&[Limb]>) {
+        let k = self.m_limbs.len();
+        assert!(out.len() == k && a.len() == k && b.is_none_or(|b| b.len() == k));
+        // SAFETY: a SliceProducts exists only when the CPU has the IFMA tier (`cpu::cap`), for
+        // a size `size_for` serves (4m <= R, n <= 8V).
+        let hi = unsafe {
+            by_vectors!(
+                self.v,
+                slice_product_v(&mut self.t, a, b, &self.m, self.k0, self.n)
+            )
+        };
+        // t + hi 2^(64k) < 2m: one subtraction of m at most.
+        arith::sub_mod_final(out, &self.t, hi, &self.m_limbs);
+        debug_assert!(arith::cmp_n(out, &self.m_limbs).is_lt());
+    }
+}
+
+/// The 8V digits of the k limbs `x` (64k <= 52 * 8V): digit i is bits 52i..52i+51, read
+/// from the two limbs holding them by one 128-bit shift (no branch but the last limb's
+/// bound). Leaks: nothing but the lengths.
+#[inline(always)]
+fn digits_streamed<const V: usize>(x: &[Limb]) -> Digits<V> {
+    let mut d = Digits::<V>::small(0);
+    let k = x.len();
+    let count = (64 * k).div_ceil(DIGIT_BITS);
+    debug_assert!(count <= LANES * V);
+    for (i, out) in d.as_mut()[..count].iter_mut().enumerate() {
+        let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
+        let hi = if w + 1 < k { x[w + 1] } else { 0 };
+        let pair = (u128::from(hi) << 64) | u128::from(x[w]);
+        *out = (pair >> s) as u64 & MASK52;
+    }
+    d
+}
+
+/// `out` = the low k limbs of the normalized digits `d` (8V of them, 64 (k + 1) <= 52 * 8V +
+/// 64); returns the bits above them, which must fit a word. Limb j is bits 64j..64j+63, read
+/// from the three digits from 64j / 52 on by one 128-bit shift (t = 64j mod 52 <= 48, so they
+/// hold bits t..t+63 within their low 128). Leaks: nothing but the lengths.
+#[inline(always)]
+fn limbs_streamed(out: &mut [Limb], d: &[u64]) -> Limb {
+    let digit = |i: usize| u128::from(d.get(i).copied().unwrap_or(0));
+    let limb = |j: usize| {
+        let (i, t) = (64 * j / DIGIT_BITS, 64 * j % DIGIT_BITS);
+        let three = digit(i) | (digit(i + 1) << DIGIT_BITS) | (digit(i + 2) << (2 * DIGIT_BITS));
+        (three >> t) as u64
+    };
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = limb(j);
+    }
+    let k = out.len();
+    debug_assert_eq!(limb(k + 1), 0, "value does not fit k + 1 limbs");
+    limb(k)
+}
+
+/// `t = AMM(a, b)` (`b = None`: `AMM(a, a)`) for k-limb `a, b < m`: the digits of the
+/// operands, one [`amm_inline`], and the result's low k limbs in `t`; returns the bit above
+/// them (the result is `< 2m`).
+/// Leaks: nothing but the lengths (constant time).
+///
+/// # Safety
+/// The CPU must support AVX-512F and AVX-512 IFMA; `4m <= 2^(52 n)`, `n <= 8V`, `m` holds the
+/// digits of the odd modulus, `k0 = -m^{-1} mod 2^52`.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn slice_product_v<const V: usize>(
+    t: &mut [Limb],
+    a: &[Limb],
+    b: Option<&[Limb]>,
+    m: &[u64],
+    k0: u64,
+    n: usize,
+) -> Limb {
+    let ad = digits_streamed::<V>(a);
+    let r = match b {
+        // SAFETY: the caller guarantees the CPU features and the sizes.
+        Some(b) => unsafe { amm_inline(&ad, &digits_streamed::<V>(b), Digits::view(m), k0, n) },
+        // SAFETY: as above.
+        None => unsafe { amm_inline(&ad, &ad, Digits::view(m), k0, n) },
+    };
+    limbs_streamed(t, r.as_ref())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::reduce::montgomery::test_util::{big, every_scan};
     use num_bigint::BigUint;
+
+    /// [`SliceProducts`] at every served size class (moduli with the top bit set, top limb 1,
+    /// all ones), against num-bigint: `out R = a b mod m`, `out < m`, and `one = R mod m`;
+    /// the streamed conversions against [`Digits::from_limbs`] and [`Digits::limbs`].
+    fn streamed_vec<const V: usize>(x: &[Limb]) -> Vec<u64> {
+        digits_streamed::<V>(x).as_ref().to_vec()
+    }
+
+    #[test]
+    fn slice_products_match_num_bigint() {
+        if crate::cpu::detected() < Tier::Ifma {
+            eprintln!("skipped: no AVX-512 IFMA on this CPU");
+            return;
+        }
+        assert!(SliceProducts::new(&[u64::MAX; 16], Tier::Adx).is_none());
+        assert!(SliceProducts::new(&[u64::MAX; 8], Tier::Ifma).is_none());
+        let mut s: u64 = 0x5eed_1ca5;
+        let mut rnd = || crate::limb::xorshift64(&mut s);
+        for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64] {
+            let (n, v) = size_for(k).expect("served");
+            for case in 0..3 {
+                let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
+                match case {
+                    0 => m[k - 1] |= 1 << 63,
+                    1 => m[k - 1] = 1,
+                    _ => m.fill(u64::MAX),
+                }
+                m[0] |= 1;
+                let mut sp = SliceProducts::new(&m, Tier::Ifma).expect("served");
+                let mb = big(&m);
+                let r = BigUint::from(1u32) << (DIGIT_BITS * n);
+                assert_eq!(big(sp.one()), &r % &mb);
+                let below = |x: BigUint| {
+                    let mut l = (x % &mb).to_u64_digits();
+                    l.resize(k, 0);
+                    l
+                };
+                let mut cases = vec![(below(&mb - 1u32), below(&mb - 1u32))];
+                for _ in 0..20 {
+                    let a = below(big(&(0..k).map(|_| rnd()).collect::<Vec<_>>()));
+                    let b = below(big(&(0..k).map(|_| rnd()).collect::<Vec<_>>()));
+                    cases.push((a, b));
+                }
+                let mut out = vec![0; k];
+                for (a, b) in &cases {
+                    let d = by_vectors!(v, digits_of(a));
+                    assert_eq!(by_vectors!(v, streamed_vec(a)), d);
+                    let mut back = vec![0; k];
+                    assert_eq!(limbs_streamed(&mut back, &d), 0);
+                    assert_eq!(&back, a);
+                    sp.mul(&mut out, a, b);
+                    assert!(big(&out) < mb);
+                    assert_eq!(big(&out) * &r % &mb, big(a) * big(b) % &mb, "k={k} {case}");
+                    sp.sqr(&mut out, a);
+                    assert_eq!(big(&out) * &r % &mb, big(a) * big(a) % &mb, "k={k} {case}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn digits_round_trip() {
