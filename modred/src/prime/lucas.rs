@@ -11,6 +11,7 @@ use crate::natural::Natural;
 #[cfg(target_arch = "x86_64")]
 use crate::reduce::montgomery::ifma::SliceProducts;
 use crate::reduce::Reducer;
+#[cfg(target_arch = "x86_64")]
 use crate::tuning::LUCAS_IFMA_MIN_LIMBS;
 
 /// The Jacobi symbol (a/m) for odd `m >= 1` (Cohen, *A Course in Computational Algebraic
