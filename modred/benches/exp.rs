@@ -419,7 +419,7 @@ fn ratios(_: &mut Criterion) {
 
 /// Batch throughput on one core: `pow_batch_vartime` of 16 triples with different random odd
 /// moduli (eight lanes on the IFMA tier) against the same triples one by one (`pow_vartime`) and
-/// GMP's `mpz_powm` one by one. Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
+/// GMP's `mpz_powm` one by one, and `pow_batch_ct` against `Modulus::pow_ct` one by one. Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
 /// `MODRED_EXP_LANES=1024,4096`): `MODRED_EXP_LANES=1 cargo bench -p modred --bench exp -- lanes`.
 fn lanes(_: &mut Criterion) {
     let Some(sizes) = std::env::var_os("MODRED_EXP_LANES") else {
@@ -465,6 +465,15 @@ fn lanes(_: &mut Criterion) {
                 black_box(Integer::from(b.pow_mod_ref(e, m).unwrap()));
             }
         };
+        let batch_ct = || {
+            black_box(pool1.install(|| exp::pow_batch_ct(&triples)).unwrap());
+        };
+        let one_by_one_ct = || {
+            for (b, e, m) in &triples {
+                let md = Modulus::new(m, ReducerKind::Auto).unwrap();
+                black_box(md.pow_ct(b, e).unwrap());
+            }
+        };
         let t = std::time::Instant::now();
         batch();
         println!(
@@ -483,6 +492,12 @@ fn lanes(_: &mut Criterion) {
             rounds,
             Box::new(batch),
             Box::new(gmp_loop),
+        );
+        paired(
+            &format!("{bits} batch ct / one by one ct"),
+            rounds,
+            Box::new(batch_ct),
+            Box::new(one_by_one_ct),
         );
     }
 }

@@ -85,8 +85,10 @@ pub(crate) enum Work {
     Inverse,
     /// Printing decimal: 102 from 2^18 bits on, 245 at 2^14 (portable: 490 KiB).
     Print,
-    /// Parsing decimal or hexadecimal, per byte of the number: 16 (the text's copy apart).
+    /// Parsing decimal, per byte of the number: 16 (the text's copy apart).
     Parse,
+    /// Parsing hexadecimal: the number's limbs only (the text's copy apart).
+    ParseHex,
 }
 
 impl Work {
@@ -97,7 +99,7 @@ impl Work {
             Work::Power => "exponentiation",
             Work::Inverse => "inverse",
             Work::Print => "decimal conversion",
-            Work::Parse => "parsing",
+            Work::Parse | Work::ParseHex => "parsing",
         }
     }
 
@@ -109,6 +111,7 @@ impl Work {
             Work::Product => 40,
             Work::Parse => 24,
             Work::Inverse => 20,
+            Work::ParseHex => 1,
         }
     }
 }

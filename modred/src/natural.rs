@@ -122,8 +122,6 @@ impl Natural {
             reason,
         };
         let t = text.trim();
-        // The number has at most len/16 + 1 limbs; a copy of the digits is made first.
-        alloc::ensure_work(Work::Parse, t.len() / 16 + 1, t.len() / 8)?;
         if t.starts_with('-') {
             return Err(err("negative numbers are not accepted"));
         }
@@ -131,6 +129,13 @@ impl Natural {
             Some(h) => (h, 16),
             None => (t, 10),
         };
+        // The number has at most len/16 + 1 limbs; a copy of the digits may be made first.
+        let work = if radix == 16 {
+            Work::ParseHex
+        } else {
+            Work::Parse
+        };
+        alloc::ensure_work(work, t.len() / 16 + 1, t.len() / 8)?;
         // Python's rule: an underscore follows a digit or the base prefix, and precedes a digit.
         const UNDERSCORE: &str = "'_' is allowed only between digits (or right after 0x)";
         let mut after_digit = radix == 16;

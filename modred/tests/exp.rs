@@ -994,15 +994,12 @@ fn even_moduli_shapes() {
     let _ = rng.gen::<u8>();
 }
 
-/// The batch functions with the eight-lane IFMA kernel (on CPUs with IFMA; the same batches
-/// run one by one elsewhere): a mixed batch of 61 triples (moduli of 8, 9, 16, 33 and 64 limbs,
-/// each size's last group partial, different and equal moduli in one group, exponents 0, 1,
-/// short and long in one group, bases 0, 1, m - 1, >= m of m's length and longer than m, even
-/// and small moduli that never run in lanes), and one modulus for 19 pairs, all against both
-/// oracles.
-#[test]
-fn batches_in_lanes_match_oracles() {
-    let mut rng = StdRng::seed_from_u64(0x1a2e5);
+/// A mixed batch of 61 triples for the batch functions with the eight-lane IFMA kernel (on
+/// CPUs with IFMA; the same batches run one by one elsewhere): moduli of 8, 9, 16, 33 and 64
+/// limbs, each size's last group partial, different and equal moduli in one group, exponents
+/// 0, 1, short, of m's length and longer in one size, bases 0, 1, m - 1, >= m of m's length
+/// and longer than m, and an even and small moduli that never run in lanes.
+fn mixed_triples(rng: &mut StdRng) -> Vec<(BigUint, BigUint, BigUint)> {
     let mut triples: Vec<(BigUint, BigUint, BigUint)> = Vec::new();
     for (limbs, count) in [(8u64, 13usize), (9, 8), (16, 11), (33, 4), (64, 9)] {
         let bits = 64 * limbs;
@@ -1025,6 +1022,7 @@ fn batches_in_lanes_match_oracles() {
                 0 => BigUint::zero(),
                 1 => BigUint::one(),
                 2 => rng.gen_biguint(17),
+                3 => rng.gen_biguint(bits + 64), // longer than m
                 _ => rng.gen_biguint(bits),
             };
             triples.push((b, e, m));
@@ -1046,11 +1044,23 @@ fn batches_in_lanes_match_oracles() {
         BigUint::from(9u32),
         BigUint::from(101u32),
     ));
-    let natural: Vec<(Natural, Natural, Natural)> = triples
+    triples
+}
+
+fn naturals(triples: &[(BigUint, BigUint, BigUint)]) -> Vec<(Natural, Natural, Natural)> {
+    triples
         .iter()
         .map(|(b, e, m)| (nat(b), nat(e), nat(m)))
-        .collect();
-    let got = exp::pow_batch_vartime(&natural).unwrap();
+        .collect()
+}
+
+/// `pow_batch_vartime` on [`mixed_triples`] and `pow_many_vartime` of one modulus for 19
+/// pairs, against both oracles.
+#[test]
+fn batches_in_lanes_match_oracles() {
+    let mut rng = StdRng::seed_from_u64(0x1a2e5);
+    let triples = mixed_triples(&mut rng);
+    let got = exp::pow_batch_vartime(&naturals(&triples)).unwrap();
     assert_eq!(got.len(), triples.len());
     for (i, (got, (b, e, m))) in got.into_iter().zip(&triples).enumerate() {
         assert_eq!(got.unwrap().to_biguint(), oracle(b, e, m), "triple {i}");
@@ -1069,6 +1079,36 @@ fn batches_in_lanes_match_oracles() {
         .zip(&pairs)
     {
         assert_eq!(got.unwrap().to_biguint(), oracle(b, e, &m));
+    }
+}
+
+/// `pow_batch_ct` on [`mixed_triples`] (the moduli of a lanes group differing, exponents of
+/// m's length and longer in separate groups) plus moduli 1 and 2^64 - 1 and m = 0, against
+/// both oracles: an even modulus is `pow_ct`'s error, m = 0 `ZeroModulus`.
+#[test]
+fn pow_batch_ct_matches_oracles() {
+    let mut rng = StdRng::seed_from_u64(0xc7_5eed);
+    let mut triples = mixed_triples(&mut rng);
+    triples.push((BigUint::from(9u32), BigUint::from(4u32), BigUint::one()));
+    triples.push((
+        rng.gen_biguint(64),
+        rng.gen_biguint(64),
+        BigUint::from(u64::MAX),
+    ));
+    triples.push((BigUint::from(2u32), BigUint::from(3u32), BigUint::zero()));
+    let got = exp::pow_batch_ct(&naturals(&triples)).unwrap();
+    assert_eq!(got.len(), triples.len());
+    for (i, (got, (b, e, m))) in got.into_iter().zip(&triples).enumerate() {
+        if m.is_zero() {
+            assert!(matches!(got, Err(modred::Error::ZeroModulus)), "triple {i}");
+        } else if (m % 2u32).is_zero() {
+            assert!(
+                matches!(got, Err(modred::Error::InvalidParameter(_))),
+                "triple {i}"
+            );
+        } else {
+            assert_eq!(got.unwrap().to_biguint(), oracle(b, e, m), "triple {i}");
+        }
     }
 }
 

@@ -6,7 +6,8 @@ A Rust library (PyO3 extension) with a faster ``pow(b, e, m)`` and the whole too
 - ``Modulus(m, reducer="auto")``: a context built once for ``m`` with ``reduce``, ``mul``,
   ``sqr``, ``pow`` (any method), ``pow_ct`` (constant time), ``inverse``, ``pow_many`` /
   ``pow_batch`` (all cores) and ``fixed_base`` (precomputed tables for one base);
-- ``pow_batch(triples)``: independent ``(b, e, m)`` triples over all cores;
+- ``pow_batch(triples)``: independent ``(b, e, m)`` triples over all cores (``pow_batch_ct``:
+  constant time);
 - ``methods()``: the reducer and exponentiation method names (the CLI's);
 - ``evm_modexp(data, fork="osaka")`` / ``evm_gas(data, fork="osaka")``: the Ethereum MODEXP
   precompile (EIP-198 input; EIP-198, EIP-2565 or EIP-7883 gas; EIP-7823's cap);
@@ -20,7 +21,7 @@ thread-safe and picklable.
 """
 
 from ._modred import (FixedBase, Modulus, RsaKey, evm_gas, evm_modexp, is_prime, is_prime_many,
-                      methods, next_prime, pow_batch, powmod)
+                      methods, next_prime, pow_batch, pow_batch_ct, powmod)
 
 __all__ = [
     "FixedBase",
@@ -33,6 +34,7 @@ __all__ = [
     "methods",
     "next_prime",
     "pow_batch",
+    "pow_batch_ct",
     "powmod",
 ]
 __version__ = "0.1.0"

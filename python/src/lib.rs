@@ -4,7 +4,8 @@
 //! - [`modulus::PyModulus`] (`modred.Modulus`): a modulus context built once, shared between
 //!   threads, picklable; [`modulus::PyFixedBase`] (`modred.FixedBase`): precomputed tables for
 //!   one base;
-//! - [`pow_batch`]: many independent `(b, e, m)` triples over all cores;
+//! - [`pow_batch`]: many independent `(b, e, m)` triples over all cores; [`pow_batch_ct`] in
+//!   constant time;
 //! - [`methods`]: the reducer and method names (the CLI's);
 //! - [`evm::evm_modexp`], [`evm::evm_gas`]: the Ethereum MODEXP precompile;
 //! - [`rsa::PyRsaKey`] (`modred.RsaKey`): raw RSA private- and public-key operations;
@@ -25,7 +26,7 @@ mod signals;
 use conv::{to_int, to_py_signed, Int};
 use errors::{item_error, to_pyerr};
 use modred::exp::{self, PowOptions};
-use modred::Natural;
+use modred::{Modulus, Natural, ReducerKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
@@ -126,22 +127,48 @@ fn powmod<'py>(
 #[pyfunction]
 #[pyo3(signature = (triples, /))]
 fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    batch_of_triples(py, "pow_batch", triples, false)
+}
+
+/// ``pow_batch`` in constant time for secret exponents: each triple as ``Modulus(m).pow_ct(b,
+/// e)`` computes it (odd m, exponent >= 0; a negative base is reduced first, in variable time).
+/// On CPUs with AVX-512 IFMA, eight triples whose moduli and exponents have the same lengths in
+/// limbs run side by side in its lanes (the moduli may differ). What leaks: each modulus, the
+/// sizes, and how the triples group by those sizes.
+#[pyfunction]
+#[pyo3(signature = (triples, /))]
+fn pow_batch_ct<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyList>> {
+    batch_of_triples(py, "pow_batch_ct", triples, true)
+}
+
+/// `pow_batch` (`ct`: `pow_batch_ct`) under the name `func` for its messages.
+fn batch_of_triples<'py>(
+    py: Python<'py>,
+    func: &str,
+    triples: &Bound<'py, PyAny>,
+    ct: bool,
+) -> PyResult<Bound<'py, PyList>> {
     let mut items: Vec<(Int, Int, Int)> = Vec::new();
     for (i, t) in triples.try_iter()?.enumerate() {
         let t = t?;
         let (b, e, m): (Bound<PyAny>, Bound<PyAny>, Bound<PyAny>) = t.extract().map_err(|_| {
             pyo3::exceptions::PyTypeError::new_err(format!(
-                "pow_batch(): item {i} must be a (base, exp, mod) triple"
+                "{func}(): item {i} must be a (base, exp, mod) triple"
             ))
         })?;
         let (b, e, m) = (
-            to_int(&b, "pow_batch", "base")?,
-            to_int(&e, "pow_batch", "exp")?,
-            to_int(&m, "pow_batch", "mod")?,
+            to_int(&b, func, "base")?,
+            to_int(&e, func, "exp")?,
+            to_int(&m, func, "mod")?,
         );
         if m.is_zero() {
             return Err(PyValueError::new_err(format!(
-                "pow_batch(): item {i}: 3rd argument cannot be 0"
+                "{func}(): item {i}: 3rd argument cannot be 0"
+            )));
+        }
+        if ct && e.negative {
+            return Err(PyValueError::new_err(format!(
+                "{func}(): item {i}: exponent is negative (inverting is not constant time; use pow_batch)"
             )));
         }
         items.push((b, e, m));
@@ -166,13 +193,19 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
                     }
                 }
             }
-            let done = if parallel::pool_usable() {
-                exp::pow_batch_vartime(&work).map_err(|err| (None, err))?
-            } else {
-                let opts = PowOptions::default();
-                work.iter()
-                    .map(|(b, e, m)| exp::pow_vartime(b, e, m, &opts))
-                    .collect()
+            let done = match (parallel::pool_usable(), ct) {
+                (true, false) => exp::pow_batch_vartime(&work).map_err(|err| (None, err))?,
+                (true, true) => exp::pow_batch_ct(&work).map_err(|err| (None, err))?,
+                (false, false) => {
+                    let opts = PowOptions::default();
+                    work.iter()
+                        .map(|(b, e, m)| exp::pow_vartime(b, e, m, &opts))
+                        .collect()
+                }
+                (false, true) => work
+                    .iter()
+                    .map(|(b, e, m)| Modulus::new(m, ReducerKind::Auto)?.pow_ct(b, e))
+                    .collect(),
             };
             let mut done = done.into_iter();
             let mut out = Vec::with_capacity(slots.len());
@@ -188,7 +221,7 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
             Ok(out)
         },
     )?;
-    let results = results.map_err(|(i, err)| item_error("pow_batch", i, err))?;
+    let results = results.map_err(|(i, err)| item_error(func, i, err))?;
     let list = PyList::empty(py);
     for (r, (_, _, m)) in results.iter().zip(&items) {
         list.append(finish(py, r, &m.mag, m.negative)?)?;
@@ -220,6 +253,7 @@ fn methods(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 fn _modred(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(powmod, m)?)?;
     m.add_function(wrap_pyfunction!(pow_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(pow_batch_ct, m)?)?;
     m.add_function(wrap_pyfunction!(methods, m)?)?;
     m.add_function(wrap_pyfunction!(evm::evm_modexp, m)?)?;
     m.add_function(wrap_pyfunction!(evm::evm_gas, m)?)?;

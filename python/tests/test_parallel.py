@@ -102,6 +102,28 @@ def test_pow_many_ct_matches_pow():
         M.pow_many_ct([2, 3], [1])
 
 
+def test_pow_batch_ct_matches_pow():
+    # Moduli of 1348 and 1024 bits (the IFMA lanes serve both: eight triples of one modulus
+    # length and exponent length per pass, the moduli differing), negative bases and moduli,
+    # |m| = 1, exponents of several lengths.
+    triples = []
+    for i in range(44):
+        m = RNG.getrandbits(RNG.choice([1348, 1024])) | 1 << 1023 | 1
+        m = -m if i % 7 == 3 else m
+        b = RNG.getrandbits(1400) - (1 << 1399) if i % 5 else RNG.choice([0, 1, m - 1])
+        triples.append((b, RNG.getrandbits(RNG.choice([0, 1, 64, 1348])), m))
+    triples += [(5, 3, 1), (5, 3, -1), (2, 10, 1_000_003)]
+    want = [pow(b, e, m) for b, e, m in triples]
+    assert modred.pow_batch_ct(triples) == want
+    assert modred.pow_batch_ct([]) == []
+    with pytest.raises(ValueError, match=r"pow_batch_ct\(\): item 1: exponent is negative"):
+        modred.pow_batch_ct([(2, 3, 7), (2, -1, 7)])
+    with pytest.raises(ValueError, match=r"pow_batch_ct\(\): item 0: .*odd modulus"):
+        modred.pow_batch_ct([(3, 5, 10)])
+    with pytest.raises(ValueError, match=r"pow_batch_ct\(\): item 0: 3rd argument cannot be 0"):
+        modred.pow_batch_ct([(3, 5, 0)])
+
+
 # Forking a process that runs threads warns on Python >= 3.12: that is the situation tested.
 @pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 @pytest.mark.parametrize("start", ["fork", "spawn", "forkserver"])

@@ -5,9 +5,11 @@
 //! - `throughput-pow`: exponentiations per second of a batch of random triples (b, e, m),
 //!   full-length exponents, by modred one by one, modred's batch (`pow_batch_vartime`: eight
 //!   moduli at a time in the AVX-512 IFMA lanes where the CPU has them), modred's batch under
-//!   one modulus (`pow_many_vartime`), and GMP's `mpz_powm` in a loop.
-//! - `throughput-prime`: one probable-prime test of a prime (the expensive case: no early
-//!   witness) and one next-prime search, against GMP and OpenSSL. The primes come from GMP.
+//!   one modulus (`pow_many_vartime`), and GMP's `mpz_powm` in a loop; and the constant-time
+//!   forms, one by one (`Modulus::pow_ct`) and batched (`pow_batch_ct`).
+//! - `throughput-prime`: probable-prime tests of primes (the expensive case: no early
+//!   witness; four primes, the time per test) and one next-prime search, against GMP and
+//!   OpenSSL. The primes come from GMP.
 
 use super::common::short_reason;
 use crate::data::{from_rug, to_bn, to_rug, Rng};
@@ -29,6 +31,9 @@ const NEXT_FULL: [usize; 2] = [1024, 2048];
 const NEXT_QUICK: [usize; 2] = [1024, 2048];
 /// Triples per batch: two full groups of the eight IFMA lanes.
 const BATCH: usize = 16;
+/// Primes per `is_prime` row: two with Selfridge's D = 5 (p = 2, 3 mod 5) and two with another
+/// D, the two kinds of strong Lucas chain.
+const PRIMES_PER_ROW: usize = 4;
 /// GMP's repetitions: `mpz_probab_prime_p(n, 25)` is Baillie–PSW plus one Miller–Rabin round.
 const GMP_REPS: u32 = 25;
 
@@ -36,6 +41,8 @@ const ONE: &str = "modred one by one";
 const BATCHED: &str = "modred pow_batch_vartime";
 const MANY: &str = "modred pow_many_vartime (one modulus)";
 const GMP_LOOP: &str = "GMP mpz_powm loop";
+const ONE_CT: &str = "modred pow_ct one by one";
+const BATCHED_CT: &str = "modred pow_batch_ct";
 const MODRED: &str = "modred";
 const GMP: &str = "GMP";
 const OSSL: &str = "OpenSSL";
@@ -111,8 +118,11 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
         BATCHED,
         MANY,
         GMP_LOOP,
+        ONE_CT,
+        BATCHED_CT,
         "batch / one by one",
         "batch / GMP",
+        "batch ct / one by one ct",
     ]
     .map(String::from)
     .to_vec();
@@ -202,6 +212,22 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
                     }
                     check.then(|| concat(&out))
                 }),
+                attempt(ONE_CT, move || {
+                    let mut out = Vec::with_capacity(BATCH);
+                    for (b, e, m) in triples {
+                        let md = Modulus::new(m, ReducerKind::Auto).map_err(|e| e.to_string())?;
+                        out.push(md.pow_ct(b, e).map_err(|e| e.to_string())?);
+                    }
+                    black_box(&out);
+                    Ok(concat(&out))
+                }),
+                attempt(BATCHED_CT, move || {
+                    let out = modred::exp::pow_batch_ct(triples)
+                        .and_then(|v| v.into_iter().collect::<modred::Result<Vec<_>>>())
+                        .map_err(|e| e.to_string())?;
+                    black_box(&out);
+                    Ok(concat(&out))
+                }),
             ]
         };
         let cells = match measure_on_one_core(&ctx.proto, &t, &want, comps) {
@@ -209,6 +235,7 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
                 let mut v: Vec<Cell> = cells.iter().map(|c| rate(c, BATCH)).collect();
                 v.push(quotient(&v[1], &v[0]));
                 v.push(quotient(&v[1], &v[3]));
+                v.push(quotient(&v[5], &v[4]));
                 v
             }
             Err(e) => vec![Cell::na(e); t.columns.len()],
@@ -219,7 +246,7 @@ fn pow_table(ctx: &mut Ctx, sizes: &[usize]) -> Table {
             cells,
         });
     }
-    t.note(format!("{BATCH} random triples per row: modulus odd with its top bit set, base below it, exponent of the modulus's length (top bit set); each cell is {BATCH} / the median time of one batch over the interleaved rounds, on a one-thread rayon pool (`ThreadPoolBuilder::new().num_threads(1)`, `install`), so per core. `{ONE}`: `Modulus::new(m)` then `pow_vartime` per triple; `{BATCHED}`: `modred::exp::pow_batch_vartime(&triples)` (on the IFMA tier eight moduli of the same size at a time in the AVX-512 IFMA lanes, else one by one); `{MANY}`: `Modulus::new(m)` once then `pow_many_vartime` of {BATCH} (base, exponent) pairs under the first modulus (another workload, checked against GMP on its own pairs); `{GMP_LOOP}`: `mpz_powm` per triple. Every batch is cross-checked against GMP before timing (a mismatch is WRONG and never timed). The ratio columns divide the rates."));
+    t.note(format!("{BATCH} random triples per row: modulus odd with its top bit set, base below it, exponent of the modulus's length (top bit set); each cell is {BATCH} / the median time of one batch over the interleaved rounds, on a one-thread rayon pool (`ThreadPoolBuilder::new().num_threads(1)`, `install`), so per core. `{ONE}`: `Modulus::new(m)` then `pow_vartime` per triple; `{BATCHED}`: `modred::exp::pow_batch_vartime(&triples)` (on the IFMA tier eight moduli of the same size at a time in the AVX-512 IFMA lanes, else one by one); `{MANY}`: `Modulus::new(m)` once then `pow_many_vartime` of {BATCH} (base, exponent) pairs under the first modulus (another workload, checked against GMP on its own pairs); `{GMP_LOOP}`: `mpz_powm` per triple; `{ONE_CT}` and `{BATCHED_CT}`: the same in constant time (`Modulus::pow_ct` per triple; `modred::exp::pow_batch_ct`, eight moduli of one size in the lanes). Every batch is cross-checked against GMP before timing (a mismatch is WRONG and never timed). The ratio columns divide the rates."));
     t.note(format!("modred kernel tier: {}.", modred::cpu::tier()));
     t
 }
@@ -234,27 +261,76 @@ fn truth(b: bool) -> Natural {
     Natural::from(u64::from(b))
 }
 
-fn is_prime_comps<'a>(n: &'a Natural) -> Vec<Competitor<'a>> {
-    let g = to_rug(n);
-    let bn = to_bn(n);
+/// [`PRIMES_PER_ROW`] GMP primes of `bits` bits, two of each kind (see there).
+fn row_primes(rng: &mut Rng, bits: usize) -> Vec<Natural> {
+    let (mut d5, mut other) = (Vec::new(), Vec::new());
+    while d5.len() + other.len() < PRIMES_PER_ROW {
+        let p = gmp_prime(rng, bits);
+        let kind = if matches!(p.limbs()[0] % 5, 2 | 3) {
+            &mut d5
+        } else {
+            &mut other
+        };
+        if kind.len() < PRIMES_PER_ROW / 2 {
+            kind.push(p);
+        }
+    }
+    d5.into_iter().chain(other).collect()
+}
+
+/// A time cell of a call over `n` items as the time per item.
+fn per_item(c: Cell, n: usize) -> Cell {
+    match c {
+        Cell::Time {
+            median_us,
+            min_us,
+            max_us,
+            ratio,
+            samples,
+            iters,
+        } => Cell::Time {
+            median_us: median_us / n as f64,
+            min_us: min_us / n as f64,
+            max_us: max_us / n as f64,
+            ratio,
+            samples,
+            iters,
+        },
+        other => other,
+    }
+}
+
+fn is_prime_comps(ns: &[Natural]) -> Vec<Competitor<'_>> {
+    let g: Vec<Integer> = ns.iter().map(to_rug).collect();
+    let bn: Vec<_> = ns.iter().map(to_bn).collect();
     let ossl = match BigNumContext::new() {
         Ok(mut bctx) => attempt(OSSL, move || {
-            let r = bn
-                .is_prime_fasttest(0, &mut bctx, true)
-                .map_err(|e| e.to_string())?;
-            Ok(truth(black_box(r)))
+            let mut r = Vec::with_capacity(bn.len());
+            for n in &bn {
+                r.push(truth(black_box(
+                    n.is_prime_fasttest(0, &mut bctx, true)
+                        .map_err(|e| e.to_string())?,
+                )));
+            }
+            Ok(concat(&r))
         }),
         Err(e) => Competitor::na(OSSL, short_reason(&e.to_string())),
     };
     vec![
         attempt(MODRED, move || {
-            modred::prime::is_probable_prime_vartime(n)
-                .map(|r| truth(black_box(r)))
-                .map_err(|e| e.to_string())
+            let mut r = Vec::with_capacity(ns.len());
+            for n in ns {
+                let p = modred::prime::is_probable_prime_vartime(n).map_err(|e| e.to_string())?;
+                r.push(truth(black_box(p)));
+            }
+            Ok(concat(&r))
         }),
         Competitor::new(GMP, move |check| {
-            let r = g.is_probably_prime(GMP_REPS) != IsPrime::No;
-            check.then(|| truth(black_box(r)))
+            let r: Vec<Natural> = g
+                .iter()
+                .map(|n| truth(black_box(n.is_probably_prime(GMP_REPS) != IsPrime::No)))
+                .collect();
+            check.then(|| concat(&r))
         }),
         ossl,
     ]
@@ -285,7 +361,7 @@ fn prime_table(ctx: &mut Ctx, is_prime_sizes: &[usize], next_sizes: &[usize]) ->
         "throughput-prime",
         "probable-prime test of a prime, and next prime: modred vs GMP and OpenSSL",
         "throughput",
-        "µs per call (ratio columns: time / time)",
+        "µs per test or search (ratio columns: time / time)",
         "operation, bits",
     );
     t.columns = [MODRED, GMP, OSSL, "modred / GMP", "modred / OpenSSL"]
@@ -299,25 +375,30 @@ fn prime_table(ctx: &mut Ctx, is_prime_sizes: &[usize], next_sizes: &[usize]) ->
         let op = if next { "next_prime" } else { "is_prime" };
         ctx.step(format!("throughput {op} {bits} bits"));
         let mut rng = Rng::new(0x7471_0000 + bits as u64 + if next { 1 << 20 } else { 0 });
-        let (n, want) = if next {
+        let (ns, want) = if next {
             let x = rng.exact(bits);
             let p = from_rug(&to_rug(&x).next_prime());
-            (x, p)
+            (vec![x], p)
         } else {
-            let p = gmp_prime(&mut rng, bits);
-            let gmp_says = to_rug(&p).is_probably_prime(GMP_REPS) != IsPrime::No;
-            (p, truth(gmp_says))
+            let ps = row_primes(&mut rng, bits);
+            let gmp_says: Vec<Natural> = ps
+                .iter()
+                .map(|p| truth(to_rug(p).is_probably_prime(GMP_REPS) != IsPrime::No))
+                .collect();
+            (ps, concat(&gmp_says))
         };
-        let n = &n;
+        let ns = &ns;
         let comps = move || {
             if next {
-                next_prime_comps(n)
+                next_prime_comps(&ns[0])
             } else {
-                is_prime_comps(n)
+                is_prime_comps(ns)
             }
         };
         let cells = match measure_on_one_core(&ctx.proto, &t, &want, comps) {
-            Ok(mut cells) => {
+            Ok(cells) => {
+                let mut cells: Vec<Cell> =
+                    cells.into_iter().map(|c| per_item(c, ns.len())).collect();
                 let (by_gmp, by_ossl) = (
                     quotient(&cells[0], &cells[1]),
                     quotient(&cells[0], &cells[2]),
@@ -337,7 +418,7 @@ fn prime_table(ctx: &mut Ctx, is_prime_sizes: &[usize], next_sizes: &[usize]) ->
             cells,
         });
     }
-    t.note(format!("is_prime: a random prime of the row's size (GMP's `mpz_nextprime` of a random number with its top bit set, never modred's), the expensive case; every answer is checked against GMP's before timing. modred: `prime::is_probable_prime_vartime` (trial division, Baillie–PSW); GMP: `mpz_probab_prime_p(n, {GMP_REPS})` (trial division, Baillie–PSW, then {} Miller–Rabin round{}); OpenSSL ({}): `BN_is_prime_fasttest_ex(n, BN_prime_checks, ctx, trial division on)`, which in OpenSSL 3 runs at least 64 Miller–Rabin rounds (128 above 2048 bits) for its 2^-128 error bound, so it does many times the work of the Baillie–PSW tests.", GMP_REPS - 24, if GMP_REPS - 24 == 1 { "" } else { "s" }, openssl::version::version()));
+    t.note(format!("is_prime: {PRIMES_PER_ROW} random primes of the row's size (GMP's `mpz_nextprime` of a random number with its top bit set, never modred's; two with Selfridge's D = 5, two with another D), the expensive case, tested one after the other in each call, the time divided by {PRIMES_PER_ROW}; every answer is checked against GMP's before timing. modred: `prime::is_probable_prime_vartime` (trial division, Baillie–PSW); GMP: `mpz_probab_prime_p(n, {GMP_REPS})` (trial division, Baillie–PSW, then {} Miller–Rabin round{}); OpenSSL ({}): `BN_is_prime_fasttest_ex(n, BN_prime_checks, ctx, trial division on)`, which in OpenSSL 3 runs at least 64 Miller–Rabin rounds (128 above 2048 bits) for its 2^-128 error bound, so it does many times the work of the Baillie–PSW tests.", GMP_REPS - 24, if GMP_REPS - 24 == 1 { "" } else { "s" }, openssl::version::version()));
     t.note("next_prime: the least prime above a random number with its top bit set (the same inputs every run, so the same gap); modred: `prime::next_prime_vartime` (sieved windows, Baillie–PSW); GMP: `mpz_nextprime` (checked equal). Both on a one-thread rayon pool, per call.");
     t.note(format!("modred kernel tier: {}.", modred::cpu::tier()));
     t

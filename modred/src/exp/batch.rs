@@ -1,7 +1,8 @@
 //! Batch exponentiation over all cores with rayon: many (base, exponent) pairs under one
 //! modulus whose context is built once ([`pow_many_vartime`]), and many independent triples
-//! ([`pow_batch_vartime`]). Under [`crate::cancel::with_flag`] the workers see the caller's flag: once
-//! it is set, the items not yet started give [`Error::Cancelled`] at once.
+//! ([`pow_batch_vartime`], constant time [`pow_batch_ct`]). Under [`crate::cancel::with_flag`]
+//! the workers see the caller's flag: once it is set, the items not yet started give
+//! [`Error::Cancelled`] at once.
 //!
 //! The work runs on the rayon pool the caller runs in (so `ThreadPool::install` chooses the
 //! threads), else on modred's own pool, started on first use. Not on rayon's global pool: if
@@ -9,12 +10,13 @@
 //! unusable for the rest of the process, while here that call fails with
 //! [`Error::Threads`] and the next one tries again.
 
+use super::even::reduce_below;
 use super::lanes;
 use super::{pow_vartime, Modulus, PowOptions};
 use crate::cancel::{self, Token};
 use crate::error::{Error, Result};
-use crate::limb::Limb;
 use crate::natural::Natural;
+use crate::reduce::ReducerKind;
 use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS};
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
@@ -100,34 +102,21 @@ pub fn pow_many_ct(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Resu
     let Some(fixed) = fixed else {
         return on_pool(|| (0..pairs.len()).into_par_iter().map(one).collect());
     };
-    let plan = lanes::plan_by_key(pairs.len(), |i| m.ct_exp_bits(&pairs[i].1));
+    let plan = lanes::plan_keyed(pairs.len(), |i| Some(m.ct_exp_bits(&pairs[i].1)));
     on_pool(|| {
         lanes::run(&plan, pairs.len(), |unit| match unit {
             lanes::Unit::One(i) => vec![one(*i)],
-            lanes::Unit::Lanes(group) => token.install(|| {
-                if cancel::requested() {
-                    return group.iter().map(|_| Err(Error::Cancelled)).collect();
-                }
-                if let Some(err) = group
-                    .iter()
-                    .find_map(|&i| m.ensure_power_work(&pairs[i].0).err())
-                {
-                    return group.iter().map(|_| Err(err.clone())).collect();
-                }
-                let lane = |l: usize| group[l.min(group.len() - 1)];
-                let bases: [Vec<Limb>; lanes::LANES] =
-                    core::array::from_fn(|l| m.residue_for_ct(&pairs[lane(l)].0));
-                let exp_bits = m.ct_exp_bits(&pairs[group[0]].1);
-                let out = fixed.pow_ct(
-                    core::array::from_fn(|l| &bases[l][..]),
-                    core::array::from_fn(|l| pairs[lane(l)].1.limbs()),
-                    exp_bits,
-                );
-                out.into_iter()
-                    .take(group.len())
-                    .map(|x| Ok(Natural::from_limbs(x)))
-                    .collect()
-            }),
+            lanes::Unit::Lanes(group) => lanes::pow_ct_group(
+                token,
+                &fixed,
+                group,
+                |i| {
+                    m.ensure_power_work(&pairs[i].0)?;
+                    Ok(m.residue_for_ct(&pairs[i].0))
+                },
+                |i| pairs[i].1.limbs(),
+                m.ct_exp_bits(&pairs[group[0]].1),
+            ),
         })
     })
 }
@@ -151,6 +140,47 @@ pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<
                 vec![item(token, || pow_vartime(b, e, m, &opts))]
             }
             lanes::Unit::Lanes(ref group) => lanes::pow(token, &items, group),
+        })
+    })
+}
+
+/// [`Modulus::pow_ct`] of every independent triple (b, e, m), its context built for it
+/// (`Modulus::new(m, ReducerKind::Auto)`), in parallel: one result per triple (an even m is an
+/// error, m = 1 gives 0), or [`Error::Threads`] if no worker thread could be started. On the
+/// IFMA tier, triples with odd moduli of 512 to 4096 bits, bases no longer than their moduli
+/// and the same public lengths (the modulus's limbs and `pow_ct`'s scan length) run eight at a
+/// time in the lanes of AVX-512 IFMA (the moduli of a group may differ; a length's last group
+/// of fewer than `tuning::IFMA_LANES_MIN_FILL` runs one by one).
+/// Leaks: as [`Modulus::new`] and [`Modulus::pow_ct`] for each triple (the modulus, the
+/// lengths), and how the triples group (those lengths).
+pub fn pow_batch_ct(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
+    let token = Token::current();
+    let one = |i: usize| {
+        let (b, e, m) = &triples[i];
+        item(token, || Modulus::new(m, ReducerKind::Auto)?.pow_ct(b, e))
+    };
+    let plan = lanes::plan_keyed(triples.len(), |i| {
+        let (b, e, m) = &triples[i];
+        lanes::ct_key(&(b, e, m))
+    });
+    on_pool(|| {
+        lanes::run(&plan, triples.len(), |unit| match unit {
+            lanes::Unit::One(i) => vec![one(*i)],
+            lanes::Unit::Lanes(group) => {
+                let modulus = |l: usize| triples[group[l.min(group.len() - 1)]].2.limbs();
+                let Some(fixed) = lanes::FixedLanes::new(core::array::from_fn(modulus)) else {
+                    return group.iter().map(|&i| one(i)).collect();
+                };
+                let (_, e, m) = &triples[group[0]];
+                lanes::pow_ct_group(
+                    token,
+                    &fixed,
+                    group,
+                    |i| Ok(reduce_below(&triples[i].0, triples[i].2.limbs())),
+                    |i| triples[i].1.limbs(),
+                    super::modulus::ct_scan_bits(m.len(), e),
+                )
+            }
         })
     })
 }

@@ -1,7 +1,7 @@
 //! Batches of exponentiations in the eight lanes of AVX-512 IFMA
 //! (`reduce::montgomery::ifma_lanes`, x86-64 only): which items of a batch run eight at a time
-//! ([`plan`]), running the units of a plan in parallel ([`run`]), and one group of up to eight
-//! ([`pow`]).
+//! ([`plan`], [`plan_keyed`]), running the units of a plan in parallel ([`run`]), and one group
+//! of up to eight ([`pow`], constant time [`pow_ct_group`]).
 //!
 //! An item runs in lanes when the tier in use is [`Tier::Ifma`], its modulus is odd and of
 //! [`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`] limbs, and its base has at most as many
@@ -59,18 +59,27 @@ pub(super) fn plan(items: &[Item]) -> Vec<Unit> {
     units
 }
 
-/// The units of `len` items that all run in lanes (a modulus the lanes serve), grouped by
-/// `key` (items of one key share a schedule): eight per group, a key's last group in lanes from
-/// [`IFMA_LANES_MIN_FILL`] items, else one by one.
-pub(super) fn plan_by_key(len: usize, key: impl Fn(usize) -> usize) -> Vec<Unit> {
-    let mut by_key: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+/// The units of `len` items grouped by `key`: items without a key run alone, items of one key
+/// (which share a schedule and a length the lanes serve) eight per group, a key's last group in
+/// lanes from [`IFMA_LANES_MIN_FILL`] items, else one by one.
+pub(super) fn plan_keyed<K: Ord>(len: usize, key: impl Fn(usize) -> Option<K>) -> Vec<Unit> {
+    let mut units = Vec::new();
+    let mut by_key: BTreeMap<K, Vec<usize>> = BTreeMap::new();
     for i in 0..len {
-        by_key.entry(key(i)).or_default().push(i);
+        match key(i) {
+            Some(k) => by_key.entry(k).or_default().push(i),
+            None => units.push(Unit::One(i)),
+        }
     }
-    by_key
-        .into_values()
-        .flat_map(|group| chunk(&group))
-        .collect()
+    units.extend(by_key.into_values().flat_map(|group| chunk(&group)));
+    units
+}
+
+/// The key of a constant-time item the lanes serve on the tier in use: its modulus length in
+/// limbs and the public length its exponent is scanned over (`Modulus::pow_ct`'s), or `None`.
+pub(super) fn ct_key(it: &Item) -> Option<(usize, usize)> {
+    let (_, e, m) = *it;
+    in_lanes(it).then(|| (m.len(), super::modulus::ct_scan_bits(m.len(), e)))
 }
 
 /// `group` as units of up to eight; the last in lanes from [`IFMA_LANES_MIN_FILL`] items.
@@ -169,6 +178,44 @@ fn pow_one_by_one(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
         .iter()
         .map(|&i| super::pow_vartime(items[i].0, items[i].1, items[i].2, &opts))
         .collect()
+}
+
+/// Constant-time `b^e mod m` for the items `group` (1..=8 indices) in one pass of `fixed`
+/// (lane l runs item group[l], the unused lanes repeat the first), under the caller's
+/// cancellation `token`: `residue(i)` is item i's base below its modulus, or the error that
+/// fails the whole group; `exp(i)` its exponent, every exponent scanned over `exp_bits`.
+/// Leaks: the lengths, `exp_bits`, and what `residue` leaks (constant time otherwise).
+pub(super) fn pow_ct_group<'a>(
+    token: Token,
+    fixed: &FixedLanes,
+    group: &[usize],
+    residue: impl Fn(usize) -> Result<Vec<Limb>>,
+    exp: impl Fn(usize) -> &'a [Limb],
+    exp_bits: usize,
+) -> Vec<Result<Natural>> {
+    debug_assert!((1..=LANES).contains(&group.len()));
+    token.install(|| {
+        if cancel::requested() {
+            return group.iter().map(|_| Err(Error::Cancelled)).collect();
+        }
+        let lane = |l: usize| group[l.min(group.len() - 1)];
+        let mut bases: [Vec<Limb>; LANES] = Default::default();
+        for (l, base) in bases.iter_mut().enumerate() {
+            match residue(lane(l)) {
+                Ok(b) => *base = b,
+                Err(err) => return group.iter().map(|_| Err(err.clone())).collect(),
+            }
+        }
+        let out = fixed.pow_ct(
+            core::array::from_fn(|l| &bases[l][..]),
+            core::array::from_fn(|l| exp(lane(l))),
+            exp_bits,
+        );
+        out.into_iter()
+            .take(group.len())
+            .map(|x| Ok(Natural::from_limbs(x)))
+            .collect()
+    })
 }
 
 /// Eight constant-time exponentiations under eight fixed odd moduli, their constants computed

@@ -34,7 +34,7 @@ mod small_exp;
 pub mod table_window;
 pub(crate) mod window;
 
-pub use batch::pow_batch_vartime;
+pub use batch::{pow_batch_ct, pow_batch_vartime};
 pub use ct_pair::CtPair;
 pub use inverse::{gcd_vartime, inverse_vartime};
 pub use method::{

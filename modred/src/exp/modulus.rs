@@ -321,7 +321,7 @@ impl Modulus {
     /// The public length `pow_ct` scans `exp` over: `max(bits(m), bits(exp))` rounded up to a
     /// multiple of 64 (so at least `64 exp.len()`, and the exponent's bits are not read).
     pub(crate) fn ct_exp_bits(&self, exp: &Natural) -> usize {
-        (64 * self.m.len()).max(64 * exp.len())
+        ct_scan_bits(self.m.len(), exp)
     }
 
     /// `base^(±exp) mod m` (Python's `pow(base, ±exp, m)` for a natural base): with
@@ -458,4 +458,9 @@ impl FixedBase {
     pub fn period(&self) -> Option<(usize, usize)> {
         self.tables.as_ref().and_then(|t| t.0.period())
     }
+}
+
+/// [`Modulus::ct_exp_bits`] for a modulus of `m_limbs` limbs: `64 max(m_limbs, exp's limbs)`.
+pub(crate) fn ct_scan_bits(m_limbs: usize, exp: &Natural) -> usize {
+    64 * m_limbs.max(exp.len())
 }
