@@ -196,6 +196,12 @@ pub const HELPER_POLL_BEFORE_PARKING: std::time::Duration = std::time::Duration:
 /// many limbs, the auto-vectorized integer loop above (measured at 4 and 32 limbs only).
 pub const CT_SELECT_SSE2_MAX_LIMBS: usize = 8;
 
+/// From this many limbs, on the ADX tier where the CPU has AVX2, `ct`'s table lookup uses AVX2
+/// (`crate::arith::x86_64::ct_select_avx2`: accumulators in registers, a vector compare per
+/// entry) instead of the two above (the IFMA tier keeps the integer loop, vectorized there
+/// with AVX-512). Measurements: `docs/tuning.md`.
+pub const CT_SELECT_AVX2_MIN_LIMBS: usize = 4;
+
 /// Default digit size of the fixed m-ary `window` method: 4 bits, p = 16 (Bosselaers, Govaerts,
 /// Vandewalle, *Comparison of three modular reduction functions*, CRYPTO '93, §5).
 pub const FIXED_WINDOW_BITS: usize = 4;

@@ -430,7 +430,9 @@ pub fn cond_copy(r: &mut [Limb], a: &[Limb], c: Choice) {
 
 /// Constant-time table lookup: `sel = table[d]` for `d < table.len()` (entries as long as
 /// `sel`), reading every entry in full and OR-ing it into `sel` under a mask that is all ones
-/// only for entry `d`: no branch and no address depends on `d`. On x86-64, for entries of at
+/// only for entry `d`: no branch and no address depends on `d`. On the ADX tier with AVX2,
+/// from [`crate::tuning::CT_SELECT_AVX2_MIN_LIMBS`] limbs, [`x86_64::ct_select_avx2`]. Else on
+/// x86-64, for entries of at
 /// most [`crate::tuning::CT_SELECT_SSE2_MAX_LIMBS`] limbs, the masks come from SSE2 compares
 /// ([`x86_64::ct_select_sse2`]): there the per-entry mask is the cost. Longer entries take the
 /// integer loop, which the compiler vectorizes at the caller's width (AVX-512 in the IFMA
@@ -440,6 +442,15 @@ pub fn cond_copy(r: &mut [Limb], a: &[Limb], c: Choice) {
 #[inline(always)]
 pub fn ct_select<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
     debug_assert!(d < table.len());
+    #[cfg(target_arch = "x86_64")]
+    if sel.len() >= crate::tuning::CT_SELECT_AVX2_MIN_LIMBS
+        && crate::cpu::tier() == crate::cpu::Tier::Adx
+        && std::arch::is_x86_feature_detected!("avx2")
+    {
+        // SAFETY: AVX2 was detected.
+        unsafe { x86_64::ct_select_avx2(sel, table, d) };
+        return;
+    }
     #[cfg(target_arch = "x86_64")]
     if sel.len() <= crate::tuning::CT_SELECT_SSE2_MAX_LIMBS {
         // SAFETY: SSE2 is part of the x86-64 baseline.

@@ -470,7 +470,7 @@ fn big_to(x: &BigUint, n: usize) -> Vec<Limb> {
 fn ct_select_picks_entry_d() {
     let mut rng = StdRng::seed_from_u64(7);
     let mut checked = 0;
-    for k in 1..=12usize {
+    for k in (1..=21usize).chain([32, 33, 36, 64]) {
         for entries in [1usize, 2, 16, 33] {
             let table: Vec<Vec<Limb>> = (0..entries)
                 .map(|_| (0..k).map(|_| rng.gen()).collect())
@@ -488,12 +488,18 @@ fn ct_select_picks_entry_d() {
                     // SAFETY: SSE2 is part of the x86-64 baseline.
                     unsafe { x86_64::ct_select_sse2(&mut sel, &table, d) };
                     assert_eq!(sel, table[d]);
+                    if std::arch::is_x86_feature_detected!("avx2") {
+                        let mut sel = vec![Limb::MAX; k];
+                        // SAFETY: AVX2 was detected.
+                        unsafe { x86_64::ct_select_avx2(&mut sel, &table, d) };
+                        assert_eq!(sel, table[d]);
+                    }
                 }
                 checked += 1;
             }
         }
     }
-    assert_eq!(checked, 12 * (1 + 2 + 16 + 33));
+    assert_eq!(checked, 25 * (1 + 2 + 16 + 33));
 }
 
 /// Toom-3, Toom-4, the NTT with each prime set, and the dispatching `mul` / `sqr`, against num-bigint

@@ -395,6 +395,78 @@ pub fn ct_select_sse2<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize)
     }
 }
 
+/// [`super::ct_select`] with AVX2: column blocks of 16 limbs (then 4, then single limbs) are
+/// OR-ed over every entry in registers and stored once, and each entry's mask is one vector
+/// compare of a running index with `d` (no scalar mask per entry, no store per entry). Every
+/// entry is read, and only lane-wise compares and masks see `d`.
+/// Leaks: nothing but the lengths and the number of entries (constant time).
+///
+/// # Safety
+/// The CPU must support AVX2.
+#[target_feature(enable = "avx2")]
+#[inline]
+pub unsafe fn ct_select_avx2<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d: usize) {
+    use core::arch::x86_64::{_mm256_extract_epi64, _mm256_set1_epi64x};
+    let k = sel.len();
+    debug_assert!(table.iter().all(|e| e.as_ref().len() == k));
+    let want = _mm256_set1_epi64x(d as i64);
+    let mut at = 0;
+    while at + 16 <= k {
+        select_columns_avx2::<4, E>(&mut sel[at..at + 16], table, want, at);
+        at += 16;
+    }
+    while at + 4 <= k {
+        select_columns_avx2::<1, E>(&mut sel[at..at + 4], table, want, at);
+        at += 4;
+    }
+    if at < k {
+        use core::arch::x86_64::{_mm256_add_epi64, _mm256_cmpeq_epi64, _mm256_setzero_si256};
+        sel[at..].fill(0);
+        let mut index = _mm256_setzero_si256();
+        let one = _mm256_set1_epi64x(1);
+        for entry in table {
+            let mask = _mm256_extract_epi64::<0>(_mm256_cmpeq_epi64(index, want)) as Limb;
+            for (s, &e) in sel[at..].iter_mut().zip(&entry.as_ref()[at..]) {
+                *s |= e & mask;
+            }
+            index = _mm256_add_epi64(index, one);
+        }
+    }
+}
+
+/// Columns `at..at + 4V` of [`ct_select_avx2`] into `out` (4V limbs): V accumulators.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn select_columns_avx2<const V: usize, E: AsRef<[Limb]>>(
+    out: &mut [Limb],
+    table: &[E],
+    want: core::arch::x86_64::__m256i,
+    at: usize,
+) {
+    use core::arch::x86_64::{
+        __m256i, _mm256_add_epi64, _mm256_and_si256, _mm256_cmpeq_epi64, _mm256_loadu_si256,
+        _mm256_or_si256, _mm256_set1_epi64x, _mm256_setzero_si256, _mm256_storeu_si256,
+    };
+    debug_assert_eq!(out.len(), 4 * V);
+    let one = _mm256_set1_epi64x(1);
+    let mut index = _mm256_setzero_si256();
+    let mut acc = [_mm256_setzero_si256(); V];
+    for entry in table {
+        let e = &entry.as_ref()[at..at + 4 * V];
+        let mask = _mm256_cmpeq_epi64(index, want);
+        for (v, a) in acc.iter_mut().enumerate() {
+            // SAFETY: e has 4V limbs; unaligned load of limbs 4v..4v + 4.
+            let x = unsafe { _mm256_loadu_si256(e.as_ptr().add(4 * v).cast::<__m256i>()) };
+            *a = _mm256_or_si256(*a, _mm256_and_si256(x, mask));
+        }
+        index = _mm256_add_epi64(index, one);
+    }
+    for (v, a) in acc.iter().enumerate() {
+        // SAFETY: out has 4V limbs; unaligned store of limbs 4v..4v + 4.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(4 * v).cast::<__m256i>(), *a) };
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
