@@ -425,7 +425,11 @@ pub unsafe fn ct_select_avx2<E: AsRef<[Limb]>>(sel: &mut [Limb], table: &[E], d:
         let mut index = _mm256_setzero_si256();
         let one = _mm256_set1_epi64x(1);
         for entry in table {
-            let mask = _mm256_extract_epi64::<0>(_mm256_cmpeq_epi64(index, want)) as Limb;
+            // Behind the barrier the compiler cannot see that the mask is 0 or all ones, so it
+            // cannot turn the AND into a branch (valgrind's ctgrind run caught one without it).
+            let mask = crate::limb::value_barrier(_mm256_extract_epi64::<0>(_mm256_cmpeq_epi64(
+                index, want,
+            )) as Limb);
             for (s, &e) in sel[at..].iter_mut().zip(&entry.as_ref()[at..]) {
                 *s |= e & mask;
             }
