@@ -112,24 +112,44 @@ pub(super) fn digit52(x: &[Limb], i: usize) -> u64 {
     ((limb(w) >> s) | spill) & MASK52
 }
 
-/// The k limbs of the value whose 52-bit digits are `digit(0..count)` (each < 2^52; the value
-/// must fit in k limbs).
+/// `out` = the low limbs of the value whose 52-bit digits are `digit(0..count)` (each < 2^52);
+/// returns the limb above them, the rest of the value (it must fit a word). Limb j is bits
+/// 64j..64j+63, read from the three digits from 64j / 52 on by one 128-bit shift (t = 64j mod
+/// 52 <= 48, so they hold bits t..t+63 within their low 128).
 /// Leaks: nothing but the lengths.
-pub(super) fn limbs_of_digits(k: usize, count: usize, digit: impl Fn(usize) -> u64) -> Vec<Limb> {
-    let mut out = vec![0; k + 1];
-    for i in 0..count {
-        let d = digit(i);
-        let (w, s) = (i * DIGIT_BITS / 64, i * DIGIT_BITS % 64);
-        if w < out.len() {
-            out[w] |= d << s;
-        }
-        if s > 64 - DIGIT_BITS && w + 1 < out.len() {
-            out[w + 1] |= d >> (64 - s);
-        }
-        debug_assert!(w + 1 < out.len() || d == 0, "value does not fit k limbs");
+#[inline(always)]
+pub(super) fn limbs_of_digits_into(
+    out: &mut [Limb],
+    count: usize,
+    digit: impl Fn(usize) -> u64,
+) -> Limb {
+    let digit = |i: usize| if i < count { u128::from(digit(i)) } else { 0 };
+    let limb = |j: usize| {
+        let (i, t) = (64 * j / DIGIT_BITS, 64 * j % DIGIT_BITS);
+        let three = digit(i) | (digit(i + 1) << DIGIT_BITS) | (digit(i + 2) << (2 * DIGIT_BITS));
+        (three >> t) as u64
+    };
+    for (j, o) in out.iter_mut().enumerate() {
+        *o = limb(j);
     }
-    debug_assert_eq!(out[k], 0);
-    out.truncate(k);
+    let k = out.len();
+    debug_assert!(
+        (k + 1..=DIGIT_BITS * count / 64).all(|j| limb(j) == 0),
+        "value does not fit k + 1 limbs"
+    );
+    limb(k)
+}
+
+/// The k limbs of the value whose 52-bit digits are `digit(0..count)` (each < 2^52; the value
+/// must fit in k limbs): [`limbs_of_digits_into`], kept out of line as the former loop was
+/// compiled, so that [`pow_v`] (whose product loops are sensitive to the code inlined around
+/// them) compiles as before.
+/// Leaks: nothing but the lengths.
+#[inline(never)]
+pub(super) fn limbs_of_digits(k: usize, count: usize, digit: impl Fn(usize) -> u64) -> Vec<Limb> {
+    let mut out = vec![0; k];
+    let above = limbs_of_digits_into(&mut out, count, digit);
+    debug_assert_eq!(above, 0, "value does not fit k limbs");
     out
 }
 
@@ -544,9 +564,14 @@ impl SliceProducts {
     }
 }
 
-/// The 8V digits of the k limbs `x` (64k <= 52 * 8V): digit i is bits 52i..52i+51, read
-/// from the two limbs holding them by one 128-bit shift (no branch but the last limb's
-/// bound). Leaks: nothing but the lengths.
+/// [`Digits::from_limbs`] for the k limbs `x` (64k <= 52 * 8V) in [`SliceProducts`]' kernels:
+/// digit i is bits 52i..52i+51, read from the two limbs holding them by one 128-bit shift (no
+/// branch but the last limb's bound). A loop of its own on purpose (a test checks it against
+/// `from_limbs`), measured: `from_limbs` in these kernels, inlined (its checked reads become
+/// gathers) or out of line, made strong Lucas tests up to 5% slower at 2048 to 4096 bits; and
+/// `from_limbs` stays as it is because [`pow_v`]'s product loops at V = 10 spilled the modulus
+/// with this loop inlined there instead (~10% slower at 4096 bits).
+/// Leaks: nothing but the lengths.
 #[inline(always)]
 fn digits_streamed<const V: usize>(x: &[Limb]) -> Digits<V> {
     let mut d = Digits::<V>::small(0);
@@ -560,26 +585,6 @@ fn digits_streamed<const V: usize>(x: &[Limb]) -> Digits<V> {
         *out = (pair >> s) as u64 & MASK52;
     }
     d
-}
-
-/// `out` = the low k limbs of the normalized digits `d` (8V of them, 64 (k + 1) <= 52 * 8V +
-/// 64); returns the bits above them, which must fit a word. Limb j is bits 64j..64j+63, read
-/// from the three digits from 64j / 52 on by one 128-bit shift (t = 64j mod 52 <= 48, so they
-/// hold bits t..t+63 within their low 128). Leaks: nothing but the lengths.
-#[inline(always)]
-fn limbs_streamed(out: &mut [Limb], d: &[u64]) -> Limb {
-    let digit = |i: usize| u128::from(d.get(i).copied().unwrap_or(0));
-    let limb = |j: usize| {
-        let (i, t) = (64 * j / DIGIT_BITS, 64 * j % DIGIT_BITS);
-        let three = digit(i) | (digit(i + 1) << DIGIT_BITS) | (digit(i + 2) << (2 * DIGIT_BITS));
-        (three >> t) as u64
-    };
-    for (j, o) in out.iter_mut().enumerate() {
-        *o = limb(j);
-    }
-    let k = out.len();
-    debug_assert_eq!(limb(k + 1), 0, "value does not fit k + 1 limbs");
-    limb(k)
 }
 
 /// `t = AMM(a, b)` (`b = None`: `AMM(a, a)`) for k-limb `a, b < m`: the digits of the
@@ -606,7 +611,7 @@ unsafe fn slice_product_v<const V: usize>(
         // SAFETY: as above.
         None => unsafe { amm_inline(&ad, &ad, Digits::view(m), k0, n) },
     };
-    limbs_streamed(t, r.as_ref())
+    limbs_of_digits_into(t, LANES * V, |i| r.as_ref()[i])
 }
 
 #[cfg(test)]
@@ -616,12 +621,7 @@ mod tests {
     use num_bigint::BigUint;
 
     /// [`SliceProducts`] at every served size class (moduli with the top bit set, top limb 1,
-    /// all ones), against num-bigint: `out R = a b mod m`, `out < m`, and `one = R mod m`;
-    /// the streamed conversions against [`Digits::from_limbs`] and [`Digits::limbs`].
-    fn streamed_vec<const V: usize>(x: &[Limb]) -> Vec<u64> {
-        digits_streamed::<V>(x).as_ref().to_vec()
-    }
-
+    /// all ones), against num-bigint: `out R = a b mod m`, `out < m`, and `one = R mod m`.
     #[test]
     fn slice_products_match_num_bigint() {
         if crate::cpu::detected() < Tier::Ifma {
@@ -633,7 +633,7 @@ mod tests {
         let mut s: u64 = 0x5eed_1ca5;
         let mut rnd = || crate::limb::xorshift64(&mut s);
         for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64] {
-            let (n, v) = size_for(k).expect("served");
+            let (n, _) = size_for(k).expect("served");
             for case in 0..3 {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
                 match case {
@@ -659,11 +659,6 @@ mod tests {
                 }
                 let mut out = vec![0; k];
                 for (a, b) in &cases {
-                    let d = by_vectors!(v, digits_of(a));
-                    assert_eq!(by_vectors!(v, streamed_vec(a)), d);
-                    let mut back = vec![0; k];
-                    assert_eq!(limbs_streamed(&mut back, &d), 0);
-                    assert_eq!(&back, a);
                     sp.mul(&mut out, a, b);
                     assert!(big(&out) < mb);
                     assert_eq!(big(&out) * &r % &mb, big(a) * big(b) % &mb, "k={k} {case}");
@@ -674,12 +669,41 @@ mod tests {
         }
     }
 
+    fn streamed_vec<const V: usize>(x: &[Limb]) -> Vec<u64> {
+        digits_streamed::<V>(x).as_ref().to_vec()
+    }
+
+    /// The conversions at every served size class (random limbs, all ones, a top limb 1),
+    /// against num-bigint: the digits of k limbs are below 2^52, hold the value ([`digit52`]
+    /// zero above the limbs; [`digits_streamed`] the same digits), and give back the k limbs,
+    /// or k - 1 limbs and the top one as the word above.
     #[test]
     fn digits_round_trip() {
-        let x: Vec<Limb> = (0..13u64)
-            .map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15))
-            .collect();
-        assert_eq!(Digits::<2>::from_limbs(&x).limbs(13), x);
+        let mut s: u64 = 0x00d1_9175;
+        for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64] {
+            let (_, v) = size_for(k).expect("served");
+            for case in 0..3 {
+                let x: Vec<Limb> = match case {
+                    0 => (0..k).map(|_| crate::limb::xorshift64(&mut s)).collect(),
+                    1 => vec![Limb::MAX; k],
+                    _ => (0..k).map(|i| Limb::from(i + 1 == k)).collect(),
+                };
+                let d = by_vectors!(v, digits_of(&x));
+                assert_eq!(d.len(), LANES * v);
+                assert!(d.iter().all(|&di| di <= MASK52), "k={k} {case}");
+                assert!((0..d.len()).all(|i| digit52(&x, i) == d[i]), "k={k} {case}");
+                assert_eq!(by_vectors!(v, streamed_vec(&x)), d, "k={k} {case}");
+                let value = d
+                    .iter()
+                    .rev()
+                    .fold(BigUint::ZERO, |acc, &di| (acc << DIGIT_BITS) + di);
+                assert_eq!(value, big(&x), "k={k} {case}");
+                assert_eq!(by_vectors!(v, limbs_of(&d, k)), x, "k={k} {case}");
+                let mut low = vec![0; k - 1];
+                assert_eq!(limbs_of_digits_into(&mut low, d.len(), |i| d[i]), x[k - 1]);
+                assert_eq!(low, x[..k - 1], "k={k} {case}");
+            }
+        }
     }
 
     /// Every served size class, moduli with the top bit set, top limb 1, all ones and
