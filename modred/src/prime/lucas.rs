@@ -286,12 +286,103 @@ impl<'a> Chain<'a> {
 
 /// Q^j along the chain. For Q = -1 (D = 5, about half of all n; Q = 1 never occurs in
 /// Selfridge's sequence) Q^j = ±1 by the parity of j, so it costs no square and its word
-/// products are sign changes; for any other Q it is a residue, squared at every bit.
+/// products are the precomputed representations of ±1 and ±2; for any other Q it is a
+/// residue, squared at every bit.
 enum QPower {
-    /// Q = -1: whether j is odd (Q^j = -1).
-    MinusOne { odd: bool },
-    /// Another Q: Q^j in representation, and the word Q.
-    Other { qj: Vec<Limb>, q: i64 },
+    /// Q = -1: whether j is odd (Q^j = -1), and repr(1), repr(-1), repr(2), repr(-2).
+    MinusOne {
+        odd: bool,
+        one: Vec<Limb>,
+        minus_one: Vec<Limb>,
+        two: Vec<Limb>,
+        minus_two: Vec<Limb>,
+    },
+    /// Another Q: Q^j in representation, the word Q, and scratch for Q^{j+1} and (Q^j)^2.
+    Other {
+        qj: Vec<Limb>,
+        q: i64,
+        tmp: Vec<Limb>,
+    },
+}
+
+impl QPower {
+    /// Q^1 = Q (`q != 1`) on the chain `c`.
+    fn new(c: &Chain, q: i64) -> Self {
+        let k = c.m.len();
+        let one = c.one.clone();
+        if q == -1 {
+            let mut minus_one = one.clone();
+            c.neg(&mut minus_one);
+            let mut two = vec![0; k];
+            c.mul_small(&mut two, &one, 2);
+            let mut minus_two = two.clone();
+            c.neg(&mut minus_two);
+            QPower::MinusOne {
+                odd: true,
+                one,
+                minus_one,
+                two,
+                minus_two,
+            }
+        } else {
+            let mut qj = vec![0; k];
+            c.mul_signed(&mut qj, &one, q);
+            QPower::Other {
+                qj,
+                q,
+                tmp: vec![0; k],
+            }
+        }
+    }
+
+    /// Q^j in representation (`< m`).
+    fn qj(&self) -> &[Limb] {
+        match self {
+            QPower::MinusOne {
+                odd: true,
+                minus_one,
+                ..
+            } => minus_one,
+            QPower::MinusOne { one, .. } => one,
+            QPower::Other { qj, .. } => qj,
+        }
+    }
+
+    /// `x = (x - 2 Q^j) mod m`, or `(x - 2 Q^{j+1}) mod m` when `next`, for `x < m`: for
+    /// Q = -1 one subtraction of repr(±2); else two of Q^j, or of Q^{j+1} = Q^j Q (a word
+    /// product).
+    /// Leaks: variable time (the subtractions' branches).
+    fn sub_two_q(&mut self, c: &Chain, x: &mut [Limb], next: bool) {
+        match self {
+            QPower::MinusOne {
+                odd,
+                two,
+                minus_two,
+                ..
+            } => c.sub(x, if *odd != next { minus_two } else { two }),
+            QPower::Other { qj, q, tmp } if next => {
+                c.mul_signed(tmp, qj, *q);
+                c.sub2(x, tmp);
+            }
+            QPower::Other { qj, .. } => c.sub2(x, qj),
+        }
+    }
+
+    /// j becomes 2j + `bit`: for Q = -1 the parity, else Q^{2j} = (Q^j)^2 times Q for a 1 bit.
+    fn advance(&mut self, c: &mut Chain, bit: bool) {
+        match self {
+            QPower::MinusOne { odd, .. } => *odd = bit,
+            QPower::Other { qj, q, tmp } => {
+                c.sqr(tmp, qj);
+                if bit {
+                    c.mul_signed(qj, tmp, *q);
+                } else {
+                    core::mem::swap(qj, tmp);
+                }
+                debug_assert!(arith::cmp_n(qj, c.m).is_lt());
+            }
+        }
+    }
 }
 
 /// Whether odd `n >= 3` (the tester's) is a strong Lucas probable prime with
@@ -343,28 +434,12 @@ pub(crate) fn strong_lucas_on(t: &Tester, tier: Tier) -> Result<bool> {
     let n_plus_1 = n + &Natural::one();
     let s = n_plus_1.trailing_zeros_vartime().expect("n + 1 > 0");
     let d = &n_plus_1 >> s;
-    // repr(1), repr(-1), repr(2) and repr(-2): the values of Q^j and 2 Q^j when Q = -1.
-    let one = c.one.clone();
-    let mut minus_one = one.clone();
-    c.neg(&mut minus_one);
-    let mut two = vec![0; k];
-    c.mul_small(&mut two, &one, 2);
-    let mut minus_two = two.clone();
-    c.neg(&mut minus_two);
-
     // j = 1: V_1 = P = 1, V_2 = P^2 - 2Q = 1 - 2Q, Q^1 = Q (d's top bit is 1).
-    let mut vj = one.clone();
-    let mut vj1 = one.clone();
-    let mut qpow = if q == -1 {
-        c.sub(&mut vj1, &minus_two);
-        QPower::MinusOne { odd: true }
-    } else {
-        let mut qj = vec![0; k];
-        c.mul_signed(&mut qj, &one, q);
-        c.sub2(&mut vj1, &qj);
-        QPower::Other { qj, q }
-    };
-    let (mut t1, mut t2, mut t3) = (vec![0; k], vec![0; k], vec![0; k]);
+    let mut qpow = QPower::new(&c, q);
+    let mut vj = c.one.clone();
+    let mut vj1 = c.one.clone();
+    qpow.sub_two_q(&c, &mut vj1, false);
+    let (mut t1, mut t2) = (vec![0; k], vec![0; k]);
     let mut poll = Poll::for_limbs(k);
     // Invariant: (vj, vj1) = (V_j, V_{j+1}) in representation, j = d >> (i + 1), and qpow
     // holds Q^j.
@@ -373,60 +448,23 @@ pub(crate) fn strong_lucas_on(t: &Tester, tier: Tier) -> Result<bool> {
             return Err(Error::Cancelled);
         }
         let bit = d.bit(i);
-        match &mut qpow {
-            QPower::MinusOne { odd } => {
-                // Q^j and 2 Q^j; Q^{j+1} = -Q^j.
-                let (qj, two_qj, two_qj1) = if *odd {
-                    (&minus_one, &minus_two, &two)
-                } else {
-                    (&one, &two, &minus_two)
-                };
-                // t1 = V_{2j+1} = V_j V_{j+1} - Q^j (P = 1).
-                c.mul(&mut t1, &vj, &vj1);
-                c.sub(&mut t1, qj);
-                if bit {
-                    // t2 = V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1}.
-                    c.sqr(&mut t2, &vj1);
-                    c.sub(&mut t2, two_qj1);
-                    core::mem::swap(&mut vj, &mut t1);
-                    core::mem::swap(&mut vj1, &mut t2);
-                } else {
-                    // t2 = V_{2j} = V_j^2 - 2 Q^j.
-                    c.sqr(&mut t2, &vj);
-                    c.sub(&mut t2, two_qj);
-                    core::mem::swap(&mut vj, &mut t2);
-                    core::mem::swap(&mut vj1, &mut t1);
-                }
-                // j becomes 2j + bit.
-                *odd = bit;
-            }
-            QPower::Other { qj, q } => {
-                let q = *q;
-                // t1 = V_{2j+1} = V_j V_{j+1} - Q^j (P = 1).
-                c.mul(&mut t1, &vj, &vj1);
-                c.sub(&mut t1, qj);
-                if bit {
-                    // t2 = V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1}, with t3 = Q^{j+1}.
-                    c.mul_signed(&mut t3, qj, q);
-                    c.sqr(&mut t2, &vj1);
-                    c.sub2(&mut t2, &t3);
-                    // Q^{2j+1} = (Q^j)^2 Q.
-                    c.sqr(&mut t3, qj);
-                    c.mul_signed(qj, &t3, q);
-                    core::mem::swap(&mut vj, &mut t1);
-                    core::mem::swap(&mut vj1, &mut t2);
-                } else {
-                    // t2 = V_{2j} = V_j^2 - 2 Q^j; Q^{2j} = (Q^j)^2.
-                    c.sqr(&mut t2, &vj);
-                    c.sub2(&mut t2, qj);
-                    c.sqr(&mut t3, qj);
-                    core::mem::swap(qj, &mut t3);
-                    core::mem::swap(&mut vj, &mut t2);
-                    core::mem::swap(&mut vj1, &mut t1);
-                }
-                debug_assert!(arith::cmp_n(qj, c.m).is_lt());
-            }
+        // t1 = V_{2j+1} = V_j V_{j+1} - Q^j (P = 1).
+        c.mul(&mut t1, &vj, &vj1);
+        c.sub(&mut t1, qpow.qj());
+        if bit {
+            // t2 = V_{2j+2} = V_{j+1}^2 - 2 Q^{j+1}.
+            c.sqr(&mut t2, &vj1);
+            qpow.sub_two_q(&c, &mut t2, true);
+            core::mem::swap(&mut vj, &mut t1);
+            core::mem::swap(&mut vj1, &mut t2);
+        } else {
+            // t2 = V_{2j} = V_j^2 - 2 Q^j.
+            c.sqr(&mut t2, &vj);
+            qpow.sub_two_q(&c, &mut t2, false);
+            core::mem::swap(&mut vj, &mut t2);
+            core::mem::swap(&mut vj1, &mut t1);
         }
+        qpow.advance(&mut c, bit);
         debug_assert!(arith::cmp_n(&vj, c.m).is_lt() && arith::cmp_n(&vj1, c.m).is_lt());
     }
     if cancel::requested() {
@@ -439,22 +477,13 @@ pub(crate) fn strong_lucas_on(t: &Tester, tier: Tier) -> Result<bool> {
     if arith::is_zero(&t2) || arith::is_zero(&vj) {
         return Ok(true);
     }
-    // V_{d 2^r} for r = 1..s-1. Invariant: vj = V_j and qpow holds Q^j, j = d 2^(r - 1).
+    // V_{d 2^r} for r = 1..s-1. Invariant: vj = V_j and qpow holds Q^j, j = d 2^(r - 1)
+    // (Q^j is not advanced past the last step).
     for r_step in 1..s {
         c.sqr(&mut t2, &vj);
-        match &mut qpow {
-            QPower::MinusOne { odd } => {
-                // Q^j = -1 for j = d (odd), then 1; Q^{2j} = 1.
-                c.sub(&mut t2, if *odd { &minus_two } else { &two });
-                *odd = false;
-            }
-            QPower::Other { qj, .. } => {
-                c.sub2(&mut t2, qj);
-                if r_step + 1 < s {
-                    c.sqr(&mut t1, qj);
-                    core::mem::swap(qj, &mut t1);
-                }
-            }
+        qpow.sub_two_q(&c, &mut t2, false);
+        if r_step + 1 < s {
+            qpow.advance(&mut c, false);
         }
         core::mem::swap(&mut vj, &mut t2);
         if arith::is_zero(&vj) {
