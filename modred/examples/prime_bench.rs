@@ -49,6 +49,22 @@ fn median_f(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// `rounds` interleaved runs of modred's `is_probable_prime` and GMP's `is_probably_prime(25)`
+/// on the prime `p` (modred, GMP, modred, ...; both must say prime): the medians of each.
+fn time_prime(p: &Integer, rounds: usize) -> (Duration, Duration) {
+    let pn = nat(p);
+    let (mut a, mut b) = (vec![], vec![]);
+    for _ in 0..rounds {
+        let (t, r) = time(|| is_probable_prime_vartime(&pn).unwrap());
+        assert!(r);
+        a.push(t);
+        let (t, r) = time(|| p.is_probably_prime(25));
+        assert!(r != IsPrime::No);
+        b.push(t);
+    }
+    (median(a), median(b))
+}
+
 /// The multi-prime `is_probable_prime` comparison (see the module docs).
 fn is_prime_many_primes(primes: usize, rounds: usize) {
     println!("tier: {:?}", modred::cpu::tier());
@@ -61,17 +77,8 @@ fn is_prime_many_primes(primes: usize, rounds: usize) {
             let mut x = Integer::from(Integer::random_bits(bits, &mut rng));
             x.set_bit(bits - 1, true);
             let p = x.next_prime();
-            let pn = nat(&p);
-            let (mut a, mut b) = (vec![], vec![]);
-            for _ in 0..rounds {
-                let (t, r) = time(|| is_probable_prime_vartime(&pn).unwrap());
-                assert!(r);
-                a.push(t);
-                let (t, r) = time(|| p.is_probably_prime(25));
-                assert!(r != IsPrime::No);
-                b.push(t);
-            }
-            let (ma, mb) = (median(a).as_secs_f64(), median(b).as_secs_f64());
+            let (ma, mb) = time_prime(&p, rounds);
+            let (ma, mb) = (ma.as_secs_f64(), mb.as_secs_f64());
             sum_a += ma;
             sum_b += mb;
             let ratio = ma / mb;
@@ -114,17 +121,7 @@ fn main() {
     rng.seed(&Integer::from(0x5eed));
     for bits in [1024u32, 2048, 4096] {
         let p = Integer::from(Integer::random_bits(bits, &mut rng)).next_prime();
-        let pn = nat(&p);
-        let (mut a, mut b) = (vec![], vec![]);
-        for _ in 0..rounds {
-            let (t, r) = time(|| is_probable_prime_vartime(&pn).unwrap());
-            assert!(r);
-            a.push(t);
-            let (t, r) = time(|| p.is_probably_prime(25));
-            assert!(r != IsPrime::No);
-            b.push(t);
-        }
-        let (ma, mb) = (median(a), median(b));
+        let (ma, mb) = time_prime(&p, rounds);
         println!(
             "is_prime {bits:>4} bits (prime): modred {ma:>10.2?}  GMP(25) {mb:>10.2?}  ratio {:.3}",
             ma.as_secs_f64() / mb.as_secs_f64()
