@@ -544,6 +544,14 @@ fn toom_and_ntt_agree_with_num_bigint() {
     }
 }
 
+/// [`toom4::splits`] as its doc says: below 10 only 4, 7 and 8, from 10 on every length.
+#[test]
+fn toom4_splits_every_length_from_10() {
+    let small: Vec<usize> = (0..10).filter(|&n| toom4::splits(n)).collect();
+    assert_eq!(small, [4, 7, 8]);
+    assert!((10..=1 << 16).all(toom4::splits));
+}
+
 /// Toom-4 at every small length that splits four ways, with each of the four pieces zero,
 /// all-ones or random (so a(-1) and a(-2) take both signs, in one operand or both), against
 /// GMP: every sign combination of the interpolation and the shortest top pieces.

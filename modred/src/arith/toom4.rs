@@ -19,11 +19,8 @@ use super::{add_in_place, add_n, cmp_n, mul_n, shl_in_place, shr_in_place, sqr a
 use super::{sub_1_in_place, sub_n, submul_1, trim};
 use crate::limb::Limb;
 
-/// Smallest operand length from which every length splits four ways with a non-empty top
-/// piece (t = n - 3 ceil(n/4) >= 1; below it 4, 7 and 8 split, 5, 6 and 9 do not).
-pub const TOOM4_MIN_LEN: usize = 10;
-
-/// Whether an n-limb operand splits four ways with a non-empty top piece.
+/// Whether an n-limb operand splits four ways with a non-empty top piece, t = n - 3 ceil(n/4)
+/// at least 1: every n >= 10, and below it 4, 7 and 8 (not 5, 6 and 9).
 pub fn splits(n: usize) -> bool {
     n >= 4 && n > 3 * n.div_ceil(4)
 }
@@ -93,9 +90,9 @@ fn scratch(s: usize) -> (Vec<Limb>, Vec<Limb>) {
     (vec![0; 12 * (s + 1)], vec![0; 5 * (2 * s + 2)])
 }
 
-/// `r = a * b` for equal lengths n that [`splits`] (n >= [`TOOM4_MIN_LEN`] always does) by
-/// Toom-4 (module docs), the seven products by [`mul_n`] (so by whichever method their size
-/// calls for); `r.len() == 2n`. Allocates its scratch.
+/// `r = a * b` for equal lengths n that [`splits`] (every n >= 10 does) by Toom-4 (module
+/// docs), the seven products by [`mul_n`] (so by whichever method their size calls for);
+/// `r.len() == 2n`. Allocates its scratch.
 /// Leaks: variable time: the signs of a(-1) b(-1) and a(-2) b(-2) choose branches, the
 /// evaluation and interpolation's early-exit carries, and the seven products' own.
 pub fn mul_toom4(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
