@@ -60,8 +60,20 @@ pub const NTT_THRESHOLD_IFMA: usize = 200;
 pub const NTT_SQR_THRESHOLD_IFMA: usize = 224;
 
 /// The NTT threshold (multiplication and squaring) of the portable transform next to the MULX/ADX
-/// rows. Measurements: `docs/tuning.md`.
+/// rows (the adx tier on CPUs without AVX2 and FMA). Measurements: `docs/tuning.md`.
 pub const NTT_THRESHOLD_ADX: usize = 2000;
+
+/// The NTT threshold (multiplication and squaring) of the AVX2 + FMA transform (`arith::ntt_fma`)
+/// next to the MULX/ADX rows and Toom-4: the adx tier on CPUs with AVX2 and FMA (else
+/// [`NTT_THRESHOLD_ADX`]). NTT / Toom-4, multiplication: 0.84 at 512, 1.24 at 640, 0.93 at 768,
+/// 0.77 at 900, 0.66 at 1024; squaring 0.84, 0.97, 0.74, 0.81, 0.69. Measurements:
+/// `docs/tuning.md`.
+pub const NTT_THRESHOLD_FMA: usize = 768;
+
+/// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform (kept from the portable
+/// transform's measurement: a faster transform can only pay earlier). Measurements:
+/// `docs/tuning.md`.
+pub const NTT_TRANSFORMED_THRESHOLD_FMA: usize = 400;
 
 /// On the adx tier, the size (limbs) from which `redc_n`'s products with m' and m, whose transforms
 /// are computed once per modulus, use the portable transform instead of Toom-3 (a product then

@@ -14,6 +14,8 @@ pub mod hgcd;
 mod mul;
 pub mod ntt;
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+mod ntt_fma;
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 mod ntt_ifma;
 mod sqr;
 pub mod toom;

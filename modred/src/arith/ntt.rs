@@ -6,9 +6,11 @@
 //! product is a polynomial product whose coefficients stay below p1 p2 p3. Each prime gives a
 //! cyclic convolution of length N = 2^k: forward transforms of both operands, a pointwise
 //! Montgomery product, an inverse transform; the coefficients are rebuilt by Garner's CRT and
-//! added up at their bit offsets. Two prime sets: `PORTABLE` (62-bit primes c 2^40 + 1, u128
-//! arithmetic, p1 p2 p3 ~ 2^186) and, on CPUs with AVX-512 IFMA, `IFMA` (50-bit primes
-//! c 2^32 + 1, eight butterflies per vector in `ntt_ifma`, p1 p2 p3 ~ 2^150).
+//! added up at their bit offsets. Three prime sets: `PORTABLE` (62-bit primes c 2^40 + 1, u128
+//! arithmetic, p1 p2 p3 ~ 2^186); on CPUs with AVX-512 IFMA, `IFMA` (50-bit primes
+//! c 2^32 + 1, eight butterflies per vector in `ntt_ifma`, p1 p2 p3 ~ 2^150); on the adx tier
+//! with AVX2 and FMA, `FMA` (the same primes, four butterflies per vector in double precision
+//! in `ntt_fma`, exact pointwise products instead of Montgomery's).
 //!
 //! The transforms follow Harvey, "Faster arithmetic for number-theoretic transforms" (J.
 //! Symbolic Comput. 2014): Cooley–Tukey butterflies forward (natural order in, bit-reversed
@@ -29,6 +31,20 @@ use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use std::sync::{Arc, Mutex};
 
+/// The kernels a prime set runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kernels {
+    /// Scalar u128 arithmetic, Shoup and Montgomery products in radix 2^64.
+    Portable,
+    /// AVX-512 IFMA ([`super::ntt_ifma`]), radix 2^52.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    Ifma,
+    /// AVX2 + FMA in double precision ([`super::ntt_fma`]): exact pointwise products, no
+    /// Montgomery factor.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    Fma,
+}
+
 /// A set of three NTT primes and the arithmetic radix of the kernels that use them.
 pub(crate) struct PrimeSet {
     /// The primes, c 2^k + 1, each below 2^62 (so 4p < 2^64) and within a factor 2 of each
@@ -39,10 +55,12 @@ pub(crate) struct PrimeSet {
     /// 2^`max_log_len` divides every p - 1: transforms of up to that many points.
     max_log_len: u32,
     /// p1 p2 p3 > 2^`coeff_bits`: the bound every coefficient of the product must stay under.
-    coeff_bits: u32,
+    pub(crate) coeff_bits: u32,
     /// Radix of the Shoup quotients and of the pointwise Montgomery product: 64 for the
-    /// portable kernels, 52 for AVX-512 IFMA.
+    /// portable kernels, 52 for AVX-512 IFMA (64 for FMA, whose quotients only the portable
+    /// CRT uses).
     pub(crate) radix_bits: u32,
+    pub(crate) kernels: Kernels,
     /// Which cache slot holds this set's tables.
     slot: usize,
 }
@@ -59,6 +77,7 @@ pub(crate) const PORTABLE: PrimeSet = PrimeSet {
     max_log_len: 40,
     coeff_bits: 185,
     radix_bits: 64,
+    kernels: Kernels::Portable,
     slot: 0,
 };
 
@@ -71,17 +90,45 @@ pub(crate) const IFMA: PrimeSet = PrimeSet {
     max_log_len: 32,
     coeff_bits: 149,
     radix_bits: 52,
+    kernels: Kernels::Ifma,
     slot: 1,
 };
 
+/// The AVX2 + FMA kernels' primes: those of [`IFMA`] (below 2^50, so 4p and the products'
+/// quotients stay within the doubles' exact range; see [`super::ntt_fma`]).
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+pub(crate) const FMA: PrimeSet = PrimeSet {
+    kernels: Kernels::Fma,
+    radix_bits: 64,
+    slot: 2,
+    ..IFMA
+};
+
+/// Whether this CPU runs the [`FMA`] kernels (AVX2 and FMA).
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+pub(crate) fn fma_available() -> bool {
+    std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma")
+}
+
 /// The prime set of the kernels of the tier in use ([`cpu::tier`]): [`IFMA`] on the
-/// [`Tier::Ifma`] tier, else [`PORTABLE`].
+/// [`Tier::Ifma`] tier, [`FMA`] on the [`Tier::Adx`] tier when the CPU has AVX2 and FMA, else
+/// [`PORTABLE`].
 fn prime_set() -> &'static PrimeSet {
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if cpu::tier() >= Tier::Ifma {
-        return &IFMA;
+    match cpu::tier() {
+        Tier::Ifma => return &IFMA,
+        Tier::Adx if fma_available() => return &FMA,
+        _ => {}
     }
     &PORTABLE
+}
+
+/// Whether the tier in use multiplies with the [`FMA`] kernels.
+fn fma_in_use() -> bool {
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    return core::ptr::eq(prime_set(), &FMA);
+    #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
+    false
 }
 
 /// Operand size (limbs) from which [`super::mul_n`] (`squaring` false) or [`super::sqr()`] uses
@@ -91,6 +138,7 @@ pub fn threshold(squaring: bool) -> usize {
     match cpu::tier() {
         Tier::Ifma if squaring => NTT_SQR_THRESHOLD_IFMA,
         Tier::Ifma => NTT_THRESHOLD_IFMA,
+        Tier::Adx if fma_in_use() => NTT_THRESHOLD_FMA,
         Tier::Adx => NTT_THRESHOLD_ADX,
         Tier::Portable => NTT_THRESHOLD_PORTABLE,
     }
@@ -102,6 +150,7 @@ pub fn threshold(squaring: bool) -> usize {
 /// for such products than for one-off ones (see [`crate::tuning`]).
 pub fn transformed_threshold() -> usize {
     match cpu::tier() {
+        Tier::Adx if fma_in_use() => crate::tuning::NTT_TRANSFORMED_THRESHOLD_FMA,
         Tier::Adx => crate::tuning::NTT_TRANSFORMED_THRESHOLD_ADX,
         _ => threshold(false),
     }
@@ -165,16 +214,52 @@ fn reduce_2p(x: u64, two_p: u64) -> u64 {
 /// w^bitrev(j) with w a primitive 2^`log_len`-th root of unity (bit reversal over
 /// `log_len - 1` bits), `w_inv` the inverses, each with its Shoup quotients (`_q`) in the
 /// set's radix. Eight zero entries pad each table, so the vector kernels may load a full vector
-/// from any entry.
+/// from any entry. The [`FMA`] set keeps only `fp` (the others leave it empty).
 pub(crate) struct Twiddles {
     pub(crate) w: Vec<u64>,
     pub(crate) w_q: Vec<u64>,
     pub(crate) w_inv: Vec<u64>,
     pub(crate) w_inv_q: Vec<u64>,
+    pub(crate) fp: FpTwiddles,
+}
+
+/// The twiddles of [`Twiddles`] for the floating-point kernels: each w as the integer in
+/// [-p/2, p/2] congruent to it, and w_q = fl(w / p), as doubles; padded likewise.
+#[derive(Default)]
+pub(crate) struct FpTwiddles {
+    pub(crate) w: Vec<f64>,
+    pub(crate) w_q: Vec<f64>,
+    pub(crate) w_inv: Vec<f64>,
+    pub(crate) w_inv_q: Vec<f64>,
+}
+
+impl FpTwiddles {
+    /// From the tables of [`Twiddles`] (entries below p, zero padding).
+    fn new(w: &[u64], w_inv: &[u64], p: u64) -> Self {
+        let signed = |x: u64| {
+            if x > p / 2 {
+                -((p - x) as f64)
+            } else {
+                x as f64
+            }
+        };
+        let split = |t: &[u64]| -> (Vec<f64>, Vec<f64>) {
+            t.iter()
+                .map(|&x| (signed(x), signed(x) / p as f64))
+                .unzip()
+        };
+        let ((w, w_q), (w_inv, w_inv_q)) = (split(w), split(w_inv));
+        Self {
+            w,
+            w_q,
+            w_inv,
+            w_inv_q,
+        }
+    }
 }
 
 impl Twiddles {
-    fn new(p: u64, g: u64, log_len: u32, radix: u32) -> Self {
+    fn new(p: u64, g: u64, log_len: u32, radix: u32, kernels: Kernels) -> Self {
         let half = 1usize << (log_len - 1);
         let w = powmod(g, (p - 1) >> log_len, p);
         let w_inv = powmod(w, p - 2, p);
@@ -204,11 +289,23 @@ impl Twiddles {
         };
         let (w, w_q) = table(&powers(w));
         let (w_inv, w_inv_q) = table(&powers(w_inv));
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if kernels == Kernels::Fma {
+            return Self {
+                fp: FpTwiddles::new(&w, &w_inv, p),
+                w: Vec::new(),
+                w_q: Vec::new(),
+                w_inv: Vec::new(),
+                w_inv_q: Vec::new(),
+            };
+        }
+        let _ = kernels;
         Self {
             w,
             w_q,
             w_inv,
             w_inv_q,
+            fp: FpTwiddles::default(),
         }
     }
 }
@@ -223,12 +320,13 @@ pub(crate) struct Field {
     one_q: u64,
     /// 2^64 mod p and its Shoup quotient (to reduce the high part of a coefficient).
     r64: [u64; 2],
-    /// 2^radix mod p: the factor the pointwise Montgomery product removes.
-    r_mont: u64,
+    /// The factor the pointwise product removes: 2^radix mod p for Montgomery's, 1 for the
+    /// exact floating-point one.
+    pointwise_factor: u64,
 }
 
 impl Field {
-    fn new(p: u64, radix: u32) -> Self {
+    fn new(p: u64, radix: u32, kernels: Kernels) -> Self {
         let r64 = ((1u128 << 64) % p as u128) as u64;
         let mask = if radix == 64 {
             u64::MAX
@@ -240,7 +338,11 @@ impl Field {
             p_neg_inv: crate::limb::neg_inv_newton(p) & mask,
             one_q: shoup_pre(1, p),
             r64: [r64, shoup_pre(r64, p)],
-            r_mont: ((1u128 << radix) % p as u128) as u64,
+            pointwise_factor: match kernels {
+                #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+                Kernels::Fma => 1,
+                _ => ((1u128 << radix) % p as u128) as u64,
+            },
         }
     }
 
@@ -278,9 +380,17 @@ impl Tables {
         Self {
             log_len,
             tw: core::array::from_fn(|j| {
-                Twiddles::new(set.primes[j], set.generators[j], log_len, set.radix_bits)
+                Twiddles::new(
+                    set.primes[j],
+                    set.generators[j],
+                    log_len,
+                    set.radix_bits,
+                    set.kernels,
+                )
             }),
-            fields: set.primes.map(|p| Field::new(p, set.radix_bits)),
+            fields: set
+                .primes
+                .map(|p| Field::new(p, set.radix_bits, set.kernels)),
             c12: pre(powmod(p1 % p2, p2 - 2, p2), p2),
             p1_mod_p3: pre(p1_mod_p3, p3),
             c123: pre(powmod(p1p2_mod_p3, p3 - 2, p3), p3),
@@ -291,7 +401,8 @@ impl Tables {
 /// The tables of `set` for at least 2^`log_len` points, built once per process (and rebuilt
 /// larger when a longer transform comes).
 fn tables(set: &PrimeSet, log_len: u32) -> Arc<Tables> {
-    static CACHE: [Mutex<Option<Arc<Tables>>>; 2] = [Mutex::new(None), Mutex::new(None)];
+    static CACHE: [Mutex<Option<Arc<Tables>>>; 3] =
+        [Mutex::new(None), Mutex::new(None), Mutex::new(None)];
     let mut cache = CACHE[set.slot].lock().unwrap_or_else(|e| e.into_inner());
     match &*cache {
         Some(t) if t.log_len >= log_len => t.clone(),
@@ -383,7 +494,7 @@ fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
 /// operands: the shortest power of two that holds the product's coefficients with b small
 /// enough that each coefficient (a sum of min(ca, cb) products of two b-bit values) stays below
 /// 2^`coeff_bits`. `None` beyond the set's longest transform.
-fn plan(set: &PrimeSet, bits_a: usize, bits_b: usize) -> Option<(u32, u32)> {
+pub(crate) fn plan(set: &PrimeSet, bits_a: usize, bits_b: usize) -> Option<(u32, u32)> {
     let total = bits_a + bits_b;
     for log_len in MIN_LOG_LEN..=set.max_log_len {
         let n = 1usize << log_len;
@@ -417,6 +528,13 @@ pub fn mul_ntt(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     convolve(prime_set(), r, a, Some(b))
 }
 
+/// [`mul_ntt`] with the portable kernels whatever the tier (for `examples/mulsweep.rs`, which
+/// compares them with the vector ones).
+#[doc(hidden)]
+pub fn mul_ntt_portable(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    convolve(&PORTABLE, r, a, Some(b))
+}
+
 /// `r = a^2` by three-prime NTT: one forward transform per prime instead of two.
 /// `r.len() == 2 * a.len()`.
 /// Leaks: nothing but the lengths (constant time).
@@ -425,7 +543,8 @@ pub fn sqr_ntt(r: &mut [Limb], a: &[Limb]) {
 }
 
 /// Garner's constants for one transform length: the per-prime scale 2^radix / N (the
-/// Montgomery product left 2^-radix, the unnormalized inverse a factor N) and the CRT
+/// Montgomery product left 2^-radix, the unnormalized inverse a factor N; 1 / N for the exact
+/// products of the FMA kernels) and the CRT
 /// multipliers, each with its Shoup quotient in the set's radix (for the IFMA CRT; the
 /// portable CRT recomputes 64-bit ones).
 pub(crate) struct CrtConsts {
@@ -451,7 +570,7 @@ impl CrtConsts {
             // N^{-1} = p - (p - 1) / N since N divides p - 1.
             scale: t
                 .fields
-                .map(|f| pre(mulmod(f.r_mont, f.p - (f.p - 1) / n as u64, f.p), f.p)),
+                .map(|f| pre(mulmod(f.pointwise_factor, f.p - (f.p - 1) / n as u64, f.p), f.p)),
             c12: pre(t.c12[0], p2),
             p1_mod_p3: pre(t.p1_mod_p3[0], p3),
             c123: pre(t.c123[0], p3),
@@ -460,7 +579,8 @@ impl CrtConsts {
     }
 }
 
-/// The transform of an operand: N values per prime (forward-transformed, in [0, 4p)), for
+/// The transform of an operand: N values per prime (forward-transformed: integers in [0, 4p),
+/// or for the FMA kernels doubles' bit patterns within 3p), for
 /// products by [`Transformed::mul`] (full products with operands up to the length it was
 /// planned for) or [`Transformed::mul_cyclic`] (products mod B^N - 1). Reusing it saves one
 /// forward transform per product, as for the modulus of Montgomery reduction.
@@ -494,7 +614,11 @@ impl Transformed {
     /// `x` transformed for full products with operands of up to `other` limbs. `None` if the
     /// product does not fit one transform.
     pub fn new(x: &[Limb], other: usize) -> Option<Self> {
-        let set = prime_set();
+        Self::new_in(prime_set(), x, other)
+    }
+
+    /// [`Self::new`] with the kernels of `set` (which must run on this CPU).
+    pub(crate) fn new_in(set: &'static PrimeSet, x: &[Limb], other: usize) -> Option<Self> {
         let (log_len, b) = plan(set, 64 * x.len(), 64 * other.max(1))?;
         Some(Self::build(set, x, log_len, b, other))
     }
@@ -502,7 +626,11 @@ impl Transformed {
     /// `x` (at most 2^`log_len` limbs) transformed for products mod B^N - 1, N = 2^`log_len`
     /// (64-bit coefficients). `None` if the set's bound does not allow N terms.
     pub fn new_cyclic(x: &[Limb], log_len: u32) -> Option<Self> {
-        let set = prime_set();
+        Self::new_cyclic_in(prime_set(), x, log_len)
+    }
+
+    /// [`Self::new_cyclic`] with the kernels of `set` (which must run on this CPU).
+    pub(crate) fn new_cyclic_in(set: &'static PrimeSet, x: &[Limb], log_len: u32) -> Option<Self> {
         let ok = log_len >= MIN_LOG_LEN
             && log_len <= set.max_log_len
             && x.len() <= 1 << log_len
@@ -592,41 +720,53 @@ impl Transformed {
 /// Leaks: nothing but the length (constant time).
 fn transform(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
     let (tw, f) = (&t.tw[j], &t.fields[j]);
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if set.radix_bits == 52 {
+    match set.kernels {
         // SAFETY: the IFMA set is only chosen on CPUs with AVX-512F and IFMA; the lengths are
         // powers of two >= 2^MIN_LOG_LEN = 16, within the tables.
-        return unsafe { super::ntt_ifma::transform(a, tw, f) };
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        Kernels::Ifma => unsafe { super::ntt_ifma::transform(a, tw, f) },
+        // SAFETY: the FMA set is only chosen on CPUs with AVX2 and FMA; lengths as above.
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        Kernels::Fma => unsafe { super::ntt_fma::transform(a, &tw.fp, f.p) },
+        Kernels::Portable => {
+            let h = a.len() / 2;
+            forward(a, &tw.w[..h], &tw.w_q[..h], f.p);
+        }
     }
-    let _ = set;
-    let h = a.len() / 2;
-    forward(a, &tw.w[..h], &tw.w_q[..h], f.p);
 }
 
 /// Inverse transform (without 1/N) with the set's kernels.
 /// Leaks: nothing but the length (constant time).
 fn transform_inverse(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
     let (tw, f) = (&t.tw[j], &t.fields[j]);
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if set.radix_bits == 52 {
+    match set.kernels {
         // SAFETY: as in `transform`.
-        return unsafe { super::ntt_ifma::transform_inverse(a, tw, f) };
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        Kernels::Ifma => unsafe { super::ntt_ifma::transform_inverse(a, tw, f) },
+        // SAFETY: as in `transform`.
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        Kernels::Fma => unsafe { super::ntt_fma::transform_inverse(a, &tw.fp, f.p) },
+        Kernels::Portable => {
+            let h = a.len() / 2;
+            inverse(a, &tw.w_inv[..h], &tw.w_inv_q[..h], f.p);
+        }
     }
-    let _ = set;
-    let h = a.len() / 2;
-    inverse(a, &tw.w_inv[..h], &tw.w_inv_q[..h], f.p);
 }
 
-/// `a[i] = a[i] b[i] / 2^radix mod p` (squares without `b`), in [0, 2p), for inputs in [0, 4p).
+/// `a[i] = a[i] b[i] / 2^radix mod p` (squares without `b`), in [0, 2p), for inputs in [0, 4p)
+/// (the FMA kernels: `a[i] b[i] mod p` in their own representation, see [`super::ntt_fma`]).
 /// Leaks: nothing but the lengths (constant time).
 fn pointwise(set: &PrimeSet, a: &mut [u64], b: Option<&[u64]>, t: &Tables, j: usize) {
     let f = &t.fields[j];
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if set.radix_bits == 52 {
+    match set.kernels {
         // SAFETY: as in `transform`; the lengths are equal multiples of 8.
-        return unsafe { super::ntt_ifma::pointwise(a, b, f) };
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        Kernels::Ifma => return unsafe { super::ntt_ifma::pointwise(a, b, f) },
+        // SAFETY: as in `transform`; the lengths are equal multiples of 8.
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        Kernels::Fma => return unsafe { super::ntt_fma::pointwise(a, b, f.p) },
+        Kernels::Portable => {}
     }
-    let _ = set;
     let two_p = 2 * f.p;
     match b {
         Some(b) => {
@@ -705,7 +845,7 @@ fn finish(
 fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mut [u64]) {
     let k = CrtConsts::new(set, t, n);
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if set.radix_bits == 52 {
+    if set.kernels == Kernels::Ifma {
         // SAFETY: the IFMA set only runs on CPUs with AVX-512F and IFMA; count is a multiple of
         // 8 (n >= 16 is one too), at most n; out holds 3 count limbs.
         return unsafe { super::ntt_ifma::crt(res, n, count, &k, out) };
@@ -825,7 +965,7 @@ mod tests {
 
     fn sets() -> Vec<&'static PrimeSet> {
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        return vec![&PORTABLE, &IFMA];
+        return vec![&PORTABLE, &IFMA, &FMA];
         #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
         vec![&PORTABLE]
     }
@@ -851,6 +991,129 @@ mod tests {
             let log_p: f64 = set.primes.iter().map(|&p| (p as f64).log2()).sum();
             assert!(log_p > set.coeff_bits as f64);
             assert!(set.primes[0] < 2 * set.primes[1] && set.primes[0] < 2 * set.primes[2]);
+        }
+    }
+
+    /// The scalar floating-point products of the FMA kernels against u128 arithmetic, at the
+    /// edges of their ranges: the result is congruent and within p (the model's
+    /// `debug_assert!`s check the bounds it claims too).
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    #[test]
+    fn fma_scalar_products_are_exact() {
+        use super::super::ntt_fma::reference;
+        let congruent = |r: f64, x: i128, p: u64| {
+            assert_eq!(r, r.trunc());
+            assert!(r.abs() < p as f64, "{r} vs p = {p}");
+            assert_eq!((r as i128 - x).rem_euclid(p as i128), 0, "{r} vs {x}");
+        };
+        let mut rng_state = 0x1234_5678_9abc_def1u64;
+        let mut rand = move |m: u64| {
+            rng_state ^= rng_state << 13;
+            rng_state ^= rng_state >> 7;
+            rng_state ^= rng_state << 17;
+            rng_state % m
+        };
+        for p in FMA.primes {
+            let (pi, pf) = (p as i64, p as f64);
+            let half = pi / 2;
+            let mut ys: Vec<i64> = vec![0, 1, -1, pi - 1, 1 - pi, pi, -pi, 2 * pi - 1, 1 - 2 * pi];
+            ys.extend([3 * pi, -3 * pi, 4 * pi - 1, 4 * pi, -4 * pi]);
+            ys.extend((0..40).map(|_| rand(8 * p) as i64 - 4 * pi));
+            let mut ws: Vec<i64> = vec![0, 1, -1, half, -half, half - 1, 1 - half];
+            ws.extend((0..20).map(|_| rand(p) as i64 - half));
+            for &y in &ys {
+                assert!(y.unsigned_abs() < 1 << 52);
+                let r = reference::reduce(y as f64, pf);
+                congruent(r, y as i128, p);
+                assert!(r.abs() <= pf / 2.0 + 2.0);
+                for &w in &ws {
+                    let w_q = w as f64 / pf;
+                    let r = reference::mul_twiddle(y as f64, w as f64, w_q, pf);
+                    congruent(r, y as i128 * w as i128, p);
+                }
+            }
+            let edge = half + 2;
+            let mut xs: Vec<i64> = vec![0, 1, -1, half, -half, edge, -edge];
+            xs.extend((0..30).map(|_| rand(2 * edge as u64 + 1) as i64 - edge));
+            for &a in &xs {
+                for &b in &xs {
+                    let r = reference::mul(a as f64, b as f64, pf);
+                    congruent(r, a as i128 * b as i128, p);
+                }
+            }
+        }
+    }
+
+    /// The FMA kernels against their scalar model (bit for bit), and the model's transforms
+    /// against a direct evaluation: forward output i is the input polynomial at w^bitrev(i).
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    #[test]
+    fn fma_kernels_match_their_model() {
+        use super::super::ntt_fma::{self, reference};
+        if !fma_available() {
+            return;
+        }
+        let mut state = 99u64;
+        for log_len in MIN_LOG_LEN..=11 {
+            let n = 1usize << log_len;
+            let t = tables(&FMA, log_len);
+            for j in 0..3 {
+                let (p, tw) = (FMA.primes[j], &t.tw[j].fp);
+                let mut next = |m: u64| {
+                    state = state
+                        .wrapping_mul(6364136223846793005)
+                        .wrapping_add(1442695040888963407);
+                    (state >> 11) % m
+                };
+                // Inputs in [0, 4p), the extremes included.
+                let mut a: Vec<u64> = (0..n).map(|_| next(4 * p)).collect();
+                let b: Vec<u64> = (0..n).map(|i| if i % 3 == 0 { 4 * p - 1 } else { next(4 * p) }).collect();
+                a[0] = 4 * p - 1;
+                a[1] = 0;
+                let to_f = |v: &[u64]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
+                let (mut ma, mut mb) = (to_f(&a), to_f(&b));
+                reference::transform(&mut ma, tw, p as f64);
+                reference::transform(&mut mb, tw, p as f64);
+                let (mut va, mut vb) = (a.clone(), b.clone());
+                // SAFETY: AVX2 and FMA checked; n a power of two >= 16 within the tables.
+                unsafe {
+                    ntt_fma::transform(&mut va, tw, p);
+                    ntt_fma::transform(&mut vb, tw, p);
+                }
+                let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
+                assert_eq!(va, bits(&ma), "forward 2^{log_len} p{j}");
+                assert_eq!(vb, bits(&mb));
+                // Output i = a(w^bitrev(i)) mod p (a few points).
+                let w = powmod(FMA.generators[j], (p - 1) >> log_len, p);
+                for i in [0, 1, n / 2 - 1, n / 2, n - 1] {
+                    let e = powmod(w, (i.reverse_bits() >> (usize::BITS - log_len)) as u64, p);
+                    let mut want = 0u64;
+                    for &x in a.iter().rev() {
+                        want = (mulmod(want, e, p) + x % p) % p;
+                    }
+                    assert_eq!((ma[i] as i128).rem_euclid(p as i128) as u64, want, "eval {i}");
+                }
+                reference::pointwise(&mut ma, &mb, p as f64);
+                // SAFETY: as above.
+                unsafe { ntt_fma::pointwise(&mut va, Some(&vb), p) };
+                assert_eq!(va, bits(&ma), "pointwise 2^{log_len} p{j}");
+                reference::transform_inverse(&mut ma, tw, p as f64);
+                // SAFETY: as above.
+                unsafe { ntt_fma::transform_inverse(&mut va, tw, p) };
+                let ints: Vec<u64> = ma.iter().map(|&x| x as u64).collect();
+                assert_eq!(va, ints, "inverse 2^{log_len} p{j}");
+                // The inverse of the forward (reduced as the pointwise product leaves it) is N
+                // times the input.
+                let mut back = to_f(&a);
+                reference::transform(&mut back, tw, p as f64);
+                for x in back.iter_mut() {
+                    *x = reference::reduce(*x, p as f64);
+                }
+                reference::transform_inverse(&mut back, tw, p as f64);
+                for (x, &y) in back.iter().zip(&a) {
+                    assert_eq!(*x as u64 % p, mulmod(y % p, n as u64, p));
+                }
+            }
         }
     }
 

@@ -39,13 +39,21 @@ fn operand(rng: &mut StdRng, n: usize, pattern: u32) -> Vec<Limb> {
         .collect()
 }
 
-/// The prime sets this CPU can run (the IFMA one only with AVX-512 IFMA).
+/// The prime sets this CPU can run (the IFMA one only with AVX-512 IFMA, the FMA one only with
+/// AVX2 and FMA).
 fn ntt_sets() -> Vec<&'static ntt::PrimeSet> {
+    #[allow(unused_mut)]
+    let mut sets = vec![&ntt::PORTABLE];
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if crate::cpu::detected() >= crate::cpu::Tier::Ifma {
-        return vec![&ntt::PORTABLE, &ntt::IFMA];
+    {
+        if crate::cpu::detected() >= crate::cpu::Tier::Ifma {
+            sets.push(&ntt::IFMA);
+        }
+        if ntt::fma_available() {
+            sets.push(&ntt::FMA);
+        }
     }
-    vec![&ntt::PORTABLE]
+    sets
 }
 
 /// Each threshold of the large-operand methods, one limb either side.
@@ -60,6 +68,7 @@ fn large_sizes() -> Vec<usize> {
         NTT_THRESHOLD_IFMA,
         NTT_SQR_THRESHOLD_IFMA,
         NTT_THRESHOLD_ADX,
+        NTT_THRESHOLD_FMA,
         NTT_THRESHOLD_PORTABLE,
         ntt::threshold(false),
         ntt::threshold(true),
@@ -534,11 +543,11 @@ fn toom_and_ntt_agree_with_num_bigint() {
                 assert_eq!(
                     big(&r),
                     want,
-                    "ntt n={n} p={pattern} radix {}",
-                    set.radix_bits
+                    "ntt n={n} p={pattern} {:?}",
+                    set.kernels
                 );
                 ntt::convolve(set, &mut r, &a, None);
-                assert_eq!(big(&r), want_sq, "ntt sqr n={n} radix {}", set.radix_bits);
+                assert_eq!(big(&r), want_sq, "ntt sqr n={n} {:?}", set.kernels);
             }
         }
     }
@@ -608,7 +617,7 @@ fn unbalanced_large_products_match_gmp() {
             assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "mul {nb}x{na}");
             for set in ntt_sets() {
                 ntt::convolve(set, &mut r, &a, Some(&b));
-                assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "ntt {na}x{nb}");
+                assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "ntt {na}x{nb} {:?}", set.kernels);
             }
         }
     }
@@ -659,29 +668,59 @@ fn newton_division_matches_num_bigint_and_gmp() {
 }
 
 /// Products with a transformed operand: full, truncated to the low limbs (the Montgomery
-/// quotient), and mod B^N - 1 (the high half of q m), against GMP.
+/// quotient), and mod B^N - 1 (the high half of q m), against GMP, with each prime set.
 #[test]
 fn transformed_products_match_gmp() {
     let mut rng = StdRng::seed_from_u64(20);
     for (nx, na) in [(16, 16), (200, 200), (256, 256), (300, 257), (513, 100)] {
-        for pattern in [0, 1] {
+        for (pattern, set) in [0, 1]
+            .into_iter()
+            .flat_map(|p| ntt_sets().into_iter().map(move |s| (p, s)))
+        {
             let x = operand(&mut rng, nx, pattern);
             let a = operand(&mut rng, na, pattern + 1);
             let want = gmp(&x) * gmp(&a);
-            let t = ntt::Transformed::new(&x, na).expect("fits");
+            let t = ntt::Transformed::new_in(set, &x, na).expect("fits");
             let mut r = vec![0; nx + na];
             t.mul(&mut r, &a);
-            assert_eq!(gmp(&r), want, "full {nx}x{na}");
+            assert_eq!(gmp(&r), want, "full {nx}x{na} {:?}", set.kernels);
             let mut lo = vec![0; nx.min(na)];
             t.mul(&mut lo, &a);
             assert_eq!(lo[..], r[..lo.len()], "low half {nx}x{na}");
             let log_len = nx.max(na).next_power_of_two().trailing_zeros();
-            let c = ntt::Transformed::new_cyclic(&x, log_len).expect("fits");
+            let c = ntt::Transformed::new_cyclic_in(set, &x, log_len).expect("fits");
             let n = c.points();
             let mut y = vec![0; n];
             c.mul_cyclic(&mut y, &a);
             let modulus = (rug::Integer::from(1) << (64 * n as u32)) - 1u32;
             assert_eq!(gmp(&y), want % modulus, "cyclic {nx}x{na} mod B^{n} - 1");
+        }
+    }
+}
+
+/// The coefficient bound at its limit: for each prime set, the shortest balanced product whose
+/// plan fills the bound exactly (2b + log2(terms) = `coeff_bits`, with a power-of-two number
+/// of terms), with all-ones operands (every coefficient the largest sum, (2^b - 1)^2 times
+/// the terms), and squares; against GMP.
+#[test]
+fn ntt_coefficient_bound_holds_at_its_limit() {
+    for set in ntt_sets() {
+        let at_limit: Vec<usize> = (16..1500)
+            .filter(|&n| {
+                let (_, b) = ntt::plan(set, 64 * n, 64 * n).unwrap();
+                let terms = (64 * n).div_ceil(b as usize);
+                terms.is_power_of_two() && 2 * b + terms.trailing_zeros() == set.coeff_bits
+            })
+            .collect();
+        assert!(at_limit.len() >= 2, "{:?}: {at_limit:?}", set.kernels);
+        for n in at_limit {
+            let a = vec![Limb::MAX; n];
+            let want = gmp(&a) * gmp(&a);
+            let mut r = vec![0; 2 * n];
+            ntt::convolve(set, &mut r, &a, Some(&a));
+            assert_eq!(gmp(&r), want, "all ones {n} limbs {:?}", set.kernels);
+            ntt::convolve(set, &mut r, &a, None);
+            assert_eq!(gmp(&r), want, "all ones squared {n} limbs {:?}", set.kernels);
         }
     }
 }

@@ -1,0 +1,489 @@
+//! The NTT kernels of [`super::ntt`] on AVX2 + FMA: four butterflies per instruction sequence
+//! in double precision, with the primes of [`super::ntt::FMA`] (below 2^50).
+//!
+//! Values are integers held exactly in doubles (|x| < 2^53), kept lazily in signed ranges. The
+//! modular product by a fixed twiddle w (|w| <= p/2, stored with w_q = fl(w / p)) is the
+//! floating-point one of van der Hoeven, Lecerf and Quintin ("Modular SIMD arithmetic in
+//! Mathemagix", ACM TOMS 2016; also FLINT 3's `fft_small`): h = fl(y w), l = y w - h (one FMA,
+//! exact), q = round(y w_q), r = (h - q p) + l = y w - q p exactly (the FMA rounds nothing: the
+//! result is an integer below 2^53). For |y| <= 4p, |y w / p| <= 2p < 2^51 and the computed
+//! y w_q is within 1/2 of y w / p, so |r| < p. A reduction x - round(x / p) p leaves
+//! |x| <= p/2 + 2 for |x| <= 4p. Rounding to nearest is the add-and-subtract of 1.5 2^52
+//! (exact for magnitudes below 2^51).
+//!
+//! The transforms follow Harvey, "Faster arithmetic for number-theoretic transforms" (J.
+//! Symbolic Comput. 2014) as the portable ones, with signed lazy bounds: the forward (Cooley–
+//! Tukey) butterfly (x, y) -> (x + t, x - t), t = w y, reduces x in every other stage, and the
+//! inverse (Gentleman–Sande) one (x, y) -> (x + y, w (x - y)) reduces x + y in every other
+//! stage (bounds at each kernel). Stages whose butterflies are at least four apart run straight
+//! on vectors; the last two (distances 2 and 1) run on pairs of vectors, 8 values, regrouped by
+//! `vperm2f128` and `vunpck{l,h}pd`.
+//!
+//! The buffers are the `u64` ones of [`super::ntt`]: [`transform`] turns `load`'s integers in
+//! [0, 4p) into doubles (bit patterns in the same words), the data stays in doubles through
+//! [`pointwise`], and [`transform_inverse`] turns it back into integers in [0, 2p).
+//!
+//! Run by the caller only on CPUs with AVX2 and FMA. Variable time only in the lengths.
+
+use super::ntt::FpTwiddles;
+use core::arch::x86_64::*;
+
+/// 1.5 2^52: `(x + M) - M` is x rounded to the nearest integer (ties to even) for |x| < 2^51.
+const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
+
+/// 2^52: `2^52 + x` for an integer 0 <= x < 2^52 has x in its low 52 bits.
+const TWO_52: f64 = 4_503_599_627_370_496.0;
+
+/// The constants of one prime as vectors.
+#[derive(Clone, Copy)]
+struct Consts {
+    p: __m256d,
+    /// fl(1 / p).
+    p_inv: __m256d,
+    magic: __m256d,
+}
+
+impl Consts {
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn new(p: u64) -> Self {
+        Self {
+            p: _mm256_set1_pd(p as f64),
+            p_inv: _mm256_set1_pd(1.0 / p as f64),
+            magic: _mm256_set1_pd(ROUND_MAGIC),
+        }
+    }
+}
+
+/// `x` rounded to the nearest integer lane by lane, for |x| < 2^51.
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn round(x: __m256d, c: &Consts) -> __m256d {
+    _mm256_sub_pd(_mm256_add_pd(x, c.magic), c.magic)
+}
+
+/// `x - round(x / p) p`, in [-p/2 - 2, p/2 + 2], for integers |x| <= 4p (module docs).
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn reduce(x: __m256d, c: &Consts) -> __m256d {
+    _mm256_fnmadd_pd(round(_mm256_mul_pd(x, c.p_inv), c), c.p, x)
+}
+
+/// `y w mod p` as y w - q p with |y w - q p| < p, for integers |y| <= 4p, |w| <= p/2 and
+/// w_q = fl(w / p) (module docs).
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn mul_twiddle(y: __m256d, w: __m256d, w_q: __m256d, c: &Consts) -> __m256d {
+    let h = _mm256_mul_pd(y, w);
+    let l = _mm256_fmsub_pd(y, w, h);
+    let q = round(_mm256_mul_pd(y, w_q), c);
+    _mm256_add_pd(_mm256_fnmadd_pd(q, c.p, h), l)
+}
+
+/// `a b mod p` as a b - q p with |a b - q p| < p, q = round(fl(a b) / p), for integers
+/// |a|, |b| <= p/2 + 2: |a b / p| <= p/4 + 2, so the quotient's error stays below 1/2 + 2^-3.
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn mul(a: __m256d, b: __m256d, c: &Consts) -> __m256d {
+    let h = _mm256_mul_pd(a, b);
+    let l = _mm256_fmsub_pd(a, b, h);
+    let q = round(_mm256_mul_pd(h, c.p_inv), c);
+    _mm256_add_pd(_mm256_fnmadd_pd(q, c.p, h), l)
+}
+
+/// Cooley–Tukey butterfly (x + w y, x - w y), x first reduced when `R`. Inputs |x|, |y| <= 3p;
+/// outputs within 1.5p + 2 with `R` (|x| <= p/2 + 2, |w y| < p), else within |x| + p.
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn ct<const R: bool>(
+    x: __m256d,
+    y: __m256d,
+    w: __m256d,
+    w_q: __m256d,
+    c: &Consts,
+) -> (__m256d, __m256d) {
+    let x = if R { reduce(x, c) } else { x };
+    let t = mul_twiddle(y, w, w_q, c);
+    (_mm256_add_pd(x, t), _mm256_sub_pd(x, t))
+}
+
+/// Gentleman–Sande butterfly (x + y, w (x - y)), x + y reduced when `R`. Without `R`, inputs
+/// within p give outputs within 2p; with `R`, inputs within 2p give outputs within p (|x + y|
+/// and |x - y| <= 4p).
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn gs<const R: bool>(
+    x: __m256d,
+    y: __m256d,
+    w: __m256d,
+    w_q: __m256d,
+    c: &Consts,
+) -> (__m256d, __m256d) {
+    let s = _mm256_add_pd(x, y);
+    let s = if R { reduce(s, c) } else { s };
+    (s, mul_twiddle(_mm256_sub_pd(x, y), w, w_q, c))
+}
+
+/// One stage with butterflies `len >= 4` apart on the whole of `a` (blocks of 2 len values,
+/// block i with twiddle i): Cooley–Tukey when `FWD`, else Gentleman–Sande; `R` as [`ct`] /
+/// [`gs`].
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `a.len()` a multiple of 2 len; `w`, `w_q` hold a twiddle per block.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn wide_stage<const FWD: bool, const R: bool>(
+    a: &mut [f64],
+    len: usize,
+    w: &[f64],
+    w_q: &[f64],
+    c: &Consts,
+) {
+    debug_assert!(len >= 4 && a.len().is_multiple_of(2 * len));
+    let ptr = a.as_mut_ptr();
+    for i in 0..a.len() / (2 * len) {
+        let (wv, wq) = (_mm256_set1_pd(w[i]), _mm256_set1_pd(w_q[i]));
+        for j in (2 * len * i..2 * len * i + len).step_by(4) {
+            // SAFETY: j + len + 4 <= 2 len (i + 1) <= a.len().
+            unsafe {
+                let x = _mm256_loadu_pd(ptr.add(j));
+                let y = _mm256_loadu_pd(ptr.add(j + len));
+                let (x, y) = if FWD {
+                    ct::<R>(x, y, wv, wq, c)
+                } else {
+                    gs::<R>(x, y, wv, wq, c)
+                };
+                _mm256_storeu_pd(ptr.add(j), x);
+                _mm256_storeu_pd(ptr.add(j + len), y);
+            }
+        }
+    }
+}
+
+/// The twiddles of the blocks k and k + 1 spread as (w_k, w_k, w_k+1, w_k+1).
+///
+/// # Safety
+/// AVX2; `w` holds k + 4 entries.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn pairs(w: &[f64], k: usize) -> __m256d {
+    debug_assert!(k + 4 <= w.len());
+    // SAFETY: k + 4 entries.
+    _mm256_permute4x64_pd::<0b01_01_00_00>(unsafe { _mm256_loadu_pd(w.as_ptr().add(k)) })
+}
+
+/// Four twiddles from entry k.
+///
+/// # Safety
+/// AVX2; `w` holds k + 4 entries.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn quad(w: &[f64], k: usize) -> __m256d {
+    debug_assert!(k + 4 <= w.len());
+    // SAFETY: k + 4 entries.
+    unsafe { _mm256_loadu_pd(w.as_ptr().add(k)) }
+}
+
+/// The forward stages with butterflies 2 and then 1 apart, on each group of 8 values held in
+/// two vectors; `R2`, `R1` as [`ct`]'s `R` for each.
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `a.len()` a multiple of 8; the twiddle tables hold `a.len() / 2 + 4` entries.
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn narrow_forward<const R2: bool, const R1: bool>(
+    a: &mut [f64],
+    w: &[f64],
+    w_q: &[f64],
+    c: &Consts,
+) {
+    let n = a.len();
+    debug_assert!(n.is_multiple_of(8) && w.len() >= n / 2 + 4 && w_q.len() >= n / 2 + 4);
+    let ptr = a.as_mut_ptr();
+    for g in (0..n).step_by(8) {
+        // SAFETY: g + 8 <= n; the twiddle indices g / 4 + 1 and g / 2 + 3 are below n / 2, and
+        // the tables have padding.
+        unsafe {
+            let (a0, a1) = (_mm256_loadu_pd(ptr.add(g)), _mm256_loadu_pd(ptr.add(g + 4)));
+            // Distance 2: (0 1 4 5) with (2 3 6 7), blocks g/4 and g/4 + 1.
+            let x = _mm256_permute2f128_pd::<0x20>(a0, a1);
+            let y = _mm256_permute2f128_pd::<0x31>(a0, a1);
+            let (x, y) = ct::<R2>(x, y, pairs(w, g / 4), pairs(w_q, g / 4), c);
+            // Distance 1: (0 2 4 6) with (1 3 5 7), blocks g/2 .. g/2 + 4.
+            let (x, y) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
+            let (x, y) = ct::<R1>(x, y, quad(w, g / 2), quad(w_q, g / 2), c);
+            // Back to (0 1 2 3), (4 5 6 7).
+            let (lo, hi) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
+            _mm256_storeu_pd(ptr.add(g), _mm256_permute2f128_pd::<0x20>(lo, hi));
+            _mm256_storeu_pd(ptr.add(g + 4), _mm256_permute2f128_pd::<0x31>(lo, hi));
+        }
+    }
+}
+
+/// The inverse stages with butterflies 1 apart (not reducing: inputs within p, outputs within
+/// 2p) and then 2 apart (reducing: outputs within p), on each group of 8 values.
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// As [`narrow_forward`].
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn narrow_inverse(a: &mut [f64], w: &[f64], w_q: &[f64], c: &Consts) {
+    let n = a.len();
+    debug_assert!(n.is_multiple_of(8) && w.len() >= n / 2 + 4 && w_q.len() >= n / 2 + 4);
+    let ptr = a.as_mut_ptr();
+    for g in (0..n).step_by(8) {
+        // SAFETY: as in `narrow_forward`.
+        unsafe {
+            let (a0, a1) = (_mm256_loadu_pd(ptr.add(g)), _mm256_loadu_pd(ptr.add(g + 4)));
+            // Distance 1: (0 2 4 6) with (1 3 5 7).
+            let lo = _mm256_permute2f128_pd::<0x20>(a0, a1);
+            let hi = _mm256_permute2f128_pd::<0x31>(a0, a1);
+            let (x, y) = (_mm256_unpacklo_pd(lo, hi), _mm256_unpackhi_pd(lo, hi));
+            let (x, y) = gs::<false>(x, y, quad(w, g / 2), quad(w_q, g / 2), c);
+            // Distance 2: (0 1 4 5) with (2 3 6 7).
+            let (x, y) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
+            let (x, y) = gs::<true>(x, y, pairs(w, g / 4), pairs(w_q, g / 4), c);
+            _mm256_storeu_pd(ptr.add(g), _mm256_permute2f128_pd::<0x20>(x, y));
+            _mm256_storeu_pd(ptr.add(g + 4), _mm256_permute2f128_pd::<0x31>(x, y));
+        }
+    }
+}
+
+/// The words of `a` as doubles (the same bits).
+fn as_f64(a: &mut [u64]) -> &mut [f64] {
+    // SAFETY: u64 and f64 have the same size and alignment, and every bit pattern is a valid
+    // f64; the borrow of `a` carries over.
+    unsafe { core::slice::from_raw_parts_mut(a.as_mut_ptr().cast::<f64>(), a.len()) }
+}
+
+/// Forward transform of `a` mod p (natural order in, bit-reversed out, as [`super::ntt`]'s
+/// portable one): integers in [0, 4p) in, doubles (bit patterns) within 2.5p + 2 out.
+/// Entry: x - 2p, within 2p. Stage s (0 first) reduces x when s is even: stage inputs stay
+/// within 3p ([`ct`]: reducing stages give 1.5p + 2, the others add p to that).
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `a.len()` a power of two >= 16; `tw` built for at least that length with the
+/// FMA prime set (p < 2^50).
+#[target_feature(enable = "avx2,fma")]
+pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
+    let n = a.len();
+    debug_assert!(n >= 16 && n.is_power_of_two() && p < 1 << 50);
+    let c = Consts::new(p);
+    // To doubles: the bits of 2^52 + x, minus 2^52 + 2p (exact: x < 4p < 2^52).
+    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
+    let bias = _mm256_set1_pd(TWO_52 + 2.0 * p as f64);
+    for i in (0..n).step_by(4) {
+        // SAFETY: i + 4 <= n; f64 and u64 have the same size.
+        unsafe {
+            let v = _mm256_loadu_si256(a.as_ptr().add(i).cast());
+            let x = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, bits_52)), bias);
+            _mm256_storeu_pd(a.as_mut_ptr().add(i).cast(), x);
+        }
+    }
+    let a = as_f64(a);
+    let (w, w_q) = (&tw.w[..], &tw.w_q[..]);
+    let log_n = n.trailing_zeros();
+    let mut len = n / 2;
+    let mut stage = 0;
+    while len >= 4 {
+        // SAFETY: the caller's guarantees (the tables hold n / 2 + 8 entries).
+        unsafe {
+            if stage % 2 == 0 {
+                wide_stage::<true, true>(a, len, w, w_q, &c);
+            } else {
+                wide_stage::<true, false>(a, len, w, w_q, &c);
+            }
+        }
+        len /= 2;
+        stage += 1;
+    }
+    // Stage log_n - 2 (distance 2) reduces when log_n is even.
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        if log_n.is_multiple_of(2) {
+            narrow_forward::<true, false>(a, w, w_q, &c);
+        } else {
+            narrow_forward::<false, true>(a, w, w_q, &c);
+        }
+    }
+}
+
+/// Inverse transform of `a` without the 1/N (bit-reversed in, natural out): doubles within p
+/// in ([`pointwise`]'s output), integers in [0, 2p) out. The stage with butterflies 2^s apart
+/// reduces when s is odd: inputs of even stages stay within p, of odd ones within 2p ([`gs`]).
+/// Exit: reduced (within p/2 + 2) plus p.
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// As [`transform`].
+#[target_feature(enable = "avx2,fma")]
+pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &FpTwiddles, p: u64) {
+    let n = a.len();
+    debug_assert!(n >= 16 && n.is_power_of_two() && p < 1 << 50);
+    let c = Consts::new(p);
+    let (w, w_q) = (&tw.w_inv[..], &tw.w_inv_q[..]);
+    {
+        let a = as_f64(a);
+        // SAFETY: the caller's guarantees.
+        unsafe { narrow_inverse(a, w, w_q, &c) };
+        let mut len = 4;
+        let mut stage = 2;
+        while len < n {
+            // SAFETY: the caller's guarantees.
+            unsafe {
+                if stage % 2 == 1 {
+                    wide_stage::<false, true>(a, len, w, w_q, &c);
+                } else {
+                    wide_stage::<false, false>(a, len, w, w_q, &c);
+                }
+            }
+            len *= 2;
+            stage += 1;
+        }
+    }
+    // To integers: reduce(x) + p + 2^52 is in [2^52, 2^52 + 2p), exact; its low bits are the
+    // value.
+    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
+    let offset = _mm256_set1_pd(TWO_52 + p as f64);
+    for i in (0..n).step_by(4) {
+        // SAFETY: i + 4 <= n.
+        unsafe {
+            let x = _mm256_loadu_pd(a.as_ptr().add(i).cast());
+            let y = _mm256_add_pd(reduce(x, &c), offset);
+            let v = _mm256_sub_epi64(_mm256_castpd_si256(y), bits_52);
+            _mm256_storeu_si256(a.as_mut_ptr().add(i).cast(), v);
+        }
+    }
+}
+
+/// `a[i] = a[i] b[i] mod p` (no Montgomery factor), within p, for forward outputs (doubles
+/// within 3p): both factors reduced to p/2 + 2 first ([`mul`]); `b` = `a` squares.
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; equal lengths, a multiple of 4.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) unsafe fn pointwise(a: &mut [u64], b: Option<&[u64]>, p: u64) {
+    let c = Consts::new(p);
+    let n = a.len();
+    debug_assert!(n.is_multiple_of(4) && b.is_none_or(|b| b.len() == n));
+    let ptr = a.as_mut_ptr().cast::<f64>();
+    for i in (0..n).step_by(4) {
+        // SAFETY: i + 4 <= n for both slices; u64 and f64 have the same size.
+        unsafe {
+            let x = reduce(_mm256_loadu_pd(ptr.add(i)), &c);
+            let y = match b {
+                Some(b) => reduce(_mm256_loadu_pd(b.as_ptr().add(i).cast()), &c),
+                None => x,
+            };
+            _mm256_storeu_pd(ptr.add(i), mul(x, y, &c));
+        }
+    }
+}
+
+/// A scalar model of the kernels, operation for operation (so bit for bit the same results),
+/// with the bounds the comments above claim as `debug_assert!`s.
+#[cfg(test)]
+pub(crate) mod reference {
+    use super::{FpTwiddles, ROUND_MAGIC};
+
+    /// Round to nearest (ties to even) for |x| < 2^51.
+    fn round(x: f64) -> f64 {
+        debug_assert!(x.abs() < (1u64 << 51) as f64);
+        (x + ROUND_MAGIC) - ROUND_MAGIC
+    }
+
+    /// As the vector `reduce`: |x| <= 4p in, within p/2 + 2 out.
+    pub(crate) fn reduce(x: f64, p: f64) -> f64 {
+        debug_assert!(x.abs() <= 4.0 * p);
+        let r = (-round(x * (1.0 / p))).mul_add(p, x);
+        debug_assert!(r.abs() <= p / 2.0 + 2.0);
+        r
+    }
+
+    /// As the vector `mul_twiddle`: |y| <= 4p, |w| <= p/2 in, within p out.
+    pub(crate) fn mul_twiddle(y: f64, w: f64, w_q: f64, p: f64) -> f64 {
+        debug_assert!(y.abs() <= 4.0 * p && w.abs() <= p / 2.0);
+        let h = y * w;
+        let l = y.mul_add(w, -h);
+        let q = round(y * w_q);
+        let r = (-q).mul_add(p, h) + l;
+        debug_assert!(r.abs() < p);
+        r
+    }
+
+    /// As the vector `mul`: |a|, |b| <= p/2 + 2 in, within p out.
+    pub(crate) fn mul(a: f64, b: f64, p: f64) -> f64 {
+        debug_assert!(a.abs() <= p / 2.0 + 2.0 && b.abs() <= p / 2.0 + 2.0);
+        let h = a * b;
+        let l = a.mul_add(b, -h);
+        let q = round(h * (1.0 / p));
+        let r = (-q).mul_add(p, h) + l;
+        debug_assert!(r.abs() < p);
+        r
+    }
+
+    /// The forward transform of integers in [0, 4p) (as the vector one).
+    pub(crate) fn transform(a: &mut [f64], tw: &FpTwiddles, p: f64) {
+        let n = a.len();
+        for x in a.iter_mut() {
+            debug_assert!(*x >= 0.0 && *x < 4.0 * p);
+            *x -= 2.0 * p;
+        }
+        let (mut len, mut stage) = (n / 2, 0);
+        while len > 0 {
+            for (i, chunk) in a.chunks_exact_mut(2 * len).enumerate() {
+                let (x, y) = chunk.split_at_mut(len);
+                for (x, y) in x.iter_mut().zip(y.iter_mut()) {
+                    debug_assert!(x.abs() <= 3.0 * p && y.abs() <= 3.0 * p);
+                    let u = if stage % 2 == 0 { reduce(*x, p) } else { *x };
+                    let t = mul_twiddle(*y, tw.w[i], tw.w_q[i], p);
+                    (*x, *y) = (u + t, u - t);
+                }
+            }
+            len /= 2;
+            stage += 1;
+        }
+    }
+
+    /// The inverse transform to integers in [0, 2p) (as the vector one).
+    pub(crate) fn transform_inverse(a: &mut [f64], tw: &FpTwiddles, p: f64) {
+        let n = a.len();
+        let (mut len, mut stage) = (1, 0);
+        while len < n {
+            let bound = if stage % 2 == 0 { p } else { 2.0 * p };
+            for (i, chunk) in a.chunks_exact_mut(2 * len).enumerate() {
+                let (x, y) = chunk.split_at_mut(len);
+                for (x, y) in x.iter_mut().zip(y.iter_mut()) {
+                    debug_assert!(x.abs() <= bound && y.abs() <= bound);
+                    let s = *x + *y;
+                    let s = if stage % 2 == 1 { reduce(s, p) } else { s };
+                    (*x, *y) = (s, mul_twiddle(*x - *y, tw.w_inv[i], tw.w_inv_q[i], p));
+                }
+            }
+            len *= 2;
+            stage += 1;
+        }
+        for x in a.iter_mut() {
+            *x = reduce(*x, p) + p;
+            debug_assert!(*x >= 0.0 && *x < 2.0 * p);
+        }
+    }
+
+    /// The pointwise product (as the vector one).
+    pub(crate) fn pointwise(a: &mut [f64], b: &[f64], p: f64) {
+        for (x, &y) in a.iter_mut().zip(b) {
+            *x = mul(reduce(*x, p), reduce(y, p), p);
+        }
+    }
+}
