@@ -131,9 +131,10 @@ pub const IFMA_MIN_LIMBS: usize = FIXED_CIOS_MAX_LIMBS + 1;
 /// Lucas test of a prime, `MODRED_CPU` unset against `adx`): see `docs/tuning.md`.
 pub const LUCAS_IFMA_MIN_LIMBS: usize = 24;
 
-/// Largest IFMA size in 512-bit vectors of eight 52-bit digits (10: moduli up to 4158 bits,
-/// k <= 64 limbs). Larger moduli use product + REDC on the MULX/ADX rows.
-pub const IFMA_MAX_VECTORS: usize = 10;
+/// Largest IFMA size in 512-bit vectors of eight 52-bit digits (20: 160 digits, moduli up to
+/// 8318 bits, k <= 129 limbs). Larger moduli use product + REDC on the MULX/ADX rows.
+/// Measurements: `docs/tuning.md`.
+pub const IFMA_MAX_VECTORS: usize = 20;
 
 /// Moduli the eight-lane IFMA batch kernel serves, in limbs (512 to 4096 bits); batches of other
 /// sizes run one exponentiation per thread.

@@ -551,12 +551,13 @@ fn modulus_context_fixed_base_and_batches() {
 /// A context built for each kernel tier this CPU has keeps that tier (the `ct` reducer too,
 /// and a tier above the CPU's gives the CPU's), and every method, the contexts' products and
 /// the comb agree with both oracles: the unrolled sizes, the IFMA sizes, an even modulus
-/// (CRT) and a size above IFMA's.
+/// (CRT), IFMA sizes past 64 limbs and past the Karatsuba threshold (where `pow_ct` takes the
+/// IFMA kernel before `montgomery-sos`), and a size above IFMA's.
 #[test]
 fn every_kernel_tier_in_one_process() {
     use modred::cpu::{self, Tier};
     let mut rng = StdRng::seed_from_u64(0x7133);
-    for limbs in [1usize, 4, 6, 8, 9, 16, 32, 65] {
+    for limbs in [1usize, 4, 6, 8, 9, 16, 32, 65, 100, 129, 130] {
         for odd in [true, false] {
             let mut m = rng.gen_biguint(64 * limbs as u64) | (BigUint::one() << (64 * limbs - 1));
             m.set_bit(0, odd);

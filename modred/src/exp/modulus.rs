@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::{self, auto::Workload, Reducer, ReducerKind, WideResult};
+use crate::scan::FusedPow;
 use crate::tuning;
 use std::sync::Arc;
 
@@ -257,7 +258,8 @@ impl Modulus {
 
     /// `base^exp mod m` in constant time (see [`ct`]). Needs an odd m and a constant-time
     /// reducer ([`super::is_constant_time`] lists them; with [`ReducerKind::Auto`] the context's
-    /// reducer when it is constant time, else `montgomery-sos`).
+    /// reducer when it is constant time, else its fused constant-time kernel where it has one
+    /// for the size, else `montgomery-sos`).
     /// Leaks: the sizes of m and of the exponent (its limbs; padded to at least m's bits), and,
     /// before the constant-time scan, the base's length in limbs and whether it is below m (a
     /// full borrow chain, no early exit); a base `>= m` adds a variable-time division.
@@ -270,13 +272,18 @@ impl Modulus {
         let b = self.residue_for_ct(base);
         let exp_bits = self.ct_exp_bits(exp);
         let w = tuning::ct_window_bits(exp_bits);
-        Ok(Natural::from_limbs(ct::pow(
-            &*ct,
-            &b,
-            exp.limbs(),
-            exp_bits,
-            w,
-        )))
+        // With `Auto`, a context reducer that is not constant time in its products (from the
+        // Karatsuba threshold) may still have a fused constant-time exponentiation for this
+        // size (the AVX-512 IFMA kernels up to 128 limbs), which `pow_fused` must keep constant
+        // time (`FusedPow::Ct`): it goes first, the constant-time reducer's scan otherwise.
+        let fused = match &self.r {
+            Some(r) if !Arc::ptr_eq(r, &ct) => {
+                r.pow_fused(&b, exp.limbs(), FusedPow::Ct { exp_bits, w })
+            }
+            _ => None,
+        };
+        let x = fused.unwrap_or_else(|| ct::pow(&*ct, &b, exp.limbs(), exp_bits, w));
+        Ok(Natural::from_limbs(x))
     }
 
     /// `(base^exp mod m, other_base^other_exp mod other)`, both in constant time, in one pass

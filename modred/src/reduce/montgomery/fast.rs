@@ -15,9 +15,12 @@
 //!   the NTT) and the transforms of `redc_n` follow the tier in use ([`crate::cpu::tier`],
 //!   capped by `MODRED_CPU`), not the context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
-//!   `crate::tuning::IFMA_MIN_LIMBS` <= k <= 64 on the [`Tier::Ifma`] tier: almost Montgomery
-//!   multiplication in radix 2^52 (`super::ifma`), in its own representation, converted on
-//!   entry and exit; on the [`Tier::Adx`] tier, the `super::adx_mont` kernels; on the
+//!   `crate::tuning::IFMA_MIN_LIMBS` <= k <= 129 on the [`Tier::Ifma`] tier (up to
+//!   `crate::tuning::IFMA_MAX_VECTORS` vectors of digits): almost Montgomery multiplication
+//!   in radix 2^52 (`super::ifma`), in its own representation, converted on entry and exit;
+//!   constant time (`FusedPow::Ct`) at every size it serves, also past the Karatsuba threshold
+//!   where the products are not; on the [`Tier::Adx`] tier (9-64 limbs), the `super::adx_mont`
+//!   kernels; on the
 //!   [`Tier::Portable`] tier, the `super::portable` engine;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
 //!   `super::adx4` (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones.
@@ -334,7 +337,7 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
 ///
 /// | tier | 1..=8 limbs | 9..=64 limbs | above |
 /// |---|---|---|---|
-/// | ifma | `Fixed` (MULX/ADX asm) | `Ifma` exponentiation, `AdxMont` products | `Rows` |
+/// | ifma | `Fixed` (MULX/ADX asm) | `Ifma` exponentiation, `AdxMont` products | `Ifma` exponentiation to 129 limbs, `Rows` |
 /// | adx | `Fixed` (MULX/ADX asm) | `AdxMont` | `Rows` |
 /// | portable | `Fixed` (portable) | `Portable` | `Rows` |
 ///
@@ -421,7 +424,7 @@ impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFast;
     const SUMMARY: &'static str =
-        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the source papers)";
+        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier, exponentiation to 129 limbs) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the source papers)";
     fn scratch_len(k: usize) -> usize {
         (2 * k + karatsuba_scratch_len(k)).max(super::portable::wide_len(k))
     }

@@ -46,8 +46,8 @@ pub(crate) fn rr_for(m: &[Limb], tier: Tier) -> Vec<Limb> {
     }
 }
 
-// `by_vectors!` instantiates V = 1..=10.
-const _: () = assert!(IFMA_MAX_VECTORS <= 10);
+// `by_vectors!` instantiates V = 1..=20.
+const _: () = assert!(IFMA_MAX_VECTORS <= 20);
 
 /// A value as 8V digits of 52 bits (each < 2^52 between products), little-endian; each row
 /// of eight is one vector. `repr(C)`: the layout of `[u64; 8V]` (see [`Digits::view`]).
@@ -359,7 +359,8 @@ unsafe fn pow_v<const V: usize>(
 /// `$f::<V>($args)` for the runtime vector count `$v` (1..=[`IFMA_MAX_VECTORS`]).
 macro_rules! by_vectors {
     ($v:expr, $f:ident($($arg:expr),*)) => {
-        const_dispatch!($v; V in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] => $f::<V>($($arg),*);
+        const_dispatch!($v; V in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]
+            => $f::<V>($($arg),*);
             else unreachable!("size_for never gives {} vectors", $v))
     };
 }
@@ -632,7 +633,7 @@ mod tests {
         assert!(SliceProducts::new(&[u64::MAX; 8], Tier::Ifma).is_none());
         let mut s: u64 = 0x5eed_1ca5;
         let mut rnd = || crate::limb::xorshift64(&mut s);
-        for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64] {
+        for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64, 65, 100, 128] {
             let (n, _) = size_for(k).expect("served");
             for case in 0..3 {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
@@ -680,7 +681,7 @@ mod tests {
     #[test]
     fn digits_round_trip() {
         let mut s: u64 = 0x00d1_9175;
-        for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64] {
+        for k in [9usize, 13, 16, 17, 26, 32, 33, 48, 58, 64, 65, 100, 128] {
             let (_, v) = size_for(k).expect("served");
             for case in 0..3 {
                 let x: Vec<Limb> = match case {
@@ -717,7 +718,9 @@ mod tests {
         let mut s: u64 = 0x0123_4567_89ab_cdef;
         let mut rnd = || crate::limb::xorshift64(&mut s);
         let mut checked = 0;
-        for k in [9usize, 12, 13, 16, 17, 19, 26, 32, 33, 45, 52, 58, 64] {
+        for k in [
+            9usize, 12, 13, 16, 17, 19, 26, 32, 33, 45, 52, 58, 64, 65, 97, 128,
+        ] {
             assert!(size_for(k).is_some(), "k = {k} not served");
             for case in 0..4 {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
@@ -751,6 +754,6 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 13 * 4 * 5);
+        assert_eq!(checked, 16 * 4 * 5);
     }
 }
