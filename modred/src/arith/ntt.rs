@@ -220,12 +220,15 @@ pub(crate) struct Twiddles {
     pub(crate) w_q: Vec<u64>,
     pub(crate) w_inv: Vec<u64>,
     pub(crate) w_inv_q: Vec<u64>,
+    /// Read only by the FMA kernels (x86-64).
+    #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
     pub(crate) fp: FpTwiddles,
 }
 
 /// The twiddles of [`Twiddles`] for the floating-point kernels: each w as the integer in
 /// [-p/2, p/2] congruent to it, and w_q = fl(w / p), as doubles; padded likewise.
 #[derive(Default)]
+#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
 pub(crate) struct FpTwiddles {
     pub(crate) w: Vec<f64>,
     pub(crate) w_q: Vec<f64>,
@@ -233,6 +236,7 @@ pub(crate) struct FpTwiddles {
     pub(crate) w_inv_q: Vec<f64>,
 }
 
+#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
 impl FpTwiddles {
     /// From the tables of [`Twiddles`] (entries below p, zero padding).
     fn new(w: &[u64], w_inv: &[u64], p: u64) -> Self {
