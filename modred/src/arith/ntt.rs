@@ -1011,12 +1011,7 @@ mod tests {
             assert_eq!((r as i128 - x).rem_euclid(p as i128), 0, "{r} vs {x}");
         };
         let mut rng_state = 0x1234_5678_9abc_def1u64;
-        let mut rand = move |m: u64| {
-            rng_state ^= rng_state << 13;
-            rng_state ^= rng_state >> 7;
-            rng_state ^= rng_state << 17;
-            rng_state % m
-        };
+        let mut rand = move |m: u64| crate::limb::xorshift64(&mut rng_state) % m;
         for p in FMA.primes {
             let (pi, pf) = (p as i64, p as f64);
             let half = pi / 2;
