@@ -70,10 +70,11 @@ pub const NTT_THRESHOLD_ADX: usize = 2000;
 /// `docs/tuning.md`.
 pub const NTT_THRESHOLD_FMA: usize = 768;
 
-/// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform (kept from the portable
-/// transform's measurement: a faster transform can only pay earlier). Measurements:
-/// `docs/tuning.md`.
-pub const NTT_TRANSFORMED_THRESHOLD_FMA: usize = 400;
+/// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: from `redc_n`'s own
+/// threshold ([`REDC_N_THRESHOLD`]) on. 200 against 400 at 16384 bits (256 limbs, `MODRED_CPU=adx`,
+/// report `scaling`): reduction 0.65 against 1.03 of GMP, `pow` (256-bit exponent) 0.93 against
+/// 1.30. Measurements: `docs/tuning.md`.
+pub const NTT_TRANSFORMED_THRESHOLD_FMA: usize = 200;
 
 /// On the adx tier, the size (limbs) from which `redc_n`'s products with m' and m, whose transforms
 /// are computed once per modulus, use the portable transform instead of Toom-3 (a product then
