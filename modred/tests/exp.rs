@@ -1177,3 +1177,63 @@ fn pow_many_ct_matches_oracles() {
         assert!(matches!(got, Err(modred::Error::InvalidParameter(_))));
     }
 }
+
+/// Every constant-time entry point at 65, 100, 128, 129 and 130 limbs (around the Karatsuba
+/// threshold, where an `Auto` context's `ct` moves to `montgomery-sos` unless the context's
+/// fused IFMA kernel serves the size, and past IFMA's last size) on every tier this CPU has,
+/// against both oracles: `Modulus::pow_ct`, `pow_vartime` with `Method::Ct` (the context's
+/// and the one-off), `CtPair::pow`, `pow_ct_pair`, `pow_many_ct` and `pow_batch_ct`. (Which
+/// kernel runs is checked by the unit test `every_ct_entry_takes_the_fused_kernel`.)
+#[test]
+fn ct_entries_past_64_limbs_match_oracles() {
+    use modred::cpu;
+    use modred::exp::CtPair;
+    let mut rng = StdRng::seed_from_u64(0xc7_e47e);
+    let ct = opts(Method::Ct, "auto");
+    for limbs in [65u64, 100, 128, 129, 130] {
+        let bits = 64 * limbs;
+        let mut odd = || rng.gen_biguint(bits) | BigUint::one() | (BigUint::one() << (bits - 1));
+        let (ma, mb) = (odd(), odd());
+        let (x, y) = (rng.gen_biguint_below(&ma), &mb + rng.gen_biguint(bits / 2));
+        let (e, f) = (rng.gen_biguint(bits), rng.gen_biguint(bits / 3));
+        let (want_a, want_b) = (oracle(&x, &e, &ma), oracle(&y, &f, &mb));
+        let want = [nat(&want_a), nat(&want_b)];
+        for tier in cpu::available() {
+            let what = |entry: &str| format!("{limbs} limbs {tier} {entry}");
+            let a = Modulus::with_tier(&nat(&ma), ReducerKind::Auto, tier).unwrap();
+            let b = Modulus::with_tier(&nat(&mb), ReducerKind::Auto, tier).unwrap();
+            let got = a.pow_ct(&nat(&x), &nat(&e)).unwrap();
+            assert_eq!(got, want[0], "{}", what("pow_ct"));
+            let got = a.pow_vartime(&nat(&x), &nat(&e), &ct).unwrap();
+            assert_eq!(got, want[0], "{}", what("pow_vartime ct"));
+            let pair = CtPair::new(&a, &b).unwrap();
+            let got = pair.pow([&nat(&x), &nat(&y)], [&nat(&e), &nat(&f)]);
+            assert_eq!(got.unwrap(), want, "{}", what("CtPair"));
+            let got = a.pow_ct_pair(&nat(&x), &nat(&e), &b, &nat(&y), &nat(&f));
+            assert_eq!(got.unwrap(), want, "{}", what("pow_ct_pair"));
+        }
+        // The one-off and batch entries build their contexts on the tier in use (MODRED_CPU).
+        let got = exp::pow_vartime(&nat(&x), &nat(&e), &nat(&ma), &ct).unwrap();
+        assert_eq!(got, want[0], "{limbs} limbs one-off ct");
+        let md = Modulus::new(&nat(&ma), ReducerKind::Auto).unwrap();
+        let pairs = [(nat(&x), nat(&e)), (nat(&y), nat(&f))];
+        let got: Vec<Natural> = md
+            .pow_many_ct(&pairs)
+            .unwrap()
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(
+            got,
+            [want[0].clone(), nat(&oracle(&y, &f, &ma))],
+            "{limbs} limbs pow_many_ct"
+        );
+        let triples = [(nat(&x), nat(&e), nat(&ma)), (nat(&y), nat(&f), nat(&mb))];
+        let got: Vec<Natural> = exp::pow_batch_ct(&triples)
+            .unwrap()
+            .into_iter()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(got, want, "{limbs} limbs pow_batch_ct");
+    }
+}

@@ -647,3 +647,50 @@ fn private_op_many_matches_the_vectors_and_num_bigint() {
         .collect();
     check(&key, &n, &d, &cases, "320+448 bits");
 }
+
+/// A key whose n is past the Karatsuba threshold (4672 bits, 73 limbs: n's constant-time
+/// reducer is `montgomery-sos`, and the check's and the blinding factor's public-exponent powers
+/// take n's context's fused kernel where it has one, AVX-512 IFMA), primes from GMP, against
+/// num-bigint's modpow with d and GMP, one input at a time and in the lanes.
+#[test]
+fn key_past_the_karatsuba_threshold_matches_modpow() {
+    let mut rng = StdRng::seed_from_u64(0x4672);
+    let mut prime = || {
+        let c = rng.gen_biguint(2336) | (BigUint::from(3u32) << 2334u32);
+        let p = to_rug(&c).next_prime();
+        BigUint::parse_bytes(format!("{p:x}").as_bytes(), 16).expect("hex")
+    };
+    let (p, q) = (prime(), prime());
+    let e = BigUint::from(65537u32);
+    let d = e
+        .modinv(&(&p - 1u32).lcm(&(&q - 1u32)))
+        .expect("e invertible (seeded primes)");
+    let n = &p * &q;
+    assert_eq!(n.bits().div_ceil(64), 73);
+    let key =
+        PrivateKey::from_components(&nat(&n), &nat(&e), &nat(&d), Some(&nat(&p)), Some(&nat(&q)))
+            .expect("key");
+    let mut inputs = vec![BigUint::zero(), BigUint::one(), &n - 1u32];
+    inputs.extend((0..3).map(|_| rng.gen_biguint_below(&n)));
+    let want: Vec<BigUint> = inputs
+        .iter()
+        .map(|x| {
+            let s = x.modpow(&d, &n);
+            let gmp = to_rug(x).pow_mod(&to_rug(&d), &to_rug(&n)).expect("n > 0");
+            assert_eq!(to_rug(&s), gmp, "oracles disagree");
+            s
+        })
+        .collect();
+    for (x, want) in inputs.iter().zip(&want) {
+        assert_eq!(&big(&key.private_op(&nat(x)).expect("x < n")), want);
+    }
+    let xs: Vec<Natural> = inputs.iter().map(nat).collect();
+    for (got, want) in key
+        .private_op_many(&xs)
+        .expect("threads")
+        .into_iter()
+        .zip(&want)
+    {
+        assert_eq!(&big(&got.expect("x < n")), want);
+    }
+}

@@ -19,7 +19,9 @@
 //! integrated Montgomery products with the masked final subtraction `arith::sub_mod_final`;
 //! [`super::is_constant_time`] lists them); [`super::pow_vartime`] refuses other reducers for `ct`, and
 //! with [`crate::ReducerKind::Auto`] a [`super::Modulus`] runs `ct` on its reducer when that is
-//! constant time, else on `montgomery-sos`. (The fused fixed-size kernels of
+//! constant time, else on its reducer's fused constant-time kernel where it has one for the
+//! size (AVX-512 IFMA, up to 129 limbs), else on `montgomery-sos` ([`pow`], for every
+//! constant-time entry of the context). (The fused fixed-size kernels of
 //! `montgomery-fast`, up to 8 limbs, keep residues below R = 2^(64k) instead of below m,
 //! subtracting m under a mask of the product's carry-out, and reduce below m once at the end:
 //! also no branch.) Reducing a base
@@ -45,10 +47,17 @@ fn check_exp_bits(exp: &[Limb], exp_bits: usize) {
 }
 
 /// `base^exp mod m` in constant time (see the module docs) with `w`-bit digits (1 <= w <= 16)
-/// over `exp_bits >= bit_len(exp)` bits; `base < m` (k limbs). Returns k limbs `< m`. The
-/// callers ([`super::pow_with`], [`super::Modulus`]) check the parameters.
-/// Leaks: nothing but the lengths, `exp_bits` and `w`, over a constant-time reducer.
+/// over `exp_bits >= bit_len(exp)` bits on the constant-time reducer `r`, `base < m` (k limbs);
+/// returns k limbs `< m`. The fused kernel of `first`, another reducer of the same m (a
+/// [`super::Modulus`]'s own, see `Modulus::ct_first`), goes before `r`'s: the one path of every
+/// constant-time exponentiation of a context (`pow_ct`, `pow_vartime`'s `ct`,
+/// [`super::CtPair`]). The callers ([`super::pow_with`], [`super::Modulus`]) check the
+/// parameters.
+/// Leaks: nothing but the lengths, `exp_bits` and `w`, over a constant-time reducer: `first`'s
+/// products may be variable time, but its `FusedPow::Ct` kernel is constant time by the
+/// [`Reducer::pow_fused`] contract (whether it has one for the size depends on the lengths only).
 pub(crate) fn pow<R: Reducer + ?Sized>(
+    first: Option<&dyn Reducer>,
     r: &R,
     base: &[Limb],
     exp: &[Limb],
@@ -58,20 +67,42 @@ pub(crate) fn pow<R: Reducer + ?Sized>(
     // Not the full `check`: comparing base with m would branch on the base's bits.
     debug_assert!((1..=tuning::MAX_WINDOW_BITS).contains(&w));
     check_exp_bits(exp, exp_bits);
-    if let Some(x) = r.pow_fused(base, exp, FusedPow::Ct { exp_bits, w }) {
+    if let Some(x) = fused(first, r, base, exp, FusedPow::Ct { exp_bits, w }) {
         return x;
     }
     scan_traced(r, base, exp, exp_bits, w, &mut NoTrace)
 }
 
-/// `base^exp mod m` for a public exponent on a constant-time reducer: the left-to-right
-/// binary scan ([`FusedPow::PublicExp`]) over the reducer's constant-time products, fused where
-/// the reducer has a kernel. `base < m` (k limbs); returns k limbs `< m`. For RSA's public
-/// exponent applied to secret values (the private operation's check, the blinding factor).
+/// The fused kernel of `first`, else of `r`, for `alg`, one of the scans whose arithmetic must
+/// be constant time ([`FusedPow::is_constant_time`]), or `None` where neither has one for the size.
+/// Leaks: as the kernel (constant time in the base; `PublicExp` shows the exponent).
+fn fused<R: Reducer + ?Sized>(
+    first: Option<&dyn Reducer>,
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+    alg: FusedPow,
+) -> Option<Vec<Limb>> {
+    debug_assert!(alg.is_constant_time());
+    first
+        .and_then(|f| f.pow_fused(base, exp, alg))
+        .or_else(|| r.pow_fused(base, exp, alg))
+}
+
+/// `base^exp mod m` for a public exponent on a constant-time reducer `r`: the left-to-right
+/// binary scan ([`FusedPow::PublicExp`]) over `r`'s constant-time products, fused where `first`
+/// (another reducer of the same m, as in [`pow`]) or `r` has a kernel. `base < m` (k
+/// limbs); returns k limbs `< m`. For RSA's public exponent applied to secret values (the
+/// private operation's check, the blinding factor).
 /// Leaks: the exponent's bits (public) and the lengths; nothing of the base, over a
 /// constant-time reducer.
-pub(crate) fn pow_public_exp<R: Reducer + ?Sized>(r: &R, base: &[Limb], exp: &[Limb]) -> Vec<Limb> {
-    if let Some(x) = r.pow_fused(base, exp, FusedPow::PublicExp) {
+pub(crate) fn pow_public_exp<R: Reducer + ?Sized>(
+    first: Option<&dyn Reducer>,
+    r: &R,
+    base: &[Limb],
+    exp: &[Limb],
+) -> Vec<Limb> {
+    if let Some(x) = fused(first, r, base, exp, FusedPow::PublicExp) {
         return x;
     }
     let mut ops = Ops::new(r);
@@ -93,7 +124,7 @@ pub fn pow_unchecked<R: Reducer + ?Sized>(
     exp_bits: usize,
     w: usize,
 ) -> Vec<Limb> {
-    pow(r, base, exp, exp_bits, w)
+    pow(None, r, base, exp, exp_bits, w)
 }
 
 /// [`Error::InvalidParameter`] unless `1 <= w <= 16`, `exp_bits >= bit_len(exp)` and `base` is
@@ -213,7 +244,7 @@ mod tests {
                 for e in &exps {
                     for b in &bases {
                         FUSED_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
-                        let got = pow(&*r, b, e, exp_bits, w);
+                        let got = pow(None, &*r, b, e, exp_bits, w);
                         let log = FUSED_LOG
                             .with(|l| l.borrow_mut().take())
                             .unwrap_or_default();

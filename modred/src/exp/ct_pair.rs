@@ -5,8 +5,9 @@
 //! On the AVX-512 IFMA tier, when both moduli take the same number of 512-bit vectors (up to
 //! 2078-bit moduli, so the halves of RSA-2048, -3072 and -4096), both numbers share one set of
 //! vectors and the two dependency chains overlap (`reduce::montgomery::ifma_x2`). Elsewhere
-//! the two run one after the other on each modulus's constant-time reducer, with the same
-//! schedule as [`super::Modulus::pow_ct`]. (On the MULX/ADX tier an interleaved pair of scans
+//! the two run one after the other, each as [`super::Modulus::pow_ct`] runs it (the same
+//! kernel and schedule: the context's fused constant-time kernel where it has one for the size,
+//! else the constant-time reducer's). (On the MULX/ADX tier an interleaved pair of scans
 //! measured no faster than two passes: each product already keeps the multiplier busy.)
 
 use super::ct;
@@ -108,6 +109,7 @@ impl CtPair {
         let _ = trace;
         [0, 1].map(|c| {
             ct::pow(
+                self.moduli[c].ct_first(),
                 &*self.reducers[c],
                 base[c],
                 exp[c],

@@ -253,6 +253,21 @@ pub fn pow_with<R: Reducer + ?Sized>(
     exp: &[Limb],
     opts: &PowOptions,
 ) -> Result<Vec<Limb>> {
+    pow_with_first(None, r, method, base, exp, opts)
+}
+
+/// [`pow_with`], whose `ct` tries the fused constant-time kernel of `first` (another reducer of
+/// the same m: a [`super::Modulus`]'s own, see [`super::ct::pow`]) before `r`'s; the
+/// other methods ignore `first`.
+/// Leaks: as [`pow_with`].
+pub(crate) fn pow_with_first<R: Reducer + ?Sized>(
+    first: Option<&dyn Reducer>,
+    r: &R,
+    method: Method,
+    base: &[Limb],
+    exp: &[Limb],
+    opts: &PowOptions,
+) -> Result<Vec<Limb>> {
     opts.validate_for(method)?;
     // Constant time: `ct`'s base may be secret; only the answer, an error or not, shows.
     if base.len() != r.len() || !crate::arith::lt_n_ct(base, r.modulus()).to_bool_vartime() {
@@ -298,6 +313,7 @@ pub fn pow_with<R: Reducer + ?Sized>(
             }
             let exp_bits = bits.max(64 * exp.len());
             ct::pow(
+                first,
                 r,
                 base,
                 exp,

@@ -3,7 +3,9 @@
 
 use super::even::{reduce_below, EvenCtx};
 use super::fixed_base::{self, Powers};
-use super::method::{comb_entries, ct_reducers, is_constant_time, pow_with, Method, PowOptions};
+use super::method::{
+    comb_entries, ct_reducers, is_constant_time, pow_with, pow_with_first, Method, PowOptions,
+};
 use super::{batch, comb, ct, inverse, Ops};
 use crate::alloc::{bytes_of, ensure_available, ensure_work, Work};
 use crate::cpu::{self, Tier};
@@ -11,7 +13,6 @@ use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
 use crate::reduce::{self, auto::Workload, Reducer, ReducerKind, WideResult};
-use crate::scan::FusedPow;
 use crate::tuning;
 use std::sync::Arc;
 
@@ -33,7 +34,8 @@ pub struct Modulus {
     /// The CRT split, for an even m with [`ReducerKind::Auto`].
     even: Option<Arc<EvenCtx>>,
     /// The constant-time reducer for `ct` (odd m: the chosen reducer if constant time, else
-    /// SOS with [`ReducerKind::Auto`]; None otherwise).
+    /// SOS with [`ReducerKind::Auto`], behind `r`'s fused constant-time kernels, see
+    /// [`Self::ct_first`]; None otherwise).
     ct: Option<Arc<dyn Reducer>>,
     /// Built with [`ReducerKind::Auto`]: a one-limb m then exponentiates on the single-word
     /// products with [`Method::Auto`].
@@ -241,7 +243,8 @@ impl Modulus {
                 return Err(self.ct_refusal(r));
             };
             let b = self.k_residue(ct, base);
-            return pow_with(ct, Method::Ct, &b, exp.limbs(), opts).map(Natural::from_limbs);
+            return pow_with_first(self.ct_first(), ct, Method::Ct, &b, exp.limbs(), opts)
+                .map(Natural::from_limbs);
         }
         let b = self.k_residue(r, base);
         pow_with(r, opts.method, &b, exp.limbs(), opts).map(Natural::from_limbs)
@@ -272,17 +275,7 @@ impl Modulus {
         let b = self.residue_for_ct(base);
         let exp_bits = self.ct_exp_bits(exp);
         let w = tuning::ct_window_bits(exp_bits);
-        // With `Auto`, a context reducer that is not constant time in its products (from the
-        // Karatsuba threshold) may still have a fused constant-time exponentiation for this
-        // size (the AVX-512 IFMA kernels up to 128 limbs), which `pow_fused` must keep constant
-        // time (`FusedPow::Ct`): it goes first, the constant-time reducer's scan otherwise.
-        let fused = match &self.r {
-            Some(r) if !Arc::ptr_eq(r, &ct) => {
-                r.pow_fused(&b, exp.limbs(), FusedPow::Ct { exp_bits, w })
-            }
-            _ => None,
-        };
-        let x = fused.unwrap_or_else(|| ct::pow(&*ct, &b, exp.limbs(), exp_bits, w));
+        let x = ct::pow(self.ct_first(), &*ct, &b, exp.limbs(), exp_bits, w);
         Ok(Natural::from_limbs(x))
     }
 
@@ -316,6 +309,19 @@ impl Modulus {
             (None, None) => Err(Error::InvalidParameter(
                 "constant-time exponentiation needs a modulus above 1".to_string(),
             )),
+        }
+    }
+
+    /// The reducer whose fused constant-time kernels (`FusedPow::Ct` and `PublicExp`, constant
+    /// time in the base by the [`Reducer::pow_fused`] contract) every constant-time exponentiation of this
+    /// context tries before the constant-time reducer's ([`super::ct::pow`]): the
+    /// context's reducer when `ct` runs on another one (with [`ReducerKind::Auto`], from the
+    /// Karatsuba threshold: the AVX-512 IFMA kernels up to 129 limbs), else none.
+    /// Leaks: nothing (the choice is made when the context is built).
+    pub(crate) fn ct_first(&self) -> Option<&dyn Reducer> {
+        match (&self.r, &self.ct) {
+            (Some(r), Some(ct)) if !Arc::ptr_eq(r, ct) => Some(&**r),
+            _ => None,
         }
     }
 
@@ -470,4 +476,94 @@ impl FixedBase {
 /// [`Modulus::ct_exp_bits`] for a modulus of `m_limbs` limbs: `64 max(m_limbs, exp's limbs)`.
 pub(crate) fn ct_scan_bits(m_limbs: usize, exp: &Natural) -> usize {
     64 * m_limbs.max(exp.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exp::CtPair;
+    use crate::scan::ct::{CtEvent, FUSED_LOG};
+
+    /// `f()` and the schedule the fused constant-time kernels ran on this thread meanwhile
+    /// (empty when none ran).
+    fn fused_log<T>(f: impl FnOnce() -> T) -> (T, Vec<CtEvent>) {
+        FUSED_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
+        let x = f();
+        let log = FUSED_LOG
+            .with(|l| l.borrow_mut().take())
+            .unwrap_or_default();
+        (x, log)
+    }
+
+    /// Every constant-time exponentiation of an `Auto` context (`pow_ct`, `pow_vartime` with
+    /// `Method::Ct`, the one-off `pow_vartime`, `CtPair`, `pow_ct_pair`) takes the context
+    /// reducer's fused constant-time kernel where it serves the size, also past the Karatsuba
+    /// threshold where `ct` runs on `montgomery-sos`: on the AVX-512 IFMA tier up to 129 limbs,
+    /// nowhere at 130 limbs or on the other tiers past 64 limbs. Results against num-bigint.
+    #[test]
+    fn every_ct_entry_takes_the_fused_kernel() {
+        let mut s: u64 = 0x5eed_c7c7_0b1e_55ed;
+        let mut rnd =
+            |n: usize| -> Vec<Limb> { (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect() };
+        let mut fused_runs = 0;
+        for k in [65usize, 100, 128, 129, 130] {
+            let odd = |rnd: &mut dyn FnMut(usize) -> Vec<Limb>| {
+                let mut m = rnd(k);
+                m[0] |= 1;
+                m[k - 1] |= 1 << 63;
+                Natural::from_limbs(m)
+            };
+            let (ma, mb) = (odd(&mut rnd), odd(&mut rnd));
+            let below = |m: &Natural, x: Vec<Limb>| {
+                Natural::from(&(Natural::from_limbs(x).to_biguint() % m.to_biguint()))
+            };
+            let (x, y) = (below(&ma, rnd(k)), below(&mb, rnd(k)));
+            let (e, f) = (Natural::from_limbs(rnd(k)), Natural::from_limbs(rnd(k / 2)));
+            let want = |b: &Natural, e: &Natural, m: &Natural| {
+                Natural::from(&b.to_biguint().modpow(&e.to_biguint(), &m.to_biguint()))
+            };
+            let (want_a, want_b) = (want(&x, &e, &ma), want(&y, &f, &mb));
+            let ct_opts = PowOptions {
+                method: Method::Ct,
+                ..PowOptions::default()
+            };
+            for tier in cpu::available() {
+                let a = Modulus::with_tier(&ma, ReducerKind::Auto, tier).expect("odd");
+                let b = Modulus::with_tier(&mb, ReducerKind::Auto, tier).expect("odd");
+                // From the Karatsuba threshold `ct` runs on another reducer than the context's.
+                assert_eq!(a.ct_first().is_some(), k >= 100, "{tier} k={k}");
+                let fused = tier == Tier::Ifma && k <= 129;
+                let what = |entry: &str| format!("{tier} k={k} {entry}");
+                let (got, log_a) = fused_log(|| a.pow_ct(&x, &e).expect("odd m"));
+                assert_eq!(got, want_a, "{}", what("pow_ct"));
+                assert_eq!(!log_a.is_empty(), fused, "{}", what("pow_ct kernel"));
+                let (got, log) = fused_log(|| a.pow_vartime(&x, &e, &ct_opts).expect("odd m"));
+                assert_eq!(got, want_a, "{}", what("pow_vartime ct"));
+                assert_eq!(!log.is_empty(), fused, "{}", what("pow_vartime ct kernel"));
+                let (_, log_b) = fused_log(|| b.pow_ct(&y, &f).expect("odd m"));
+                let pair = CtPair::new(&a, &b).expect("odd moduli");
+                assert!(!pair.is_one_pass(), "{}", what("the pair kernel's sizes"));
+                let (got, log) = fused_log(|| pair.pow([&x, &y], [&e, &f]).expect("ct"));
+                assert_eq!(got, [want_a.clone(), want_b.clone()], "{}", what("CtPair"));
+                // The pair runs each modulus's `pow_ct` schedule, one after the other.
+                assert_eq!(log, [log_a, log_b].concat(), "{}", what("CtPair kernel"));
+                let got = a.pow_ct_pair(&x, &e, &b, &y, &f).expect("ct");
+                assert_eq!(
+                    got,
+                    [want_a.clone(), want_b.clone()],
+                    "{}",
+                    what("pow_ct_pair")
+                );
+                fused_runs += usize::from(fused);
+            }
+            // The one-off entry builds its context on the tier in use (`MODRED_CPU`).
+            let (got, log) = fused_log(|| super::super::pow_vartime(&x, &e, &ma, &ct_opts));
+            assert_eq!(got.expect("odd m"), want_a, "k={k} one-off ct");
+            let fused = cpu::tier() == Tier::Ifma && k <= 129;
+            assert_eq!(!log.is_empty(), fused, "k={k} one-off ct kernel");
+        }
+        if cpu::available().contains(&Tier::Ifma) {
+            assert_eq!(fused_runs, 4, "the IFMA kernel served 65 to 129 limbs");
+        }
+    }
 }

@@ -139,7 +139,8 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// (`crate::scan`), computed by a fused kernel specialised for this modulus size — the
     /// same algorithm as the scan over [`Self::mul`] and [`Self::sqr`] without the per-product
     /// dynamic dispatch and slice handling — or `None` when the reducer has none for this size
-    /// (the default). Variable time, except `FusedPow::Ct`, which must keep constant time.
+    /// (the default). Variable time, except `FusedPow::Ct`, which must keep constant time, and
+    /// `FusedPow::PublicExp`, whose arithmetic must (it shows the exponent only).
     /// Panics if `alg`'s window is outside 1..=16 bits or `FusedPow::Ct`'s `exp_bits` is below
     /// the exponent's bit length.
     fn pow_fused(&self, _base: &[Limb], _exp: &[Limb], _alg: FusedPow) -> Option<Vec<Limb>> {

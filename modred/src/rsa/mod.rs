@@ -499,7 +499,8 @@ impl PrivateKey {
         fault(&mut s);
         // The check: s^e = c r^e mod n (e public; constant-time products, so s's value does not
         // show).
-        let v = exp::ct::pow_public_exp(n, &s, self.public.e.limbs());
+        let v =
+            exp::ct::pow_public_exp(self.public.modulus.ct_first(), n, &s, self.public.e.limbs());
         let equal = v
             .iter()
             .zip(blinded)
@@ -673,7 +674,8 @@ impl PrivateKey {
         let mut u_repr = vec![0; kn];
         n.to_repr(&mut u_repr, &u, &mut scratch);
         n.mul(&mut r_inv, &u_repr, &padded(&ru_inv, kn), &mut scratch);
-        let r_e = exp::ct::pow_public_exp(n, &r, self.public.e.limbs());
+        let r_e =
+            exp::ct::pow_public_exp(self.public.modulus.ct_first(), n, &r, self.public.e.limbs());
         let mut r_e_repr = vec![0; kn];
         n.to_repr(&mut r_e_repr, &r_e, &mut scratch);
         let mut r_inv_repr = vec![0; kn];
