@@ -70,6 +70,16 @@ pub const NTT_THRESHOLD_ADX: usize = 2000;
 /// `docs/tuning.md`.
 pub const NTT_THRESHOLD_FMA: usize = 768;
 
+/// Below [`NTT_THRESHOLD_FMA`], the AVX2 + FMA transform also serves products and squares of at
+/// least this many limbs whose transform carries at least [`NTT_DENSE_BITS_FMA`] product bits
+/// per point (448 to 560 limbs: 1024 points nearly filled, where Toom-4 costs most against them).
+/// NTT / Toom-4 mul 0.97 at 448, 0.85 at 480, 0.77 at 512, 0.79 at 544, 1.27 at 576.
+/// Measurements: `docs/tuning.md`.
+pub const NTT_DENSE_MIN_FMA: usize = 448;
+
+/// See [`NTT_DENSE_MIN_FMA`].
+pub const NTT_DENSE_BITS_FMA: usize = 56;
+
 /// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: from `redc_n`'s own
 /// threshold ([`REDC_N_THRESHOLD`]) on. 200 against 400 at 16384 bits (256 limbs, `MODRED_CPU=adx`,
 /// report `scaling`): reduction 0.65 against 1.03 of GMP, `pow` (256-bit exponent) 0.93 against

@@ -139,7 +139,7 @@ fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
 /// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], then the
-/// three-prime NTT from the NTT threshold of this CPU ([`ntt::threshold`]) on, and below it
+/// three-prime NTT from the NTT threshold of this CPU on ([`ntt::pays`]), and below it
 /// Toom-3 up to [`TOOM4_THRESHOLD`] and Toom-4 from there. Allocates its scratch.
 /// Leaks: nothing but the lengths below the Karatsuba threshold and at NTT sizes; variable time
 /// between them (the Karatsuba and Toom sign branches and early-exit carries).
@@ -151,7 +151,7 @@ pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     } else if n < TOOM3_THRESHOLD {
         let mut scratch = vec![0; karatsuba_scratch_len(n)];
         mul_karatsuba(r, a, b, &mut scratch)
-    } else if n >= ntt::threshold(false) && ntt::ntt_fits(n, n) {
+    } else if ntt::pays(n, false) {
         ntt::mul_ntt(r, a, b)
     } else if n < TOOM4_THRESHOLD {
         super::toom::mul_toom3(r, a, b)

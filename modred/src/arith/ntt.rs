@@ -144,6 +144,21 @@ pub fn threshold(squaring: bool) -> usize {
     }
 }
 
+/// Whether [`super::mul_n`] (`squaring` false) or [`super::sqr()`] of `n`-limb operands uses the
+/// NTT on the tier in use: from [`threshold`] on where one transform holds the product, and with
+/// the AVX2 + FMA kernels also from [`crate::tuning::NTT_DENSE_MIN_FMA`] limbs where [`plan`]'s
+/// transform carries at least [`crate::tuning::NTT_DENSE_BITS_FMA`] product bits per point.
+pub fn pays(n: usize, squaring: bool) -> bool {
+    use crate::tuning::{NTT_DENSE_BITS_FMA, NTT_DENSE_MIN_FMA};
+    if n >= threshold(squaring) {
+        return ntt_fits(n, n);
+    }
+    fma_in_use()
+        && n >= NTT_DENSE_MIN_FMA
+        && plan(prime_set(), 64 * n, 64 * n)
+            .is_some_and(|(log_len, _)| (128 * n) >> log_len >= NTT_DENSE_BITS_FMA)
+}
+
 /// Operand size (limbs) from which products with one operand's transform computed once and
 /// reused ([`Transformed`]: `redc_n`'s m' and m) use the NTT on the tier in use: the threshold of
 /// [`threshold`], except on the [`Tier::Adx`] tier, where the portable transform pays earlier
@@ -1113,6 +1128,23 @@ mod tests {
                     assert_eq!(*x as u64 % p, mulmod(y % p, n as u64, p));
                 }
             }
+        }
+    }
+
+    /// With the AVX2 + FMA kernels, the NTT serves 448..=560 limbs below its threshold (1024
+    /// points carrying 56 to 70 bits each) and no other size below it; elsewhere exactly from
+    /// the threshold.
+    #[test]
+    fn dense_window_is_448_to_560_limbs_on_fma() {
+        for squaring in [false, true] {
+            let t = threshold(squaring);
+            if fma_in_use() {
+                let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
+                assert_eq!(below, (448..=560).collect::<Vec<_>>(), "squaring {squaring}");
+            } else {
+                assert!(!(1..t).any(|n| pays(n, squaring)), "squaring {squaring}");
+            }
+            assert!(pays(t, squaring), "squaring {squaring}");
         }
     }
 

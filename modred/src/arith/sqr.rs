@@ -107,7 +107,7 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
 /// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`], then
-/// the three-prime NTT from the NTT threshold of this CPU ([`super::ntt::threshold`]) on, and
+/// the three-prime NTT from the NTT threshold of this CPU on ([`super::ntt::pays`]), and
 /// below it Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and Toom-4 from there. Allocates scratch.
 /// Leaks: nothing but the length below [`KARATSUBA_SQR_THRESHOLD`] and at NTT sizes; variable
 /// time between them (the Karatsuba and Toom sign branches and early-exit carries).
@@ -118,7 +118,7 @@ pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     } else if n < TOOM3_SQR_THRESHOLD {
         let mut scratch = vec![0; super::karatsuba_scratch_len(n)];
         sqr_karatsuba(r, a, &mut scratch)
-    } else if n >= super::ntt::threshold(true) && super::ntt::ntt_fits(n, n) {
+    } else if super::ntt::pays(n, true) {
         super::ntt::sqr_ntt(r, a)
     } else if n < TOOM4_SQR_THRESHOLD {
         super::toom::sqr_toom3(r, a)

@@ -75,6 +75,14 @@ fn large_sizes() -> Vec<usize> {
     ] {
         s.extend([t - 1, t, t + 1]);
     }
+    // The ends of the tier's dense-transform window below the threshold (if any).
+    for n in NTT_DENSE_MIN_FMA..NTT_THRESHOLD_FMA {
+        for squaring in [false, true] {
+            if ntt::pays(n, squaring) != ntt::pays(n - 1, squaring) {
+                s.extend([n - 2, n - 1, n, n + 1]);
+            }
+        }
+    }
     s.sort();
     s.dedup();
     s
