@@ -20,7 +20,7 @@
 //! [`super::is_constant_time`] lists them); [`super::pow_vartime`] refuses other reducers for `ct`, and
 //! with [`crate::ReducerKind::Auto`] a [`super::Modulus`] runs `ct` on its reducer when that is
 //! constant time, else on its reducer's fused constant-time kernel where it has one for the
-//! size (AVX-512 IFMA, up to 129 limbs), else on `montgomery-sos` ([`pow`], for every
+//! size (AVX-512 IFMA, up to 129 limbs), else on `montgomery-sos` (`pow` here, for every
 //! constant-time entry of the context). (The fused fixed-size kernels of
 //! `montgomery-fast`, up to 8 limbs, keep residues below R = 2^(64k) instead of below m,
 //! subtracting m under a mask of the product's carry-out, and reduce below m once at the end:
