@@ -198,7 +198,7 @@ mod tests {
     use crate::cpu;
     use crate::natural::Natural;
     use crate::reduce;
-    use crate::scan::ct::FUSED_LOG;
+    use crate::scan::ct::fused_log;
 
     fn big(x: &[Limb]) -> num_bigint::BigUint {
         Natural::from_slice(x).to_biguint()
@@ -243,11 +243,7 @@ mod tests {
                 let generic = &generic[1..generic.len() - 1]; // without ToRepr, FromRepr
                 for e in &exps {
                     for b in &bases {
-                        FUSED_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
-                        let got = pow(None, &*r, b, e, exp_bits, w);
-                        let log = FUSED_LOG
-                            .with(|l| l.borrow_mut().take())
-                            .unwrap_or_default();
+                        let (got, log) = fused_log(|| pow(None, &*r, b, e, exp_bits, w));
                         assert_eq!(big(&got), big(b).modpow(&big(e), &big(&m)), "{tier} k={k}");
                         // Fused on every tier at these sizes: the fixed sizes to 8 limbs, then
                         // the portable engine, adx_mont or IFMA.

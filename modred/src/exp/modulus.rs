@@ -482,18 +482,7 @@ pub(crate) fn ct_scan_bits(m_limbs: usize, exp: &Natural) -> usize {
 mod tests {
     use super::*;
     use crate::exp::CtPair;
-    use crate::scan::ct::{CtEvent, FUSED_LOG};
-
-    /// `f()` and the schedule the fused constant-time kernels ran on this thread meanwhile
-    /// (empty when none ran).
-    fn fused_log<T>(f: impl FnOnce() -> T) -> (T, Vec<CtEvent>) {
-        FUSED_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
-        let x = f();
-        let log = FUSED_LOG
-            .with(|l| l.borrow_mut().take())
-            .unwrap_or_default();
-        (x, log)
-    }
+    use crate::scan::ct::fused_log;
 
     /// Every constant-time exponentiation of an `Auto` context (`pow_ct`, `pow_vartime` with
     /// `Method::Ct`, the one-off `pow_vartime`, `CtPair`, `pow_ct_pair`) takes the context

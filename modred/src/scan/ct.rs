@@ -55,6 +55,18 @@ thread_local! {
         const { core::cell::RefCell::new(None) };
 }
 
+/// `f()` and the events the fused ct scans ran on this thread meanwhile (empty when none ran;
+/// unit tests only).
+#[cfg(test)]
+pub(crate) fn fused_log<T>(f: impl FnOnce() -> T) -> (T, Vec<CtEvent>) {
+    FUSED_LOG.with(|l| *l.borrow_mut() = Some(Vec::new()));
+    let x = f();
+    let log = FUSED_LOG
+        .with(|l| l.borrow_mut().take())
+        .unwrap_or_default();
+    (x, log)
+}
+
 impl CtTrace for FusedTrace {
     #[inline(always)]
     fn event(&mut self, e: CtEvent) {
