@@ -341,6 +341,34 @@ pub fn addmul_1_portable(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     c
 }
 
+/// `r[..n] += a * (b0 + b1 B) + c0` for `a` of n >= 1 limbs and `r` of n + 1, `c0 < b` (row
+/// b0's carry into position 0): writes the limb at position n to `r[n]` (not added to) and
+/// returns the one at position n + 1. Two rows in one
+/// pass: each a_j and each r limb is loaded once for both products, and the rows' carries are
+/// independent chains (`addmul_1_portable` waits on one). Loop invariant: c0, c1 <= b - 1,
+/// since (b - 1) + (b - 1)^2 + (b - 1) < b^2; `w` is the value at position j + 1 (r there
+/// plus row b1's part).
+/// Leaks: nothing but the lengths (constant time).
+#[inline]
+pub fn addmul_2_portable(r: &mut [Limb], a: &[Limb], b0: Limb, b1: Limb, c0: Limb) -> Limb {
+    let n = a.len();
+    assert!(n >= 1 && r.len() == n + 1);
+    let (mut c0, mut c1) = (c0, 0);
+    let (a_body, a_last) = a.split_at(n - 1);
+    let (r_first, r_rest) = r.split_at_mut(1);
+    let mut w = r_first[0];
+    let mut out = &mut r_first[0];
+    for (&aj, next) in a_body.iter().zip(r_rest.iter_mut()) {
+        (*out, c0) = mac(aj, b0, w, c0);
+        (w, c1) = mac(aj, b1, *next, c1);
+        out = next;
+    }
+    (*out, c0) = mac(a_last[0], b0, w, c0);
+    let (lo, hi) = mac(a_last[0], b1, c0, c1);
+    r[n] = lo;
+    hi
+}
+
 /// `r -= a * b` (one limb `b`); returns the borrow limb (the amount still to subtract at
 /// position `a.len()`). `r.len() == a.len()`.
 /// Uses [`x86_64::submul_1_adx`] on the [`Tier::Adx`] tier and above ([`cpu::tier`]): Knuth

@@ -2,7 +2,7 @@
 //! Reduction With Precomputation*, JW-ISC '97, §1).
 
 use super::ntt;
-use super::{add_in_place, addmul_1_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
+use super::{add_in_place, addmul_1_portable, addmul_2_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, TOOM3_THRESHOLD, TOOM4_THRESHOLD};
@@ -32,9 +32,15 @@ pub(crate) fn mul_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb], b: &[Limb]
         // SAFETY: the tier (at most the detected one) has BMI2 and ADX.
         return unsafe { super::x86_64::mul_basecase_adx(r, a, b) };
     }
+    // Row b_0, then pairs of rows (`addmul_2_portable`), then a last single row.
     r[n] = mul_1_portable(&mut r[..n], a, b[0]);
-    for (j, &bj) in b.iter().enumerate().skip(1) {
-        r[n + j] = addmul_1_portable(&mut r[j..j + n], a, bj);
+    let mut j = 1;
+    while j + 1 < b.len() {
+        r[n + j + 1] = addmul_2_portable(&mut r[j..=j + n], a, b[j], b[j + 1], 0);
+        j += 2;
+    }
+    if j < b.len() {
+        r[n + j] = addmul_1_portable(&mut r[j..j + n], a, b[j]);
     }
 }
 

@@ -4,10 +4,11 @@
 //! x^2 = sum x_i^2 b^2i + 2 sum_{i<j} x_i x_j b^(i+j), about k(k+1)/2 multiplications.
 
 use super::{
-    abs_diff_for_sqr, add_in_place, addmul_1_portable, mul_1_portable, shl_in_place, sub_in_place,
+    abs_diff_for_sqr, add_in_place, addmul_1_portable, addmul_2_portable, mul_1_portable,
+    shl_in_place, sub_in_place,
 };
 use crate::cpu::{self, Tier};
-use crate::limb::{adc, mul_wide, Limb};
+use crate::limb::{adc, mac, mul_wide, Limb};
 use crate::tuning::{KARATSUBA_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD, TOOM4_SQR_THRESHOLD};
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
@@ -42,7 +43,17 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
         };
     } else if n > 1 {
         r[n] = mul_1_portable(&mut r[1..n], &a[1..], a[0]);
-        for i in 1..n - 1 {
+        // Rows i and i + 1 together: a_i a_(i+1) at 2i + 1 alone, then a_i and a_(i+1) times
+        // a[i+2..] at 2i + 2 by `addmul_2_portable` (the product's high limb as row a_i's carry
+        // in); positions from n + i on are still zero, as that function's fresh top expects.
+        let mut i = 1;
+        while i + 2 < n {
+            let (lo, hi) = mac(a[i], a[i + 1], r[2 * i + 1], 0);
+            r[2 * i + 1] = lo;
+            r[n + i + 1] = addmul_2_portable(&mut r[2 * i + 2..=n + i], &a[i + 2..], a[i], a[i + 1], hi);
+            i += 2;
+        }
+        if i + 1 < n {
             r[n + i] = addmul_1_portable(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
         }
     }

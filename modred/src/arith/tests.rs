@@ -391,6 +391,32 @@ fn mul_1_addmul_1_submul_1_carries() {
     );
 }
 
+/// `addmul_2_portable`: r0 + a (b0 + b1 B) + c0 = (r, top) at the carry extremes (all-ones
+/// operands, b0 = b1 = c0 = MAX), with r's top limb written, not added.
+#[test]
+fn addmul_2_carries() {
+    let mut rng = StdRng::seed_from_u64(19);
+    for n in [1, 2, 3, 4, 5, 8, 9, 31] {
+        for pattern in 0..5 {
+            let a = operand(&mut rng, n, pattern);
+            for (b0, b1, c0) in [
+                (Limb::MAX, Limb::MAX, Limb::MAX),
+                (0, Limb::MAX, 0),
+                (Limb::MAX, 0, 1),
+                (rng.gen(), rng.gen(), rng.gen()),
+            ] {
+                let mut r = operand(&mut rng, n, pattern + 1);
+                let r0 = big(&r);
+                r.push(rng.gen()); // overwritten
+                let top = addmul_2_portable(&mut r, &a, b0, b1, c0);
+                r.push(top);
+                let b = BigUint::from(b0) + (BigUint::from(b1) << 64);
+                assert_eq!(big(&r), r0 + big(&a) * b + c0, "n={n} p={pattern}");
+            }
+        }
+    }
+}
+
 #[test]
 fn add_sub_compare_and_modular_helpers() {
     let mut rng = StdRng::seed_from_u64(19);

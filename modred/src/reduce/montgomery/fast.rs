@@ -37,7 +37,7 @@
 //! (the lazy final subtractions branch) except `ct`.
 
 use super::fixed::{cios_fixed, cios_fixed_raw, finish_fixed, sqr_fixed_raw, sub_final_fixed};
-use super::{redc::redc, MontKernel, MontParams, Montgomery};
+use super::{redc::redc_two_rows, MontKernel, MontParams, Montgomery};
 use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on};
 use crate::cpu::Tier;
 use crate::limb::Limb;
@@ -500,7 +500,7 @@ impl MontKernel for Fast {
     #[inline]
     fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
         match &p.redc_n {
-            None => redc(p, out, x),
+            None => redc_two_rows(p, out, x),
             Some(r) => r.reduce_vartime(out, x, &p.m),
         }
     }

@@ -10,7 +10,9 @@
 //! Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996.
 
 use super::{MontKernel, MontParams, Montgomery};
-use crate::arith::{self, addmul_1_portable, karatsuba_scratch_len, sub_mod_final};
+use crate::arith::{
+    self, addmul_1_portable, addmul_2_portable, karatsuba_scratch_len, sub_mod_final,
+};
 use crate::limb::{adc, mul_lo, Limb};
 
 /// Montgomery reduction: `out = x R^{-1} mod m` for `x < m R`, x of 2k limbs (destroyed), with
@@ -41,6 +43,62 @@ pub(crate) fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     }
     // x/b^k + top b^k < 2m since x < mR and sum t_j m b^j < mR.
     sub_mod_final(out, &x[k..], top, m);
+}
+
+/// [`redc`] two rows at a time, for `montgomery-fast` (as GMP's `mpn_redc_2`): each pair of
+/// rows i, i + 1 takes the two-limb quotient q = -(x_i + x_(i+1) b) m^{-1} mod b^2, which
+/// zeroes both digits, and adds q m b^i in one pass (`arith::addmul_2_portable`: each x limb
+/// loaded and stored once for two products, the two rows' carries independent); an odd k ends
+/// with one single row. Invariant before the pair at i: value(x) + top b^(i+k) = x_original +
+/// the rows so far, x[0..i] = 0, top <= 1. On the [`crate::cpu::Tier::Adx`] tier and above
+/// (k >= 4) the MULX/ADX rows of [`redc`] run instead. Output `< m`; x (2k limbs, `< m R`)
+/// is destroyed. About k^2 + 1.5k multiplications (`montgomery-redc` keeps the k(k+1) of
+/// Bosselaers et al.).
+/// Leaks: nothing but the lengths (constant time).
+pub(crate) fn redc_two_rows(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
+    let (m, n0) = (p.m.as_slice(), p.n0);
+    let k = m.len();
+    debug_assert!(x.len() == 2 * k && out.len() == k);
+    #[cfg(target_arch = "x86_64")]
+    if k >= 4 && p.tier() >= crate::cpu::Tier::Adx {
+        return redc(p, out, x);
+    }
+    let n2 = neg_inv_2limbs(m, n0);
+    let mut top: Limb = 0;
+    let mut i = 0;
+    while i + 2 <= k {
+        let q = (u128::from(x[i]) | u128::from(x[i + 1]) << 64).wrapping_mul(n2);
+        let old = x[i + k];
+        // x[i..=i+k] becomes x[i..i+k] + q m, its top limb written fresh (`old` added below).
+        let h = addmul_2_portable(&mut x[i..=i + k], m, q as Limb, (q >> 64) as Limb, 0);
+        debug_assert!(x[i] == 0 && x[i + 1] == 0);
+        // Position i + k: that limb + old + top < 2b (one carry); position i + k + 1:
+        // x + h + carry < 2b (one carry, the new top at i + k + 2).
+        let (s, c1) = x[i + k].overflowing_add(old);
+        let (s, c2) = s.overflowing_add(top);
+        x[i + k] = s;
+        let (s, d1) = x[i + k + 1].overflowing_add(h);
+        let (s, d2) = s.overflowing_add(Limb::from(c1 | c2));
+        x[i + k + 1] = s;
+        top = Limb::from(d1 | d2);
+        i += 2;
+    }
+    if i < k {
+        let t = mul_lo(x[i], n0);
+        let c = addmul_1_portable(&mut x[i..i + k], m, t);
+        (x[i + k], top) = adc(x[i + k], c, top);
+    }
+    sub_mod_final(out, &x[k..], top, m);
+}
+
+/// -m^{-1} mod b^2 from n0 = -m^{-1} mod b: one Newton step on the inverse doubles its
+/// precision (inv (2 - m inv)).
+fn neg_inv_2limbs(m: &[Limb], n0: Limb) -> u128 {
+    let m2 = u128::from(m[0]) | m.get(1).map_or(0, |&h| u128::from(h) << 64);
+    let inv = u128::from(n0.wrapping_neg());
+    let inv2 = inv.wrapping_mul(2u128.wrapping_sub(m2.wrapping_mul(inv)));
+    debug_assert_eq!(m2.wrapping_mul(inv2), 1);
+    inv2.wrapping_neg()
 }
 
 /// Kernel: full product by `arith::mul_karatsuba` / squaring, then `redc`.
@@ -80,3 +138,68 @@ impl MontKernel for Redc {
 pub type MontgomeryRedc = Montgomery<Redc>;
 /// Its listing.
 pub const INFO: crate::reduce::ReducerInfo = MontgomeryRedc::INFO;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cpu::{self, Tier};
+    use crate::limb::xorshift64;
+    use crate::reduce::montgomery::test_util::big;
+
+    /// `redc_two_rows` against num-bigint on every tier the CPU has (the portable pairs below
+    /// Adx, `redc`'s MULX/ADX rows from it), odd and even k around the row-length splits, with
+    /// random, all-ones, top-limb-1, b^k + 1-shaped and 2-limb-inverse-stressing moduli, and
+    /// x = 0, x < R, x = (m - 1) r, x = m R - 1 (the largest argument).
+    #[test]
+    fn redc_two_rows_matches_num_bigint() {
+        let mut s = 0x5eed_2a0f_77c1_0b3d;
+        let tiers = [Tier::Portable, Tier::Adx, Tier::Ifma];
+        for tier in tiers.into_iter().filter(|&t| t <= cpu::detected()) {
+            for k in [
+                1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 63, 64, 65, 66, 67, 127, 128, 129, 130,
+            ] {
+                for case in 0..5 {
+                    let mut m: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
+                    match case {
+                        1 => m.fill(Limb::MAX),
+                        2 => m[k - 1] = 1,
+                        3 => {
+                            m.fill(0);
+                            m[0] = 1;
+                            m[k - 1] |= 1;
+                        }
+                        4 => m[0] = Limb::MAX - 2,
+                        _ => {}
+                    }
+                    m[0] |= 1;
+                    if arith::trim(&m).len() < k {
+                        continue;
+                    }
+                    let p = MontParams::with_tier(&m, tier);
+                    let r: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
+                    let mut mm1 = m.clone();
+                    arith::sub_1_in_place(&mut mm1, 1);
+                    let mut largest = vec![0; 2 * k];
+                    largest[k..].copy_from_slice(&m);
+                    arith::sub_1_in_place(&mut largest, 1);
+                    let mut product = vec![0; 2 * k];
+                    arith::mul(&mut product, &mm1, &r);
+                    let mut below_r = vec![0; 2 * k];
+                    below_r[..k].copy_from_slice(&r);
+                    for x in [vec![0; 2 * k], below_r, product, largest] {
+                        let mut work = x.clone();
+                        let mut out = vec![Limb::MAX; k];
+                        redc_two_rows(&p, &mut out, &mut work);
+                        let (got, mb) = (big(&out), big(&m));
+                        assert!(got < mb, "{tier} k={k} case={case}: not reduced");
+                        assert_eq!(
+                            (got << (64 * k)) % &mb,
+                            big(&x) % &mb,
+                            "{tier} k={k} case={case}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
