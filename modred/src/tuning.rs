@@ -10,6 +10,14 @@ pub const KARATSUBA_THRESHOLD: usize = 72;
 /// Measurements: `docs/tuning.md`.
 pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
 
+/// [`KARATSUBA_THRESHOLD`] on the portable tier (and every CPU other than x86-64), whose
+/// schoolbook rows (u128 products, no MULX/ADX carry chains) cost more per limb product, so
+/// Karatsuba pays from a third of the size. Measurements: `docs/tuning.md`.
+pub const KARATSUBA_THRESHOLD_PORTABLE: usize = 24;
+
+/// [`KARATSUBA_SQR_THRESHOLD`] on the portable tier. Measurements: `docs/tuning.md`.
+pub const KARATSUBA_SQR_THRESHOLD_PORTABLE: usize = 48;
+
 // ---- Large operands (src/arith/toom.rs, src/arith/ntt.rs) ----
 // Measurement set-up: docs/tuning.md.
 

@@ -5,7 +5,10 @@ use super::ntt;
 use super::{add_in_place, addmul_1_portable, addmul_2_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, TOOM3_THRESHOLD, TOOM4_THRESHOLD};
+use crate::tuning::{
+    KARATSUBA_SQR_THRESHOLD, KARATSUBA_SQR_THRESHOLD_PORTABLE, KARATSUBA_THRESHOLD,
+    KARATSUBA_THRESHOLD_PORTABLE, TOOM3_THRESHOLD, TOOM4_THRESHOLD,
+};
 use core::cmp::Ordering;
 
 /// `r = a * b` by schoolbook multiplication: `a.len() * b.len()` single-precision
@@ -44,9 +47,31 @@ pub(crate) fn mul_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb], b: &[Limb]
     }
 }
 
-/// Scratch limbs [`mul_karatsuba`] needs for n-limb operands.
+/// The operand size (limbs) from which products (`square` false) or squares on `tier`'s
+/// kernels use Karatsuba: the portable tier's schoolbook rows cost more per limb product than
+/// the MULX/ADX ones, so its thresholds are its own.
+pub(crate) fn karatsuba_threshold(tier: Tier, square: bool) -> usize {
+    match (tier, square) {
+        (Tier::Portable, false) => KARATSUBA_THRESHOLD_PORTABLE,
+        (Tier::Portable, true) => KARATSUBA_SQR_THRESHOLD_PORTABLE,
+        (_, false) => KARATSUBA_THRESHOLD,
+        (_, true) => KARATSUBA_SQR_THRESHOLD,
+    }
+}
+
+/// The smallest Karatsuba threshold of any tier, products or squares: below it every product
+/// and square is schoolbook (constant time).
+fn karatsuba_threshold_min() -> usize {
+    Tier::ALL
+        .iter()
+        .flat_map(|&t| [karatsuba_threshold(t, false), karatsuba_threshold(t, true)])
+        .min()
+        .unwrap_or(KARATSUBA_THRESHOLD)
+}
+
+/// Scratch limbs [`mul_karatsuba`] needs for n-limb operands (on any tier).
 pub fn karatsuba_scratch_len(n: usize) -> usize {
-    let smallest = KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD);
+    let smallest = karatsuba_threshold_min();
     if n < smallest.max(2) {
         0
     } else {
@@ -96,7 +121,7 @@ pub(crate) fn mul_karatsuba_on(
 ) {
     let n = a.len();
     debug_assert!(b.len() == n && r.len() == 2 * n);
-    if n < KARATSUBA_THRESHOLD.max(2) {
+    if n < karatsuba_threshold(tier, false).max(2) {
         return mul_basecase_on(tier, r, a, b);
     }
     if n >= TOOM3_THRESHOLD {
@@ -144,15 +169,15 @@ fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
 }
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
-/// schoolbook below [`KARATSUBA_THRESHOLD`], Karatsuba below [`TOOM3_THRESHOLD`], then the
-/// three-prime NTT from the NTT threshold of this CPU on ([`ntt::pays`]), and below it
-/// Toom-3 up to [`TOOM4_THRESHOLD`] and Toom-4 from there. Allocates its scratch.
+/// schoolbook below the tier's Karatsuba threshold ([`karatsuba_threshold`]), Karatsuba below
+/// [`TOOM3_THRESHOLD`], then the three-prime NTT from the NTT threshold of this CPU on
+/// ([`ntt::pays`]), and below it Toom-3 up to [`TOOM4_THRESHOLD`] and Toom-4 from there. Allocates its scratch.
 /// Leaks: nothing but the lengths below the Karatsuba threshold and at NTT sizes; variable time
 /// between them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(b.len() == n && r.len() == 2 * n);
-    if n < KARATSUBA_THRESHOLD {
+    if n < karatsuba_threshold(cpu::tier(), false) {
         mul_basecase(r, a, b)
     } else if n < TOOM3_THRESHOLD {
         let mut scratch = vec![0; karatsuba_scratch_len(n)];
@@ -173,7 +198,7 @@ pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// Karatsuba threshold or one NTT serves; variable time otherwise).
 pub fn mul(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let (a, b) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    if b.len() < KARATSUBA_THRESHOLD {
+    if b.len() < karatsuba_threshold(cpu::tier(), false) {
         return mul_basecase(r, a, b);
     }
     if a.len() == b.len() {

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mac, mul_wide, Limb};
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD, TOOM4_SQR_THRESHOLD};
+use crate::tuning::{TOOM3_SQR_THRESHOLD, TOOM4_SQR_THRESHOLD};
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
@@ -86,7 +86,7 @@ pub fn sqr_karatsuba(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
 pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     let n = a.len();
     debug_assert_eq!(r.len(), 2 * n);
-    if n < KARATSUBA_SQR_THRESHOLD.max(2) {
+    if n < super::karatsuba_threshold(tier, true).max(2) {
         return sqr_basecase_on(tier, r, a);
     }
     if n >= TOOM3_SQR_THRESHOLD {
@@ -117,14 +117,15 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 }
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
-/// schoolbook below [`KARATSUBA_SQR_THRESHOLD`], Karatsuba below [`TOOM3_SQR_THRESHOLD`], then
-/// the three-prime NTT from the NTT threshold of this CPU on ([`super::ntt::pays`]), and
-/// below it Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and Toom-4 from there. Allocates scratch.
-/// Leaks: nothing but the length below [`KARATSUBA_SQR_THRESHOLD`] and at NTT sizes; variable
-/// time between them (the Karatsuba and Toom sign branches and early-exit carries).
+/// schoolbook below the tier's Karatsuba squaring threshold ([`super::karatsuba_threshold`]),
+/// Karatsuba below [`TOOM3_SQR_THRESHOLD`], then the three-prime NTT from the NTT threshold of
+/// this CPU on ([`super::ntt::pays`]), and below it Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and
+/// Toom-4 from there. Allocates scratch.
+/// Leaks: nothing but the length below that threshold and at NTT sizes; variable time between
+/// them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
-    if n < KARATSUBA_SQR_THRESHOLD {
+    if n < super::karatsuba_threshold(cpu::tier(), true) {
         sqr_basecase(r, a)
     } else if n < TOOM3_SQR_THRESHOLD {
         let mut scratch = vec![0; super::karatsuba_scratch_len(n)];

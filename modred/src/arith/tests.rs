@@ -3,7 +3,10 @@
 //! rare add-back step, shifts, and the carry/borrow limbs of mul_1 / addmul_1 / submul_1.
 
 use super::*;
-use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
+use crate::tuning::{
+    KARATSUBA_SQR_THRESHOLD, KARATSUBA_SQR_THRESHOLD_PORTABLE, KARATSUBA_THRESHOLD,
+    KARATSUBA_THRESHOLD_PORTABLE,
+};
 use num_bigint::BigUint;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 
@@ -90,7 +93,12 @@ fn large_sizes() -> Vec<usize> {
 
 fn sizes() -> Vec<usize> {
     let mut s: Vec<usize> = (1..=20).collect();
-    for t in [KARATSUBA_THRESHOLD, KARATSUBA_SQR_THRESHOLD] {
+    for t in [
+        KARATSUBA_THRESHOLD,
+        KARATSUBA_SQR_THRESHOLD,
+        KARATSUBA_THRESHOLD_PORTABLE,
+        KARATSUBA_SQR_THRESHOLD_PORTABLE,
+    ] {
         for d in 0..=4 {
             s.push(t + d);
             s.push(t.saturating_sub(d).max(1));

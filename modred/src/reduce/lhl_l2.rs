@@ -19,7 +19,7 @@ use super::{check_modulus, check_wide_len, Reducer, ReducerInfo, ReducerKind};
 use crate::arith::{self, add_in_place, karatsuba_scratch_len, mul_basecase, mul_karatsuba};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
-use crate::tuning::{KARATSUBA_THRESHOLD, LHL_DELTA};
+use crate::tuning::LHL_DELTA;
 
 /// L2 context.
 /// Leaks: variable time: [`Self::reduce_into_vartime`]'s, and its `mul`/`sqr` are the [`Reducer`]
@@ -81,7 +81,7 @@ impl LhlL2 {
     fn mul_top(&self, p: &mut [Limb], top: &[Limb], s: &mut [Limb]) {
         let t = top.len();
         let k = self.m.len();
-        if t < KARATSUBA_THRESHOLD {
+        if t < crate::arith::karatsuba_threshold(crate::cpu::tier(), false) {
             // Below the Karatsuba threshold: one schoolbook pass with long (k-limb) rows.
             return mul_basecase(p, &self.nstar, top);
         }

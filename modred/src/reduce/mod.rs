@@ -89,7 +89,8 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// `scratch_len()` must cover 2k limbs plus the larger of the Karatsuba scratch and what
     /// `reduce_wide` needs.
     /// Leaks (this default): what [`Self::reduce_wide`] leaks; the product is constant time
-    /// below `crate::tuning::KARATSUBA_THRESHOLD` limbs, variable time from it (Karatsuba
+    /// below the Karatsuba threshold of the tier in use (`crate::arith::karatsuba_threshold`),
+    /// variable time from it (Karatsuba
     /// branches on the signs of the half differences, found by an early-exit comparison, and its
     /// carries stop when they die; so does Toom-3 above it).
     fn mul(&self, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
@@ -102,7 +103,7 @@ pub trait Reducer: Send + Sync + fmt::Debug {
     /// `out = a^2` in representation. Default: the symmetric square, then
     /// [`Self::reduce_wide`] (as [`Self::mul`]).
     /// Leaks (this default): as [`Self::mul`]'s, with
-    /// `crate::tuning::KARATSUBA_SQR_THRESHOLD`.
+    /// the squaring threshold.
     fn sqr(&self, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         check_len(self.len(), &[out, a]);
         let (t, rest) = scratch.split_at_mut(2 * self.len());

@@ -37,15 +37,13 @@
 //! (the lazy final subtractions branch) except `ct`.
 
 use super::fixed::{cios_fixed, cios_fixed_raw, finish_fixed, sqr_fixed_raw, sub_final_fixed};
-use super::{redc::redc_two_rows, MontKernel, MontParams, Montgomery};
-use crate::arith::{self, karatsuba_scratch_len, mul_basecase_on, sqr_basecase_on};
+use super::redc::{product, redc_two_rows, SCHOOLBOOK_BELOW};
+use super::{MontKernel, MontParams, Montgomery};
+use crate::arith::karatsuba_scratch_len;
 use crate::cpu::Tier;
 use crate::limb::Limb;
 use crate::scan::{ExpArith, FusedArith, FusedPow};
-use crate::tuning::{
-    FIXED_CIOS_MAX_LIMBS, KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD, PORTABLE_MAX_LIMBS,
-    PORTABLE_MIN_LIMBS,
-};
+use crate::tuning::{FIXED_CIOS_MAX_LIMBS, PORTABLE_MAX_LIMBS, PORTABLE_MIN_LIMBS};
 
 /// [`ExpArith`] on `[Limb; N]` Montgomery residues with the fixed-size kernels. With `LAZY`
 /// the residues are kept below R rather than below m by a branch ([`super::fixed::lazy_final_vartime`]:
@@ -409,7 +407,7 @@ fn adx_product(
             Some(b) => kern.mul(t, a, b),
             None => kern.sqr(t, a),
         }
-        arith::sub_mod_final(out, t, 0, &p.m);
+        crate::arith::sub_mod_final(out, t, 0, &p.m);
         return true;
     }
     let _ = (p, out, a, b, t);
@@ -457,7 +455,7 @@ impl MontKernel for Fast {
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences.
-        k <= FIXED_CIOS_MAX_LIMBS || k < KARATSUBA_THRESHOLD.min(KARATSUBA_SQR_THRESHOLD)
+        k <= FIXED_CIOS_MAX_LIMBS || k < SCHOOLBOOK_BELOW
     }
     #[inline]
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
@@ -469,11 +467,7 @@ impl MontKernel for Fast {
             _ => {}
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
-        if k < KARATSUBA_THRESHOLD {
-            mul_basecase_on(p.tier(), t, a, b);
-        } else {
-            arith::mul_karatsuba_on(p.tier(), t, a, b, rest);
-        }
+        product(p, t, a, Some(b), rest);
         Self::redc(p, out, t, rest);
     }
     #[inline]
@@ -486,11 +480,7 @@ impl MontKernel for Fast {
             _ => {}
         }
         let (t, rest) = scratch.split_at_mut(2 * k);
-        if k < KARATSUBA_SQR_THRESHOLD {
-            sqr_basecase_on(p.tier(), t, a);
-        } else {
-            arith::sqr_karatsuba_on(p.tier(), t, a, rest);
-        }
+        product(p, t, a, None, rest);
         Self::redc(p, out, t, rest);
     }
     /// Word-by-word REDC, or from `crate::tuning::REDC_N_THRESHOLD` limbs on the REDC over

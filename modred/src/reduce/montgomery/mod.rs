@@ -14,8 +14,8 @@
 //! ([`MontKernel::is_constant_time`] says it per size, and `ct` refuses a reducer without it):
 //! - constant time (only k matters): `montgomery-sos`, `-cios`, `-fips`, `-cihs` and
 //!   `-bitserial` at every size; `montgomery-redc` below `crate::tuning::KARATSUBA_THRESHOLD`
-//!   limbs (schoolbook product and square); `montgomery-fast` below that threshold too (the
-//!   unrolled CIOS, the MULX/ADX and portable engines, schoolbook and REDC);
+//!   limbs (schoolbook product and square, on every tier); `montgomery-fast` below that
+//!   threshold too (the unrolled CIOS, the MULX/ADX and portable engines, schoolbook and REDC);
 //! - variable time: `montgomery-fios` at every size (its ADD carry propagation stops when the
 //!   carry dies); `montgomery-redc` and `montgomery-fast` from
 //!   `crate::tuning::KARATSUBA_THRESHOLD` limbs (the Karatsuba and Toom-3 products branch on
@@ -85,6 +85,9 @@ pub struct MontParams {
     /// n'0 = -m^{-1} mod 2^64 (Newton iteration, Prots'ko–Gryshchuk 2024 eq. 7; the bit loop of
     /// their Fig. 1 is `crate::limb::neg_inv_bitloop`, tested equal).
     pub(crate) n0: Limb,
+    /// -m^{-1} mod b^2, the two-limb quotient factor of `redc::redc_two_rows` (one Newton step
+    /// from `n0`).
+    pub(crate) n0_2limbs: u128,
     /// R mod m: the Montgomery form of 1.
     pub(crate) one: Vec<Limb>,
     /// R^2 mod m: `to_repr(x) = MonPro(x, R^2)`.
@@ -144,9 +147,11 @@ impl MontParams {
         let ifma_rr = ifma::rr_for(m, tier);
         #[cfg(not(target_arch = "x86_64"))]
         let ifma_rr = Vec::new();
+        let n0 = neg_inv_newton(m[0]);
         Self {
             m: m.to_vec(),
-            n0: neg_inv_newton(m[0]),
+            n0,
+            n0_2limbs: redc::neg_inv_2limbs(m, n0),
             one,
             r2: pow(2 * k),
             ifma_rr,

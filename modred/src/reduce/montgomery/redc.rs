@@ -28,7 +28,7 @@ pub(crate) fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     let k = m.len();
     debug_assert!(x.len() == 2 * k && out.len() == k);
     #[cfg(target_arch = "x86_64")]
-    if k >= 4 && p.tier() >= crate::cpu::Tier::Adx {
+    if adx_rows(p) {
         // SAFETY: the context's tier (at most the detected one) has BMI2 and ADX; x has 2k
         // limbs.
         let top = unsafe { crate::arith::x86_64::redc_rows_adx(x, m, n0) };
@@ -36,10 +36,7 @@ pub(crate) fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     }
     let mut top: Limb = 0;
     for i in 0..k {
-        let t = mul_lo(x[i], n0);
-        let c = addmul_1_portable(&mut x[i..i + k], m, t);
-        debug_assert_eq!(x[i], 0);
-        (x[i + k], top) = adc(x[i + k], c, top);
+        top = redc_row(x, i, m, n0, top);
     }
     // x/b^k + top b^k < 2m since x < mR and sum t_j m b^j < mR.
     sub_mod_final(out, &x[k..], top, m);
@@ -60,10 +57,10 @@ pub(crate) fn redc_two_rows(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     let k = m.len();
     debug_assert!(x.len() == 2 * k && out.len() == k);
     #[cfg(target_arch = "x86_64")]
-    if k >= 4 && p.tier() >= crate::cpu::Tier::Adx {
+    if adx_rows(p) {
         return redc(p, out, x);
     }
-    let n2 = neg_inv_2limbs(m, n0);
+    let n2 = p.n0_2limbs;
     let mut top: Limb = 0;
     let mut i = 0;
     while i + 2 <= k {
@@ -84,16 +81,69 @@ pub(crate) fn redc_two_rows(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
         i += 2;
     }
     if i < k {
-        let t = mul_lo(x[i], n0);
-        let c = addmul_1_portable(&mut x[i..i + k], m, t);
-        (x[i + k], top) = adc(x[i + k], c, top);
+        top = redc_row(x, i, m, n0, top);
     }
     sub_mod_final(out, &x[k..], top, m);
 }
 
+/// The size (limbs) below which [`product`] is schoolbook on every tier: the lower of the
+/// Karatsuba thresholds of the tiers with the MULX/ADX rows (72 limbs).
+pub(super) const SCHOOLBOOK_BELOW: usize = {
+    use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
+    if KARATSUBA_THRESHOLD < KARATSUBA_SQR_THRESHOLD {
+        KARATSUBA_THRESHOLD
+    } else {
+        KARATSUBA_SQR_THRESHOLD
+    }
+};
+
+/// The 2k-limb product `t = a b` (`b = None`: `a^2`) of k-limb operands for `montgomery-redc`
+/// and the rows of `montgomery-fast`: schoolbook below [`SCHOOLBOOK_BELOW`] limbs on every tier
+/// (so both reducers are constant time there whatever the tier), from it Karatsuba with the
+/// tier's own thresholds inside (`arith::karatsuba_threshold`: the portable tier splits down
+/// to 24-limb products and 48-limb squares, the MULX/ADX rows keep 72 and 200).
+/// Leaks: nothing but the lengths below [`SCHOOLBOOK_BELOW`] limbs; variable time from it
+/// (Karatsuba's sign branches and early-exit carries).
+pub(super) fn product(
+    p: &MontParams,
+    t: &mut [Limb],
+    a: &[Limb],
+    b: Option<&[Limb]>,
+    scratch: &mut [Limb],
+) {
+    let tier = p.tier();
+    match (b, a.len() < SCHOOLBOOK_BELOW) {
+        (Some(b), true) => arith::mul_basecase_on(tier, t, a, b),
+        (Some(b), false) => arith::mul_karatsuba_on(tier, t, a, b, scratch),
+        (None, true) => arith::sqr_basecase_on(tier, t, a),
+        (None, false) => arith::sqr_karatsuba_on(tier, t, a, scratch),
+    }
+}
+
+/// Whether [`redc`] runs the MULX/ADX rows: k >= 4 on the [`crate::cpu::Tier::Adx`] tier or
+/// above.
+#[cfg(target_arch = "x86_64")]
+fn adx_rows(p: &MontParams) -> bool {
+    p.k() >= 4 && p.tier() >= crate::cpu::Tier::Adx
+}
+
+/// One portable REDC row: t = x_i n0 mod b, x[i..i+k] += t m (which zeroes x_i), the row's
+/// carry and `top` (the carry the previous row left at position i + k) added at i + k; returns
+/// the carry out of position i + k (0 or 1), which the next row adds one limb higher.
+/// Leaks: nothing but the lengths (constant time).
+fn redc_row(x: &mut [Limb], i: usize, m: &[Limb], n0: Limb, top: Limb) -> Limb {
+    let k = m.len();
+    let t = mul_lo(x[i], n0);
+    let c = addmul_1_portable(&mut x[i..i + k], m, t);
+    debug_assert_eq!(x[i], 0);
+    let (s, carry) = adc(x[i + k], c, top);
+    x[i + k] = s;
+    carry
+}
+
 /// -m^{-1} mod b^2 from n0 = -m^{-1} mod b: one Newton step on the inverse doubles its
 /// precision (inv (2 - m inv)).
-fn neg_inv_2limbs(m: &[Limb], n0: Limb) -> u128 {
+pub(super) fn neg_inv_2limbs(m: &[Limb], n0: Limb) -> u128 {
     let m2 = u128::from(m[0]) | m.get(1).map_or(0, |&h| u128::from(h) << 64);
     let inv = u128::from(n0.wrapping_neg());
     let inv2 = inv.wrapping_mul(2u128.wrapping_sub(m2.wrapping_mul(inv)));
@@ -103,9 +153,10 @@ fn neg_inv_2limbs(m: &[Limb], n0: Limb) -> u128 {
 
 /// Kernel: full product by `arith::mul_karatsuba` / squaring, then `redc`.
 /// Leaks: nothing but the lengths (constant time) below `crate::tuning::KARATSUBA_THRESHOLD`
-/// limbs; from it variable time: the Karatsuba and Toom-3 products branch on the signs of
-/// operand differences and stop their carry propagation when the carry dies (the NTT products
-/// of the largest sizes branch on sizes only, but the kernel does not claim constant time).
+/// limbs on every tier (see `product`); from it variable time: the Karatsuba and Toom-3
+/// products branch on the signs of operand differences and stop their carry propagation when
+/// the carry dies (the NTT products of the largest sizes branch on sizes only, but the kernel
+/// does not claim constant time).
 pub struct Redc;
 
 impl MontKernel for Redc {
@@ -118,18 +169,18 @@ impl MontKernel for Redc {
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba branches on the signs of operand differences.
-        k < crate::tuning::KARATSUBA_THRESHOLD.min(crate::tuning::KARATSUBA_SQR_THRESHOLD)
+        k < SCHOOLBOOK_BELOW
     }
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
         let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::mul_karatsuba_on(p.tier(), t, a, b, rest);
+        product(p, t, a, Some(b), rest);
         redc(p, out, t);
     }
     fn sqr(p: &MontParams, out: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
         let (t, rest) = scratch.split_at_mut(2 * k);
-        arith::sqr_karatsuba_on(p.tier(), t, a, rest);
+        product(p, t, a, None, rest);
         redc(p, out, t);
     }
 }
