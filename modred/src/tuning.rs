@@ -130,10 +130,22 @@ pub const RECIPROCAL_REUSE_THRESHOLD_ADX: usize = 320;
 /// [`RECIPROCAL_REUSE_THRESHOLD_IFMA`] on the portable tier.
 pub const RECIPROCAL_REUSE_THRESHOLD_PORTABLE: usize = 256;
 
-/// Modulus size (limbs) from which `montgomery-fast` reduces with two full products
-/// (`reduce::montgomery::redc_n`: cached NTT transforms, the high half by a half-length cyclic
-/// product) instead of the word-by-word REDC. Measurements: `docs/tuning.md`.
+/// Modulus size (limbs) from which `montgomery-fast` reduces over products
+/// (`reduce::montgomery::redc_n`: q by a short product, the high half of q m by a cyclic one;
+/// in the NTT range on cached transforms) instead of the word-by-word REDC, on every tier; at
+/// least the schoolbook limit below which `montgomery-fast` is constant time
+/// (`reduce::montgomery::redc::SCHOOLBOOK_BELOW`, 72). Measurements: `docs/tuning.md`.
 pub const REDC_N_THRESHOLD: usize = 200;
+
+/// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
+/// two short ones of half the size) instead of the schoolbook triangle. Measurements:
+/// `docs/tuning.md`.
+pub const MULLO_DC_THRESHOLD: usize = 32;
+
+/// Size (limbs) from which [`crate::arith::mulmod_bnm1::mulmod_bnm1`] splits an even size in
+/// two halves (mod B^h - 1 and B^h + 1) instead of folding a full product. Measurements:
+/// `docs/tuning.md`.
+pub const MULMOD_BNM1_THRESHOLD: usize = 32;
 
 /// Largest modulus (limbs) for which `montgomery-fast` uses the compile-time-sized, fully unrolled
 /// CIOS instead of product + REDC on the MULX/ADX rows (at most 16: the sizes the const-generic

@@ -12,6 +12,8 @@ pub mod gcd;
 pub mod gcd_lehmer;
 pub mod hgcd;
 mod mul;
+pub mod mullo;
+pub mod mulmod_bnm1;
 pub mod ntt;
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 mod ntt_fma;

@@ -61,18 +61,26 @@ pub(crate) fn karatsuba_threshold(tier: Tier, square: bool) -> usize {
 
 /// The smallest Karatsuba threshold of any tier, products or squares: below it every product
 /// and square is schoolbook (constant time).
-fn karatsuba_threshold_min() -> usize {
-    Tier::ALL
-        .iter()
-        .flat_map(|&t| [karatsuba_threshold(t, false), karatsuba_threshold(t, true)])
-        .min()
-        .unwrap_or(KARATSUBA_THRESHOLD)
-}
+const KARATSUBA_THRESHOLD_MIN: usize = {
+    let all = [
+        KARATSUBA_THRESHOLD,
+        KARATSUBA_SQR_THRESHOLD,
+        KARATSUBA_THRESHOLD_PORTABLE,
+        KARATSUBA_SQR_THRESHOLD_PORTABLE,
+    ];
+    let (mut min, mut i) = (usize::MAX, 0);
+    while i < all.len() {
+        if all[i] < min {
+            min = all[i];
+        }
+        i += 1;
+    }
+    min
+};
 
 /// Scratch limbs [`mul_karatsuba`] needs for n-limb operands (on any tier).
 pub fn karatsuba_scratch_len(n: usize) -> usize {
-    let smallest = karatsuba_threshold_min();
-    if n < smallest.max(2) {
+    if n < KARATSUBA_THRESHOLD_MIN.max(2) {
         0
     } else {
         let hh = n - n / 2;

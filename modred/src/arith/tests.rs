@@ -784,3 +784,76 @@ fn constant_time_less_than_matches_num_bigint() {
         }
     }
 }
+
+/// Sizes around the short and cyclic products' thresholds (one limb either side, their
+/// doubles, the sizes the REDC over products gives them) and a few small ones.
+fn short_and_cyclic_sizes() -> Vec<usize> {
+    use crate::tuning::{MULLO_DC_THRESHOLD, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD};
+    let mut s: Vec<usize> = (1..=9).collect();
+    for t in [MULLO_DC_THRESHOLD, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD] {
+        s.extend([t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 4 * t]);
+    }
+    s.extend([100, 127, 128, 129, 255, 256, 399]);
+    s.sort();
+    s.dedup();
+    s
+}
+
+/// `mullo::mullo_n` against num-bigint and GMP's full products mod B^n, random and carry-heavy
+/// operands (all ones, top limb 1, sparse, top bits).
+#[test]
+fn short_products_match_num_bigint_and_gmp() {
+    let mut rng = StdRng::seed_from_u64(21);
+    for n in short_and_cyclic_sizes() {
+        for pattern in 0..5 {
+            let a = operand(&mut rng, n, pattern);
+            let b = operand(&mut rng, n, pattern + 1 + (n as u32 % 4));
+            let mut r = vec![Limb::MAX; n];
+            mullo::mullo_n(&mut r, &a, &b);
+            let want = (big(&a) * big(&b)) % (BigUint::from(1u8) << (64 * n));
+            assert_eq!(big(&r), want, "mullo n={n} p={pattern}");
+            let want_gmp = (gmp(&a) * gmp(&b)).keep_bits(64 * n as u32);
+            assert_eq!(gmp(&r), want_gmp, "mullo vs GMP n={n} p={pattern}");
+        }
+    }
+}
+
+/// `mulmod_bnm1::mulmod_bnm1` against num-bigint and GMP mod B^n - 1: operands of n limbs and
+/// shorter (down to one limb), zero, all ones (= 0 mod B^n - 1), B^h + 1 patterns that hit
+/// the residue -1 mod B^h + 1 on the split, and the sizes `mulmod_bnm1_size` gives.
+#[test]
+fn cyclic_products_match_num_bigint_and_gmp() {
+    let mut rng = StdRng::seed_from_u64(22);
+    let mut sizes = short_and_cyclic_sizes();
+    sizes.extend(sizes.clone().iter().map(|&k| mulmod_bnm1::mulmod_bnm1_size(k)));
+    sizes.sort();
+    sizes.dedup();
+    for n in sizes {
+        let modulus = (BigUint::from(1u8) << (64 * n)) - 1u8;
+        let modulus_gmp = (rug::Integer::from(1) << (64 * n as u32)) - 1;
+        let h = n / 2;
+        // B^h (a residue -1 mod B^h + 1) and B^h - 1 + B^(2h-1)-ish mixes, when n splits.
+        let mut minus_one_half = vec![0; n];
+        if h > 0 && h < n {
+            minus_one_half[h] = 1;
+        }
+        for pattern in 0..8 {
+            let (a, b) = match pattern {
+                5 => (minus_one_half.clone(), operand(&mut rng, n, 0)),
+                6 => (minus_one_half.clone(), minus_one_half.clone()),
+                7 => (vec![0; n], operand(&mut rng, n, 0)),
+                p => (
+                    operand(&mut rng, n, p),
+                    operand(&mut rng, n.saturating_sub(p as usize % 3).max(1), p + 1),
+                ),
+            };
+            let mut r = vec![Limb::MAX; n];
+            mulmod_bnm1::mulmod_bnm1(&mut r, &a, &b);
+            let got = big(&r) % &modulus;
+            assert_eq!(got, big(&a) * big(&b) % &modulus, "mulmod_bnm1 n={n} p={pattern}");
+            let got_gmp = gmp(&r) % &modulus_gmp;
+            let want_gmp = gmp(&a) * gmp(&b) % &modulus_gmp;
+            assert_eq!(got_gmp, want_gmp, "mulmod_bnm1 vs GMP n={n} p={pattern}");
+        }
+    }
+}

@@ -10,8 +10,8 @@
 //!   product and REDC (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
 //!   functions*, CRYPTO '93, Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
 //!   multiplication and squaring from their thresholds, and from
-//!   `crate::tuning::REDC_N_THRESHOLD` limbs the REDC over two full products
-//!   (`super::redc_n`). The products from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3,
+//!   `crate::tuning::REDC_N_THRESHOLD` limbs the REDC over products (`super::redc_n`: a short
+//!   product and a cyclic one). The products from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3,
 //!   the NTT) and the transforms of `redc_n` follow the tier in use ([`crate::cpu::tier`],
 //!   capped by `MODRED_CPU`), not the context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
@@ -454,7 +454,9 @@ impl MontKernel for Fast {
         }
     }
     fn is_constant_time(k: usize) -> bool {
-        // Karatsuba (from its thresholds) branches on the signs of operand differences.
+        // Karatsuba (from its thresholds) branches on the signs of operand differences; the
+        // variable-time REDC over products starts at or above that size.
+        const { assert!(crate::tuning::REDC_N_THRESHOLD >= SCHOOLBOOK_BELOW) };
         k <= FIXED_CIOS_MAX_LIMBS || k < SCHOOLBOOK_BELOW
     }
     #[inline]
@@ -484,7 +486,7 @@ impl MontKernel for Fast {
         Self::redc(p, out, t, rest);
     }
     /// Word-by-word REDC, or from `crate::tuning::REDC_N_THRESHOLD` limbs on the REDC over
-    /// two full products (`super::redc_n::RedcN`).
+    /// products (`super::redc_n::RedcN`).
     /// Leaks: nothing but the lengths (constant time) below that threshold; from it variable
     /// time (see `super::redc_n`).
     #[inline]

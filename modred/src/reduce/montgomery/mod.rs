@@ -19,7 +19,7 @@
 //! - variable time: `montgomery-fios` at every size (its ADD carry propagation stops when the
 //!   carry dies); `montgomery-redc` and `montgomery-fast` from
 //!   `crate::tuning::KARATSUBA_THRESHOLD` limbs (the Karatsuba and Toom-3 products branch on
-//!   the signs of differences and stop carries early; `montgomery-fast`'s REDC over full
+//!   the signs of differences and stop carries early; `montgomery-fast`'s REDC over
 //!   products, from `crate::tuning::REDC_N_THRESHOLD` limbs, too).
 //!
 //! The fused exponentiations ([`MontKernel::pow_fused`]) are variable time except the `ct` scan.
@@ -98,7 +98,7 @@ pub struct MontParams {
     /// they do not serve this context), so an exponentiation does not divide by m.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) ifma_rr: Vec<Limb>,
-    /// The constants of REDC over full products ([`redc_n::RedcN`]), from
+    /// The constants of REDC over products ([`redc_n::RedcN`]), from
     /// `crate::tuning::REDC_N_THRESHOLD` limbs on.
     pub(crate) redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
 }

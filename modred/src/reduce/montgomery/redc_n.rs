@@ -1,18 +1,22 @@
-//! Montgomery reduction on full products for large moduli (as GMP's `mpn_redc_n`): with
-//! m' = -m^{-1} mod R, R = B^k, q = (x mod R) m' mod R by one product and x + q m by another,
-//! so the reduction costs two products of k limbs (Toom-3 or NTT at these sizes) instead of the
-//! k^2 single-precision products of the word-by-word REDC (Montgomery, "Modular multiplication
-//! without trial division", Math. Comp. 1985, with the multi-word REDC of section 2).
+//! Montgomery reduction over products for large moduli (as GMP's `mpn_redc_n`): with
+//! m' = -m^{-1} mod R, R = B^k, q = (x mod R) m' mod R by a short product (the low half only,
+//! `arith::mullo::mullo_n`) and x + q m by another product, so the reduction costs about two
+//! products of k limbs (Karatsuba and up) instead of the k^2 single-precision products of the
+//! word-by-word REDC (Montgomery, "Modular multiplication without trial division", Math. Comp.
+//! 1985, with the multi-word REDC of section 2).
 //!
-//! In the NTT range the transforms of m' and m are computed once per modulus
-//! (`crate::arith::ntt::Transformed`), and only the high half of q m is needed: with
-//! L = 2^ceil(log2 k) >= k, y = q m mod (B^L - 1) comes from a cyclic product of half the full
-//! length, and since the low half of q m is known (q m = -x mod R), the high half H satisfies
-//! H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference rotated by L - k limbs (GMP
-//! does the same with `mpn_mulmod_bnm1`).
+//! Only the high half of q m is needed, and its low half is known (q m = -x mod R): with L >= k,
+//! y = q m mod (B^L - 1) comes from a cyclic product of about half the cost of the full one,
+//! and the high half H satisfies H B^k = y - (q m mod R) mod (B^L - 1), so H is that difference
+//! rotated by L - k limbs (GMP does the same with `mpn_mulmod_bnm1`). Below the NTT range the
+//! cyclic product is `arith::mulmod_bnm1` (L = `arith::mulmod_bnm1::mulmod_bnm1_size(k)`); in
+//! that range both products use the transforms of m' and m, computed once per modulus
+//! (`crate::arith::ntt::Transformed`).
 //!
 //! Variable time (see `RedcN::reduce_vartime`).
 
+use crate::arith::mullo::mullo_n;
+use crate::arith::mulmod_bnm1::{mulmod_bnm1, mulmod_bnm1_size};
 use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
 use crate::limb::Limb;
 
@@ -50,8 +54,9 @@ impl RedcN {
     /// makes x + q m divisible by R, and (x + q m) / R < 2m; its low half is zero, so
     /// (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0].
     /// Leaks: variable time: a zero low half of x (found by an early-exit scan) skips the
-    /// products; q is multiplied trimmed (its length shows); below the NTT range the Toom-3
-    /// products branch on operand signs; the carry and borrow propagations stop early.
+    /// products; q is multiplied trimmed (its length shows); below the NTT range the short and
+    /// cyclic products branch on operand signs and values (`arith::mullo`,
+    /// `arith::mulmod_bnm1`); the carry and borrow propagations stop early.
     pub(crate) fn reduce_vartime(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
         let k = m.len();
         debug_assert!(x.len() == 2 * k && out.len() == k);
@@ -61,30 +66,22 @@ impl RedcN {
         let mut top = 0;
         if !x_lo_zero {
             let mut q = vec![0; k];
-            let mut h = vec![0; k];
-            match &self.transforms {
+            let y = match &self.transforms {
                 Some((inv_t, m_t)) => {
                     inv_t.mul(&mut q, x_lo);
-                    high_half_cyclic(&mut h, &q, x_lo, m_t);
+                    let mut y = vec![0; m_t.points()];
+                    m_t.mul_cyclic(&mut y, arith::trim(&q));
+                    y
                 }
                 None => {
-                    let mut t = vec![0; 2 * k];
-                    arith::mul(&mut t, x_lo, &self.m_neg_inv);
-                    q.copy_from_slice(&t[..k]);
-                    let qt = arith::trim(&q);
-                    if !qt.is_empty() {
-                        let mut qm = vec![0; qt.len() + k];
-                        arith::mul(&mut qm, qt, m);
-                        #[cfg(debug_assertions)]
-                        {
-                            let mut low = vec![0; k];
-                            arith::add_n(&mut low, &qm[..k], x_lo);
-                            debug_assert!(arith::is_zero(&low), "x + q m not divisible by R");
-                        }
-                        h[..qm.len() - k].copy_from_slice(&qm[k..]);
-                    }
+                    mullo_n(&mut q, x_lo, &self.m_neg_inv);
+                    let mut y = vec![0; mulmod_bnm1_size(k)];
+                    mulmod_bnm1(&mut y, arith::trim(&q), m);
+                    y
                 }
-            }
+            };
+            let mut h = vec![0; k];
+            high_half_of_cyclic(&mut h, y, x_lo);
             top += add_in_place(&mut u, &h);
             top += arith::add_1_in_place(&mut u, 1);
         }
@@ -93,12 +90,11 @@ impl RedcN {
     }
 }
 
-/// `h` = the high k limbs of q m, from y = q m mod (B^L - 1) (`m_t`, L = its points) and the low
+/// `h` = the high k limbs of q m, from y = q m mod (B^L - 1) (L = `y.len()` >= k) and the low
 /// half q m mod R = R - x_lo (x_lo != 0): H = ((y - (R - x_lo)) mod (B^L - 1)) B^(L-k).
-fn high_half_cyclic(h: &mut [Limb], q: &[Limb], x_lo: &[Limb], m_t: &Transformed) {
-    let (k, l) = (h.len(), m_t.points());
-    let mut y = vec![0; l];
-    m_t.mul_cyclic(&mut y, arith::trim(q));
+fn high_half_of_cyclic(h: &mut [Limb], mut y: Vec<Limb>, x_lo: &[Limb]) {
+    let (k, l) = (h.len(), y.len());
+    debug_assert!(l >= k);
     // y + x_lo - R = y + x_lo - B^k, mod B^L - 1.
     let mut carry = add_in_place(&mut y, x_lo);
     while carry != 0 {
@@ -128,13 +124,31 @@ mod tests {
     use crate::limb::xorshift64;
     use crate::reduce::montgomery::test_util::big;
 
-    /// Against num-bigint, below and above the NTT threshold (the cyclic high half), with
-    /// random, all-ones and short moduli, and x = 0, x < R, x = (m - 1) r.
+    /// Against num-bigint, below the NTT threshold (short and cyclic products, around their
+    /// thresholds and the sizes `mulmod_bnm1_size` rounds up) and above it (the transforms),
+    /// with random, all-ones and short moduli, and x = 0, x < R, x = (m - 1) r.
     #[test]
     fn redc_n_matches_num_bigint() {
         let mut s = 0xdead_beef_0bad_f00d;
         let t = arith::ntt::transformed_threshold();
-        for k in [1, 2, 7, 64, t - 1, t, t + 1, 300, 513] {
+        for k in [
+            1,
+            2,
+            7,
+            31,
+            32,
+            33,
+            63,
+            64,
+            65,
+            127,
+            129,
+            t - 1,
+            t,
+            t + 1,
+            300,
+            513,
+        ] {
             for case in 0..4 {
                 let mut m: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
                 m[0] |= 1;

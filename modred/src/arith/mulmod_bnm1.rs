@@ -1,0 +1,149 @@
+//! Products mod B^n - 1 (beyond the source papers; GMP's `mpn_mulmod_bnm1`): the cyclic
+//! product the REDC over full products needs for the high half of q m
+//! (`reduce::montgomery::redc_n`), without the transforms that serve it from the NTT threshold.
+//!
+//! For even n = 2h, B^n - 1 = (B^h - 1)(B^h + 1) with coprime factors: the product mod B^h - 1
+//! (recursively) and mod B^h + 1 (one full product of h limbs, its high half subtracted from
+//! its low half) are combined by the Chinese remainder theorem. Since B^h + 1 = 2 mod B^h - 1,
+//! x = x2 + (B^h + 1) ((x1 - x2) / 2 mod B^h - 1), where halving mod the odd 2^(64h) - 1 is a
+//! one-bit rotation. A level costs one product of h limbs plus the level below instead of one
+//! of 2h limbs (about 2/3 of a Karatsuba product and 1/2 of a schoolbook one). Odd n and n below
+//! [`MULMOD_BNM1_THRESHOLD`] take the full product and fold it (B^n = 1).
+//!
+//! Variable time: the recursion branches on operand values (zero and B^h residues) and the
+//! carries stop early.
+
+use super::{add_1_in_place, add_in_place, mul, mul_n, shr_in_place, sub_1_in_place, trim};
+use super::{sub_in_place, sub_n_in_place};
+use crate::limb::Limb;
+use crate::tuning::MULMOD_BNM1_THRESHOLD;
+
+/// `r = a b mod (B^n - 1)` for `n = r.len() >= 1` and `a.len(), b.len() <= n`. Output: a
+/// residue in [0, B^n - 1] (all ones is the other representation of 0).
+/// Leaks: variable time (see the module documentation).
+pub fn mulmod_bnm1(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = r.len();
+    debug_assert!(n >= 1 && a.len() <= n && b.len() <= n);
+    let (a, b) = (trim(a), trim(b));
+    if a.is_empty() || b.is_empty() {
+        return r.fill(0);
+    }
+    if n % 2 == 1 || n < MULMOD_BNM1_THRESHOLD {
+        let mut t = vec![0; a.len() + b.len()];
+        mul(&mut t, a, b);
+        return fold(r, &t);
+    }
+    let h = n / 2;
+    let (mut am, mut bm) = (vec![0; h], vec![0; h]);
+    fold(&mut am, a);
+    fold(&mut bm, b);
+    let mut x1 = vec![0; h];
+    mulmod_bnm1(&mut x1, &am, &bm);
+    let x2 = mulmod_bnp1(&residue_bnp1(a, h), &residue_bnp1(b, h), h);
+    crt(r, &mut x1, &x2);
+}
+
+/// The size (limbs) from `k` up that [`mulmod_bnm1`] serves best for operands of k limbs: k
+/// rounded up to a multiple of 2^d, with d (at most 3) halvings that stay at or above
+/// [`MULMOD_BNM1_THRESHOLD`] (as GMP's `mpn_mulmod_bnm1_next_size`).
+pub fn mulmod_bnm1_size(k: usize) -> usize {
+    let mut d = 0;
+    while d < 3 && k.div_ceil(2 << d) >= MULMOD_BNM1_THRESHOLD {
+        d += 1;
+    }
+    k.next_multiple_of(1 << d)
+}
+
+/// `r = t mod (B^n - 1)`, n = `r.len()`, for any length of t: the sum of t's n-limb pieces with
+/// the carries wrapped around to limb 0 (B^n = 1). Output in [0, B^n - 1].
+/// Leaks: variable time (the carries stop early).
+fn fold(r: &mut [Limb], t: &[Limb]) {
+    r.fill(0);
+    let mut carry: Limb = 0;
+    for piece in t.chunks(r.len()) {
+        carry += add_in_place(r, piece);
+    }
+    // Each wrapped carry adds at most 1 past the top, then none (the sum is then < B^n - 1).
+    while carry != 0 {
+        carry = add_1_in_place(r, carry);
+    }
+}
+
+/// a mod (B^h + 1) for `a.len() <= 2h`, as h + 1 limbs with value in [0, B^h]: a_lo - a_hi,
+/// plus B^h + 1 when that borrows (B^h = -1).
+/// Leaks: variable time.
+fn residue_bnp1(a: &[Limb], h: usize) -> Vec<Limb> {
+    let mut x = vec![0; h + 1];
+    let (lo, hi) = a.split_at(a.len().min(h));
+    x[..lo.len()].copy_from_slice(lo);
+    if sub_in_place(&mut x[..h], hi) != 0 {
+        // x[..h] holds the difference + B^h; + 1 more is the residue, at most B^h.
+        x[h] = add_1_in_place(&mut x[..h], 1);
+    }
+    x
+}
+
+/// x y mod (B^h + 1) for x, y in [0, B^h] (h + 1 limbs each), as h + 1 limbs in [0, B^h]:
+/// B^h = -1 is handled apart (a negation); else the 2h-limb product's low half minus its high
+/// half, plus B^h + 1 when that borrows.
+/// Leaks: variable time.
+fn mulmod_bnp1(x: &[Limb], y: &[Limb], h: usize) -> Vec<Limb> {
+    let mut z = vec![0; h + 1];
+    match (x[h] != 0, y[h] != 0) {
+        (true, true) => z[0] = 1,
+        (true, false) => negate_bnp1(&mut z, &y[..h]),
+        (false, true) => negate_bnp1(&mut z, &x[..h]),
+        (false, false) => {
+            let mut t = vec![0; 2 * h];
+            mul_n(&mut t, &x[..h], &y[..h]);
+            z[..h].copy_from_slice(&t[..h]);
+            if sub_n_in_place(&mut z[..h], &t[h..]) != 0 {
+                z[h] = add_1_in_place(&mut z[..h], 1);
+            }
+        }
+    }
+    debug_assert!(z[h] <= 1 && (z[h] == 0 || z[..h].iter().all(|&l| l == 0)));
+    z
+}
+
+/// z (h + 1 limbs) = -v mod (B^h + 1) = B^h + 1 - v for v in [0, B^h) (h limbs), 0 for v = 0.
+fn negate_bnp1(z: &mut [Limb], v: &[Limb]) {
+    if v.iter().all(|&l| l == 0) {
+        return z.fill(0);
+    }
+    z.fill(0);
+    z[0] = 1;
+    z[v.len()] = 1;
+    let borrow = sub_in_place(z, v);
+    debug_assert_eq!(borrow, 0);
+}
+
+/// `r` (2h limbs) = the residue mod B^(2h) - 1 that is x1 mod B^h - 1 (h limbs, destroyed) and
+/// x2 mod B^h + 1 (h + 1 limbs, value <= B^h): x2 + (B^h + 1) t with t = (x1 - x2) / 2 mod
+/// B^h - 1. Output in [0, B^(2h) - 1].
+fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb]) {
+    let h = x1.len();
+    debug_assert!(r.len() == 2 * h && x2.len() == h + 1);
+    // x2 mod B^h - 1: its low limbs plus its top (B^h = 1); no carry, as x2[h] = 1 only with
+    // the low limbs zero.
+    let mut x2_low = x2[..h].to_vec();
+    add_1_in_place(&mut x2_low, x2[h]);
+    // d = x1 - x2 mod B^h - 1: a borrow means d + B^h is held, so 1 less is d + (B^h - 1); the
+    // held value is then >= 1 (x1 - x2 >= -(B^h - 1)), so no second borrow.
+    if sub_n_in_place(x1, &x2_low) != 0 {
+        let borrow = sub_1_in_place(x1, 1);
+        debug_assert_eq!(borrow, 0);
+    }
+    // t = d / 2 mod 2^(64h) - 1: rotate right by one bit.
+    let low_bit = x1[0] & 1;
+    shr_in_place(x1, 1);
+    x1[h - 1] |= low_bit << (Limb::BITS - 1);
+    r[..h].copy_from_slice(x1);
+    r[h..].copy_from_slice(x1);
+    // r = t (B^h + 1) <= (B^h - 1)(B^h + 1) < B^(2h); adding x2 <= B^h carries at most once
+    // past the top, and the wrapped carry at most once more.
+    let mut carry = add_in_place(r, x2);
+    while carry != 0 {
+        carry = add_1_in_place(r, carry);
+    }
+}
