@@ -235,6 +235,21 @@ pub fn add_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
     add_1_in_place(&mut a[b.len()..], c)
 }
 
+/// `r = r + t mod (B^n - 1)`, n = `r.len()`, for any length of t: t's n-limb pieces added at
+/// the bottom, the carries wrapped around to limb 0 (B^n = 1). Output in [0, B^n - 1] (all
+/// ones is the other representation of 0).
+/// Leaks: variable time (the carries stop early).
+pub(crate) fn add_mod_bnm1(r: &mut [Limb], t: &[Limb]) {
+    let mut carry: Limb = 0;
+    for piece in t.chunks(r.len()) {
+        carry += add_in_place(r, piece);
+    }
+    // Each wrapped carry adds at most 1 past the top, then none (the sum is then < B^n - 1).
+    while carry != 0 {
+        carry = add_1_in_place(r, carry);
+    }
+}
+
 /// `a -= b` where `b.len() <= a.len()`; returns the borrow out of `a`.
 /// Leaks: variable time: the borrow propagation past `b` stops when the borrow dies.
 #[inline]

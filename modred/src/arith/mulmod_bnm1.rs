@@ -1,5 +1,5 @@
 //! Products mod B^n - 1 (beyond the source papers; GMP's `mpn_mulmod_bnm1`): the cyclic
-//! product the REDC over full products needs for the high half of q m
+//! product the REDC over products needs for the high half of q m
 //! (`reduce::montgomery::redc_n`), without the transforms that serve it from the NTT threshold.
 //!
 //! For even n = 2h, B^n - 1 = (B^h - 1)(B^h + 1) with coprime factors: the product mod B^h - 1
@@ -13,7 +13,7 @@
 //! Variable time: the recursion branches on operand values (zero and B^h residues) and the
 //! carries stop early.
 
-use super::{add_1_in_place, add_in_place, mul, mul_n, shr_in_place, sub_1_in_place, trim};
+use super::{add_1_in_place, add_mod_bnm1, mul, mul_n, shr_in_place, sub_1_in_place, trim};
 use super::{sub_in_place, sub_n_in_place};
 use crate::limb::Limb;
 use crate::tuning::MULMOD_BNM1_THRESHOLD;
@@ -31,12 +31,13 @@ pub fn mulmod_bnm1(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     if n % 2 == 1 || n < MULMOD_BNM1_THRESHOLD {
         let mut t = vec![0; a.len() + b.len()];
         mul(&mut t, a, b);
-        return fold(r, &t);
+        r.fill(0);
+        return add_mod_bnm1(r, &t);
     }
     let h = n / 2;
     let (mut am, mut bm) = (vec![0; h], vec![0; h]);
-    fold(&mut am, a);
-    fold(&mut bm, b);
+    add_mod_bnm1(&mut am, a);
+    add_mod_bnm1(&mut bm, b);
     let mut x1 = vec![0; h];
     mulmod_bnm1(&mut x1, &am, &bm);
     let x2 = mulmod_bnp1(&residue_bnp1(a, h), &residue_bnp1(b, h), h);
@@ -52,21 +53,6 @@ pub fn mulmod_bnm1_size(k: usize) -> usize {
         d += 1;
     }
     k.next_multiple_of(1 << d)
-}
-
-/// `r = t mod (B^n - 1)`, n = `r.len()`, for any length of t: the sum of t's n-limb pieces with
-/// the carries wrapped around to limb 0 (B^n = 1). Output in [0, B^n - 1].
-/// Leaks: variable time (the carries stop early).
-fn fold(r: &mut [Limb], t: &[Limb]) {
-    r.fill(0);
-    let mut carry: Limb = 0;
-    for piece in t.chunks(r.len()) {
-        carry += add_in_place(r, piece);
-    }
-    // Each wrapped carry adds at most 1 past the top, then none (the sum is then < B^n - 1).
-    while carry != 0 {
-        carry = add_1_in_place(r, carry);
-    }
 }
 
 /// a mod (B^h + 1) for `a.len() <= 2h`, as h + 1 limbs with value in [0, B^h]: a_lo - a_hi,
@@ -140,10 +126,6 @@ fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb]) {
     x1[h - 1] |= low_bit << (Limb::BITS - 1);
     r[..h].copy_from_slice(x1);
     r[h..].copy_from_slice(x1);
-    // r = t (B^h + 1) <= (B^h - 1)(B^h + 1) < B^(2h); adding x2 <= B^h carries at most once
-    // past the top, and the wrapped carry at most once more.
-    let mut carry = add_in_place(r, x2);
-    while carry != 0 {
-        carry = add_1_in_place(r, carry);
-    }
+    // r = t (B^h + 1) <= (B^h - 1)(B^h + 1) < B^(2h), plus x2 <= B^h mod B^(2h) - 1.
+    add_mod_bnm1(r, x2);
 }

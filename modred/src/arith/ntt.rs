@@ -963,14 +963,8 @@ fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wr
     let filled = out.min(len);
     r[filled..].fill(0);
     if wrap {
-        // Fold: add the limbs past len back at the bottom, then the end-around carries.
-        let mut carry: Limb = 0;
-        for chunk in high.chunks(len) {
-            carry += super::add_in_place(r, chunk);
-        }
-        while carry != 0 {
-            carry = super::add_1_in_place(r, carry);
-        }
+        // Fold: add the limbs past len back at the bottom, with the end-around carries.
+        super::add_mod_bnm1(r, &high);
         // B^len - 1 itself is 0 mod B^len - 1.
         if r.iter().all(|&x| x == Limb::MAX) {
             r.fill(0);

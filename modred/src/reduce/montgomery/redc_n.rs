@@ -96,10 +96,7 @@ fn high_half_of_cyclic(h: &mut [Limb], mut y: Vec<Limb>, x_lo: &[Limb]) {
     let (k, l) = (h.len(), y.len());
     debug_assert!(l >= k);
     // y + x_lo - R = y + x_lo - B^k, mod B^L - 1.
-    let mut carry = add_in_place(&mut y, x_lo);
-    while carry != 0 {
-        carry = arith::add_1_in_place(&mut y, carry);
-    }
+    arith::add_mod_bnm1(&mut y, x_lo);
     // Subtract B^k (limb k, or 1 at limb 0 when k = L: B^L = 1).
     let mut borrow = arith::sub_1_in_place(&mut y[k % l..], 1);
     while borrow != 0 {
