@@ -30,6 +30,7 @@ fn main() {
             &adx_mont::Opts {
                 prefix: "modred_adx_",
                 karatsuba_min: tuning::ADX_SQR_KARATSUBA_MIN_LIMBS,
+                unrolled_max: tuning::ADX_MONT_UNROLLED_MAX_LIMBS,
             },
         )
     } else {

@@ -12,7 +12,8 @@
 //! /proc/cpuinfo lists bmi2 and adx, a build with the `ctgrind` feature detects the ADX tier
 //! anyway; valgrind has no AVX-512, so the IFMA tier cannot be checked this way) and every limb
 //! count the fused paths specialise (1-8), a sample of 9-64 (the MULX/ADX kernels of
-//! `adx_mont`) and two beyond (the generic path). Outside valgrind the client requests do
+//! `adx_mont` with unrolled rows, the portable engine) and two beyond (`adx_mont`'s looped rows
+//! on the adx tier, the generic path on the portable tier). Outside valgrind the client requests do
 //! nothing and the program just checks its results against num-bigint.
 
 use modred::exp::ct;

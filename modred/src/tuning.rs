@@ -301,11 +301,16 @@ pub fn comb_params(bits: usize) -> (usize, usize) {
 pub const CLASSICAL_POW_MAX_PRODUCTS: usize = 3;
 
 /// Smallest and largest modulus (limbs) with a generated MULX/ADX Montgomery kernel
-/// (`build/adx_mont.rs`, one fully unrolled product and square per size; read by `build.rs`).
+/// (`build/adx_mont.rs`, one product and one square per size; read by `build.rs`).
 /// Measurements: `docs/tuning.md`.
 pub const ADX_MONT_MIN_LIMBS: usize = 9;
 /// See [`ADX_MONT_MIN_LIMBS`].
-pub const ADX_MONT_MAX_LIMBS: usize = 64;
+pub const ADX_MONT_MAX_LIMBS: usize = 128;
+
+/// Generated MULX/ADX Montgomery kernels up to this many limbs have straight-line rows; larger
+/// ones run their rows (and final subtraction) as loops over blocks of 8 limbs, which keeps the
+/// code of the 65-128-limb kernels small. Measurements: `docs/tuning.md`.
+pub const ADX_MONT_UNROLLED_MAX_LIMBS: usize = 64;
 
 /// Generated MULX/ADX Montgomery squares of at least this many limbs take one Karatsuba level for
 /// the square before the REDC rows (read by `build.rs`). Measurements: `docs/tuning.md`.

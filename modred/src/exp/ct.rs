@@ -205,7 +205,8 @@ mod tests {
     }
 
     /// The fused `ct` paths of `montgomery-fast` (fixed-size kernels for 1-8 limbs on every
-    /// tier, MULX/ADX `adx_mont` and AVX-512 IFMA for 9-64 limbs) on every tier this CPU has:
+    /// tier, MULX/ADX `adx_mont` and AVX-512 IFMA for 9-64 limbs, and `adx_mont`'s looped rows
+    /// at 65 and 128 limbs on the adx tier) on every tier this CPU has:
     /// their schedule, recorded by the shared scan, is the same for every exponent and base,
     /// and the same as the reducer-generic [`pow_traced`]'s; results against num-bigint.
     #[test]
@@ -214,7 +215,17 @@ mod tests {
         let mut rnd = || crate::limb::xorshift64(&mut s);
         let mut fused_runs = 0;
         for tier in cpu::available() {
-            for k in (1..=8).chain([9, 13, 16, 24, 32, 47, 64]) {
+            // adx_mont's looped rows at their two ends (the IFMA tier's kernel from 65 limbs
+            // is the 9-64 one, run longer).
+            let beyond: &[usize] = if tier == cpu::Tier::Adx {
+                &[65, 128]
+            } else {
+                &[]
+            };
+            for k in (1..=8)
+                .chain([9, 13, 16, 24, 32, 47, 64])
+                .chain(beyond.iter().copied())
+            {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
                 m[0] |= 1;
                 m[k - 1] |= 1 << 63;

@@ -488,13 +488,18 @@ mod tests {
     /// `Method::Ct`, the one-off `pow_vartime`, `CtPair`, `pow_ct_pair`) takes the context
     /// reducer's fused constant-time kernel where it serves the size, also past the Karatsuba
     /// threshold where `ct` runs on `montgomery-sos`: on the AVX-512 IFMA tier up to 129 limbs,
-    /// nowhere at 130 limbs or on the other tiers past 64 limbs. Results against num-bigint.
+    /// on the adx tier up to 128 (`adx_mont`, x86-64 ELF), nowhere at 130 limbs or on the
+    /// portable tier past 64 limbs. Results against num-bigint.
     #[test]
     fn every_ct_entry_takes_the_fused_kernel() {
         let mut s: u64 = 0x5eed_c7c7_0b1e_55ed;
         let mut rnd =
             |n: usize| -> Vec<Limb> { (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect() };
-        let mut fused_runs = 0;
+        let fused_on = |tier: Tier, k: usize| {
+            (tier == Tier::Ifma && k <= 129)
+                || (cfg!(modred_adx_mont) && tier >= Tier::Adx && k <= 128)
+        };
+        let (mut ifma_runs, mut adx_runs) = (0, 0);
         for k in [65usize, 100, 128, 129, 130] {
             let odd = |rnd: &mut dyn FnMut(usize) -> Vec<Limb>| {
                 let mut m = rnd(k);
@@ -521,7 +526,7 @@ mod tests {
                 let b = Modulus::with_tier(&mb, ReducerKind::Auto, tier).expect("odd");
                 // From the Karatsuba threshold `ct` runs on another reducer than the context's.
                 assert_eq!(a.ct_first().is_some(), k >= 100, "{tier} k={k}");
-                let fused = tier == Tier::Ifma && k <= 129;
+                let fused = fused_on(tier, k);
                 let what = |entry: &str| format!("{tier} k={k} {entry}");
                 let (got, log_a) = fused_log(|| a.pow_ct(&x, &e).expect("odd m"));
                 assert_eq!(got, want_a, "{}", what("pow_ct"));
@@ -543,16 +548,26 @@ mod tests {
                     "{}",
                     what("pow_ct_pair")
                 );
-                fused_runs += usize::from(fused);
+                match tier {
+                    Tier::Ifma => ifma_runs += usize::from(fused),
+                    Tier::Adx => adx_runs += usize::from(fused),
+                    Tier::Portable => assert!(!fused),
+                }
             }
             // The one-off entry builds its context on the tier in use (`MODRED_CPU`).
             let (got, log) = fused_log(|| super::super::pow_vartime(&x, &e, &ma, &ct_opts));
             assert_eq!(got.expect("odd m"), want_a, "k={k} one-off ct");
-            let fused = cpu::tier() == Tier::Ifma && k <= 129;
-            assert_eq!(!log.is_empty(), fused, "k={k} one-off ct kernel");
+            assert_eq!(
+                !log.is_empty(),
+                fused_on(cpu::tier(), k),
+                "k={k} one-off ct kernel"
+            );
         }
         if cpu::available().contains(&Tier::Ifma) {
-            assert_eq!(fused_runs, 4, "the IFMA kernel served 65 to 129 limbs");
+            assert_eq!(ifma_runs, 4, "the IFMA kernel served 65 to 129 limbs");
+        }
+        if cfg!(modred_adx_mont) && cpu::available().contains(&Tier::Adx) {
+            assert_eq!(adx_runs, 3, "adx_mont served 65 to 128 limbs");
         }
     }
 }

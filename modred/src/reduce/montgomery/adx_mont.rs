@@ -1,4 +1,4 @@
-//! MULX/ADX Montgomery kernels for 9 to 64 limbs (beyond the source papers): the exponentiation
+//! MULX/ADX Montgomery kernels for 9 to 128 limbs (beyond the source papers): the exponentiation
 //! engine of `montgomery-fast` on x86-64 CPUs with BMI2 and ADX but without AVX-512 IFMA, and
 //! its single products.
 //!
@@ -346,7 +346,8 @@ mod tests {
                 }
             }
         }
-        assert_eq!(checked, 2 * 56 * 6 * 8);
+        let sizes = tuning::ADX_MONT_MAX_LIMBS - tuning::ADX_MONT_MIN_LIMBS + 1;
+        assert_eq!(checked, 2 * sizes * 6 * 8);
     }
 
     /// Exponentiation by every scan on the kernels against num-bigint's `modpow`.
@@ -357,7 +358,9 @@ mod tests {
             return;
         }
         let mut s = 0x0bad_cafe_dead_beef;
-        for k in [9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64] {
+        for k in [
+            9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 66, 72, 73, 96, 127, 128,
+        ] {
             for m in moduli(k, &mut s) {
                 let p = MontParams::with_tier(&m, Tier::Adx);
                 let mb = big(&m);

@@ -5,7 +5,7 @@
 //!   Montgomery Multiplication Algorithms*, IEEE Micro 1996, §5) specialised at compile time for
 //!   each k (const generics), so every loop is unrolled and t lives in registers;
 //! - larger k: on the [`Tier::Adx`] tier and above, the generated MULX/ADX kernels of
-//!   `super::adx_mont` (9-64 limbs); on the [`Tier::Portable`] tier, the portable engine of
+//!   `super::adx_mont` (9-128 limbs); on the [`Tier::Portable`] tier, the portable engine of
 //!   `super::portable` (banded product scanning in safe Rust, 9-64 limbs); else separated
 //!   product and REDC (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
 //!   functions*, CRYPTO '93, Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
@@ -19,7 +19,7 @@
 //!   `crate::tuning::IFMA_MAX_VECTORS` vectors of digits): almost Montgomery multiplication
 //!   in radix 2^52 (`super::ifma`), in its own representation, converted on entry and exit;
 //!   constant time (`FusedPow::Ct`) at every size it serves, also past the Karatsuba threshold
-//!   where the products are not; on the [`Tier::Adx`] tier (9-64 limbs), the `super::adx_mont`
+//!   where the products are not; on the [`Tier::Adx`] tier (9-128 limbs), the `super::adx_mont`
 //!   kernels; on the
 //!   [`Tier::Portable`] tier, the `super::portable` engine;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
@@ -333,14 +333,14 @@ fn pow_dispatch(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> O
 /// The kernel family `montgomery-fast` runs a context of k limbs on: the one table of which
 /// kernels each tier has (the families' own constructors check it again and decline otherwise).
 ///
-/// | tier | 1..=8 limbs | 9..=64 limbs | above |
-/// |---|---|---|---|
-/// | ifma | `Fixed` (MULX/ADX asm) | `Ifma` exponentiation, `AdxMont` products | `Ifma` exponentiation to 129 limbs, `Rows` |
-/// | adx | `Fixed` (MULX/ADX asm) | `AdxMont` | `Rows` |
-/// | portable | `Fixed` (portable) | `Portable` | `Rows` |
+/// | tier | 1..=8 limbs | 9..=64 limbs | 65..=128 limbs | above |
+/// |---|---|---|---|---|
+/// | ifma | `Fixed` (MULX/ADX asm) | `Ifma` exponentiation, `AdxMont` products | the same (`Ifma` to 129 limbs) | `Rows` |
+/// | adx | `Fixed` (MULX/ADX asm) | `AdxMont` | `AdxMont` | `Rows` |
+/// | portable | `Fixed` (portable) | `Portable` | `Rows` | `Rows` |
 ///
 /// `AdxMont` exists on x86-64 ELF targets (`modred_adx_mont`); elsewhere the adx and ifma
-/// tiers take `Rows` products at 9-64 limbs (and `Ifma` exponentiation on the ifma tier).
+/// tiers take `Rows` products at 9-128 limbs (and `Ifma` exponentiation on the ifma tier).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Family {
     /// The const-size CIOS on `[Limb; k]` ([`pow_fixed`]; asm on the adx tier and above).
@@ -422,7 +422,7 @@ impl MontKernel for Fast {
     const NAME: &'static str = "montgomery-fast";
     const KIND: crate::reduce::ReducerKind = crate::reduce::ReducerKind::MontgomeryFast;
     const SUMMARY: &'static str =
-        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier, exponentiation to 129 limbs) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs, MULX/ADX product + REDC above (beyond the source papers)";
+        "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier, exponentiation to 129 limbs) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs (MULX/ADX to 128), MULX/ADX product + REDC above (beyond the source papers)";
     fn scratch_len(k: usize) -> usize {
         (2 * k + karatsuba_scratch_len(k)).max(super::portable::wide_len(k))
     }
