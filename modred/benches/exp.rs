@@ -189,10 +189,19 @@ use paired::paired;
 /// Paired, interleaved ratios (A time / B time per round, median over rounds), which cancel
 /// the drift of a shared, loaded machine better than separate criterion runs. Runs only with
 /// `MODRED_EXP_RATIOS=1`: `MODRED_EXP_RATIOS=1 cargo bench -p modred --bench exp -- ratios`.
+/// A list of sizes instead (`MODRED_EXP_RATIOS=6144,8192`) runs only the comparisons against
+/// GMP and OpenSSL, at those sizes (bits).
 fn ratios(_: &mut Criterion) {
-    if std::env::var_os("MODRED_EXP_RATIOS").is_none() {
+    let Some(sizes) = std::env::var_os("MODRED_EXP_RATIOS") else {
         return;
-    }
+    };
+    let sizes: Vec<u64> = sizes
+        .to_string_lossy()
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .filter(|&bits| bits > 1)
+        .collect();
+    let only_sizes = !sizes.is_empty();
     println!(
         "kernel tier: {} (this CPU: {}; cap with MODRED_CPU=portable|adx|ifma)",
         modred::cpu::tier(),
@@ -208,7 +217,12 @@ fn ratios(_: &mut Criterion) {
         2048 => 2,
         _ => 1,
     };
-    for bits in [256u64, 1024, 2048, 4096] {
+    let sizes = if only_sizes {
+        sizes
+    } else {
+        vec![256, 1024, 2048, 4096]
+    };
+    for &bits in &sizes {
         let (b, e, m) = operands(bits, true, bits);
         let (bn, en, mn) = (Natural::from(&b), Natural::from(&e), Natural::from(&m));
         let md = Modulus::new(&mn, ReducerKind::Auto).unwrap();
@@ -282,6 +296,9 @@ fn ratios(_: &mut Criterion) {
             Box::new(ct),
             Box::new(gmp_sec),
         );
+    }
+    if only_sizes {
+        return;
     }
     // Sliding-window size around the tuning.rs choice.
     for (bits, ws) in [
