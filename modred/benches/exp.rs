@@ -182,6 +182,19 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
+/// The sizes (bits) listed in `var` (`1024,2048`; empty when it names none, e.g. `1`), or
+/// `None` when `var` is unset.
+fn sizes_from_env(var: &str) -> Option<Vec<u64>> {
+    let list = std::env::var_os(var)?;
+    Some(
+        list.to_string_lossy()
+            .split(',')
+            .filter_map(|s| s.trim().parse().ok())
+            .filter(|&bits| bits > 1)
+            .collect(),
+    )
+}
+
 #[path = "common/paired.rs"]
 mod paired;
 use paired::paired;
@@ -192,15 +205,9 @@ use paired::paired;
 /// A list of sizes instead (`MODRED_EXP_RATIOS=6144,8192`) runs only the comparisons against
 /// GMP and OpenSSL, at those sizes (bits).
 fn ratios(_: &mut Criterion) {
-    let Some(sizes) = std::env::var_os("MODRED_EXP_RATIOS") else {
+    let Some(sizes) = sizes_from_env("MODRED_EXP_RATIOS") else {
         return;
     };
-    let sizes: Vec<u64> = sizes
-        .to_string_lossy()
-        .split(',')
-        .filter_map(|s| s.trim().parse().ok())
-        .filter(|&bits| bits > 1)
-        .collect();
     let only_sizes = !sizes.is_empty();
     println!(
         "kernel tier: {} (this CPU: {}; cap with MODRED_CPU=portable|adx|ifma)",
@@ -439,15 +446,9 @@ fn ratios(_: &mut Criterion) {
 /// GMP's `mpz_powm` one by one, and `pow_batch_ct` against `Modulus::pow_ct` one by one. Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
 /// `MODRED_EXP_LANES=1024,4096`): `MODRED_EXP_LANES=1 cargo bench -p modred --bench exp -- lanes`.
 fn lanes(_: &mut Criterion) {
-    let Some(sizes) = std::env::var_os("MODRED_EXP_LANES") else {
+    let Some(sizes) = sizes_from_env("MODRED_EXP_LANES") else {
         return;
     };
-    let sizes: Vec<u64> = sizes
-        .to_string_lossy()
-        .split(',')
-        .filter_map(|s| s.trim().parse().ok())
-        .filter(|&bits| bits > 1)
-        .collect();
     println!("kernel tier: {}", modred::cpu::tier());
     let pool1 = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
