@@ -174,7 +174,7 @@ fn bits128(x: u128) -> usize {
 }
 
 /// `(x / y, x mod y)` for `x >= y > 0`: by shift-and-subtract when the quotient is below
-/// 2^8 (all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
+/// 2^8 (three fixed steps when the lengths differ by less than 3 bits, else one per bit; all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
 /// Gauss–Kuzmin distribution; q = 1 alone is 41.5%), by one 64-bit division when `x` fits a
 /// limb, else by the 128-bit division (a library call).
 /// Leaks: variable time: the quotient's size and the operands' lengths.
@@ -187,7 +187,18 @@ fn divq(x: u128, y: u128) -> (u128, u128) {
     }
     // q < 2^(d + 1).
     let d = y.leading_zeros() - x.leading_zeros();
-    if d < 8 {
+    if d < 3 {
+        // q < 8 (71% of the quotients above 1): three branch-free steps, whatever d is (a
+        // shift above d would pass x and is masked off; `<<` drops the bits it pushes out).
+        let (mut q, mut r) = (0u128, x);
+        for s in [2u32, 1, 0] {
+            let ys = y << s;
+            let ge = ((s <= d) & (r >= ys)) as u128;
+            r -= ys & ge.wrapping_neg();
+            q |= ge << s;
+        }
+        (q, r)
+    } else if d < 8 {
         let (mut q, mut r, mut ys) = (0u128, x, y << d);
         for _ in 0..=d {
             // Branch-free: the comparisons are unpredictable.
@@ -205,15 +216,10 @@ fn divq(x: u128, y: u128) -> (u128, u128) {
     }
 }
 
-/// `q m + c` if it fits a limb (`m, c` below 2^64).
+/// `q m + c` if it fits a limb: one widening product and an add, both checked.
 #[inline(always)]
-fn entry(q: u128, m: u128, c: u128) -> Option<u128> {
-    if q >> 64 != 0 {
-        return None;
-    }
-    // (2^64 - 1)^2 + 2^64 - 1 < 2^128: no overflow.
-    let v = q * m + c;
-    (v <= Limb::MAX as u128).then_some(v)
+fn entry(q: u128, m: Limb, c: Limb) -> Option<Limb> {
+    Limb::try_from(q).ok()?.checked_mul(m)?.checked_add(c)
 }
 
 /// The double-digit Lehmer matrix: Euclid's steps on the 128-bit leading parts `x, y` of a
@@ -236,9 +242,13 @@ fn entry(q: u128, m: u128, c: u128) -> Option<u128> {
 /// Reference: Jebelean 1995 (double digits), Möller 2008 §4 (hgcd2); the stopping rule is the
 /// module's product form instead of their conditions on quotient sequences.
 pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Limb; 2]; 2]> {
-    let (mut m00, mut m01, mut m10, mut m11) = (1u128, 0u128, 0u128, 1u128);
+    let (mut m00, mut m01, mut m10, mut m11): (Limb, Limb, Limb, Limb) = (1, 0, 0, 1);
     let mut stepped = false;
-    // Phase 1: 128-bit steps while both are at least 2^96 (to the end if `exact`).
+    // Whether a remainder r by a divisor d > r keeps the bound. A remainder of at least 2^96
+    // keeps any bound up to 194 (d > r: both have at least 97 bits) without counting bits.
+    let wide_keeps = need <= 194;
+    let keeps = |r: u128, d: u128| (wide_keeps && r >> 96 != 0) || bits128(r) + bits128(d) >= need;
+    // Phase 1: 128-bit steps while either is at least 2^96 (to the end if `exact`).
     let done = loop {
         if !exact && x >> 96 == 0 && y >> 96 == 0 {
             break false;
@@ -248,7 +258,7 @@ pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Lim
         }
         if x >= y {
             let (q, r) = divq(x, y);
-            if bits128(r) + bits128(y) < need {
+            if !keeps(r, y) {
                 break true;
             }
             let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
@@ -257,7 +267,7 @@ pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Lim
             (m01, m11, x) = (n01, n11, r);
         } else {
             let (q, r) = divq(y, x);
-            if bits128(r) + bits128(x) < need {
+            if !keeps(r, x) {
                 break true;
             }
             let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
@@ -295,7 +305,7 @@ pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Lim
             stepped = true;
         }
     }
-    stepped.then_some([[m00 as Limb, m01 as Limb], [m10 as Limb, m11 as Limb]])
+    stepped.then_some([[m00, m01], [m10, m11]])
 }
 
 /// `(x / y, x mod y)` for `x >= y > 0` on one limb: q = 1 by one subtraction (41.5% of
