@@ -174,7 +174,7 @@ fn bits128(x: u128) -> usize {
 }
 
 /// `(x / y, x mod y)` for `x >= y > 0`: by shift-and-subtract when the quotient is below
-/// 2^8 (three fixed steps when the lengths differ by less than 3 bits, else one per bit; all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
+/// 2^8 (all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
 /// Gauss–Kuzmin distribution; q = 1 alone is 41.5%), by one 64-bit division when `x` fits a
 /// limb, else by the 128-bit division (a library call).
 /// Leaks: variable time: the quotient's size and the operands' lengths.
@@ -187,18 +187,7 @@ fn divq(x: u128, y: u128) -> (u128, u128) {
     }
     // q < 2^(d + 1).
     let d = y.leading_zeros() - x.leading_zeros();
-    if d < 3 {
-        // q < 8 (71% of the quotients above 1): three branch-free steps, whatever d is (a
-        // shift above d would pass x and is masked off; `<<` drops the bits it pushes out).
-        let (mut q, mut r) = (0u128, x);
-        for s in [2u32, 1, 0] {
-            let ys = y << s;
-            let ge = ((s <= d) & (r >= ys)) as u128;
-            r -= ys & ge.wrapping_neg();
-            q |= ge << s;
-        }
-        (q, r)
-    } else if d < 8 {
+    if d < 8 {
         let (mut q, mut r, mut ys) = (0u128, x, y << d);
         for _ in 0..=d {
             // Branch-free: the comparisons are unpredictable.
