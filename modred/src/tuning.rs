@@ -176,6 +176,12 @@ pub const IFMA_LANES_MAX_LIMBS: usize = 64;
 /// multiplying a number by itself (CIOS). Measured on Zen 5 (one square / one product, 8
 /// lanes): 1.07-1.09 at 24 limbs, 0.92-0.98 at 32, 0.84-0.88 at 64.
 pub const IFMA_LANES_SQR_MIN_LIMBS: usize = 28;
+/// From this many limbs whether the lanes beat one exponentiation after the other is measured
+/// once per process on the running CPU (`exp::lanes::lanes_pay`); below, the lanes run. Batch /
+/// one by one, `cargo bench -p modred --bench exp -- lanes` (`docs/performance.md`): at 1024 and
+/// 2048 bits 0.37-0.80 on Zen 4, Zen 5 and two Intel Xeons; at 3072 and 4096 bits 0.65-0.91 on
+/// Zen 4, Zen 5 and one Xeon, but 0.96-1.27 on an Emerald Rapids Xeon.
+pub const IFMA_LANES_MEASURED_FROM_LIMBS: usize = 40;
 /// The fewest items of one size a batch runs in lanes (padding the other lanes); fewer run one
 /// by one.
 pub const IFMA_LANES_MIN_FILL: usize = 4;

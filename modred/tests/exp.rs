@@ -995,6 +995,27 @@ fn even_moduli_shapes() {
     let _ = rng.gen::<u8>();
 }
 
+/// The lanes-or-one-by-one choice: lanes for the sizes where they win on every CPU, a
+/// measured answer that stays the same from 40 limbs, never outside the sizes the lanes serve
+/// or below the IFMA tier.
+#[test]
+fn lanes_choice_per_size() {
+    let ifma = modred::cpu::tier() >= modred::cpu::Tier::Ifma && cfg!(target_arch = "x86_64");
+    for ct in [false, true] {
+        for k in [1, 7, 65, 200] {
+            assert!(!exp::lanes_pay(k, ct), "{k} limbs");
+        }
+        for k in [8, 16, 39] {
+            assert_eq!(exp::lanes_pay(k, ct), ifma, "{k} limbs");
+        }
+        for k in [40, 64] {
+            let first = exp::lanes_pay(k, ct);
+            assert!(ifma || !first, "{k} limbs: lanes below the IFMA tier");
+            assert_eq!(exp::lanes_pay(k, ct), first, "{k} limbs: measured once");
+        }
+    }
+}
+
 /// A mixed batch of 61 triples for the batch functions with the eight-lane IFMA kernel (on
 /// CPUs with IFMA; the same batches run one by one elsewhere): moduli of 8, 9, 16, 33 and 64
 /// limbs, each size's last group partial, different and equal moduli in one group, exponents

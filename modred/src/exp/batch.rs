@@ -62,7 +62,8 @@ fn item(token: Token, f: impl FnOnce() -> Result<Natural>) -> Result<Natural> {
 /// `b^e mod m` for every pair, sharing the context `m`, in parallel: one result per pair, or
 /// [`Error::Threads`] if no worker thread could be started. On the IFMA tier, an odd modulus of
 /// 512 to 4096 bits runs eight pairs at a time in the lanes of AVX-512 IFMA
-/// (`tuning::IFMA_LANES_MIN_LIMBS`), pairs of similar exponent lengths together.
+/// (`tuning::IFMA_LANES_MIN_LIMBS`), pairs of similar exponent lengths together, where the
+/// lanes beat one by one on this CPU (measured once per size from 2560 bits).
 /// Leaks: variable time, as [`Modulus::pow_vartime`] with the default options (the lanes are
 /// constant time for a given exponent length).
 pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
@@ -84,8 +85,9 @@ pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec
 /// [`Modulus::pow_ct`] of every pair, in parallel: one result per pair, or [`Error::Threads`]
 /// if no worker thread could be started. On the IFMA tier, for an odd modulus of 512 to 4096
 /// bits, pairs whose exponents have the same public scan length ([`Modulus::pow_ct`]'s: n's
-/// bits or the exponent's limbs) run eight at a time in the lanes of AVX-512 IFMA, constant
-/// time like `pow_ct` (a size's last group of fewer than `tuning::IFMA_LANES_MIN_FILL` runs one
+/// bits or the exponent's limbs) run eight at a time in the lanes of AVX-512 IFMA where they
+/// beat one by one on this CPU (measured once per size from 2560 bits), constant time like
+/// `pow_ct` (a size's last group of fewer than `tuning::IFMA_LANES_MIN_FILL` runs one
 /// by one).
 /// Leaks: as [`Modulus::pow_ct`] for each pair, and how the pairs group (their exponents'
 /// lengths in limbs).
@@ -124,7 +126,8 @@ pub fn pow_many_ct(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Resu
 /// `b^e mod m` for every independent triple (b, e, m), in parallel, with default options: one
 /// result per triple, or [`Error::Threads`] if no worker thread could be started. On the IFMA
 /// tier, odd moduli of 512 to 4096 bits run eight at a time in the lanes of AVX-512 IFMA,
-/// grouped by limb count and then exponent length (the moduli of a group may differ).
+/// grouped by limb count and then exponent length (the moduli of a group may differ), where
+/// the lanes beat one by one on this CPU (measured once per size from 2560 bits).
 /// Leaks: variable time, as [`pow_vartime`] with the default options (the lanes are constant
 /// time for a given exponent length).
 pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
@@ -149,8 +152,9 @@ pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<
 /// error, m = 1 gives 0), or [`Error::Threads`] if no worker thread could be started. On the
 /// IFMA tier, triples with odd moduli of 512 to 4096 bits, bases no longer than their moduli
 /// and the same public lengths (the modulus's limbs and `pow_ct`'s scan length) run eight at a
-/// time in the lanes of AVX-512 IFMA (the moduli of a group may differ; a length's last group
-/// of fewer than `tuning::IFMA_LANES_MIN_FILL` runs one by one).
+/// time in the lanes of AVX-512 IFMA where they beat one by one on this CPU (measured once per
+/// size from 2560 bits; the moduli of a group may differ; a length's last group of fewer than
+/// `tuning::IFMA_LANES_MIN_FILL` runs one by one).
 /// Leaks: as [`Modulus::new`] and [`Modulus::pow_ct`] for each triple (the modulus, the
 /// lengths), and how the triples group (those lengths).
 pub fn pow_batch_ct(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<Result<Natural>>> {

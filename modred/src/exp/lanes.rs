@@ -4,8 +4,9 @@
 //! of up to eight ([`pow`], constant time [`pow_ct_group`]).
 //!
 //! An item runs in lanes when the tier in use is [`Tier::Ifma`], its modulus is odd and of
-//! [`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`] limbs, and its base has at most as many
-//! limbs. Such items are grouped by modulus length, then sorted by exponent length so that the
+//! [`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`] limbs, its base has at most as many
+//! limbs, and the lanes beat one exponentiation after the other at that size on this CPU
+//! ([`lanes_pay`]). Such items are grouped by modulus length, then sorted by exponent length so that the
 //! exponents of a group (all read over the longest) are alike; a size's last group runs in
 //! lanes, padded, from [`IFMA_LANES_MIN_FILL`] items, else one by one.
 
@@ -14,9 +15,12 @@ use crate::cpu::{self, Tier};
 use crate::error::{Error, Result};
 use crate::limb::Limb;
 use crate::natural::Natural;
-use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS};
+use crate::tuning::{
+    IFMA_LANES_MAX_LIMBS, IFMA_LANES_MEASURED_FROM_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS,
+};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 /// Numbers per group.
 pub(crate) const LANES: usize = 8;
@@ -31,14 +35,141 @@ pub(super) enum Unit {
 /// An item: (base, exponent, modulus).
 pub(super) type Item<'a> = (&'a Natural, &'a Natural, &'a Natural);
 
-/// Whether the lanes serve `(b, _, m)` on the tier in use.
-fn in_lanes(&(b, _, m): &Item) -> bool {
+/// Whether the lanes serve `(b, _, m)` on the tier in use and beat one exponentiation after
+/// the other at its size (`ct`: the constant-time paths on both sides).
+fn in_lanes(&(b, _, m): &Item, ct: bool) -> bool {
     let k = m.limbs().len();
     cfg!(target_arch = "x86_64")
         && cpu::tier() >= Tier::Ifma
         && (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k)
         && m.limbs()[0] & 1 == 1
         && b.limbs().len() <= k
+        && lanes_pay(k, ct)
+}
+
+/// Whether eight exponentiations modulo k-limb moduli
+/// ([`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`]) run faster in the lanes than one after
+/// the other on this CPU, for the constant-time paths (`ct`) or the variable-time ones (never
+/// below the IFMA tier or for other sizes). Below
+/// [`IFMA_LANES_MEASURED_FROM_LIMBS`] the lanes win on every CPU measured; from there the
+/// answer differs between CPUs and is measured once per process, size and kind
+/// ([`measure`], about 40 ms at 4096 bits and 20-25 ms at 3072 on a Xeon).
+/// Leaks: nothing of any caller's values (the measurement runs on operands of its own).
+pub fn lanes_pay(k: usize, ct: bool) -> bool {
+    const SIZES: usize = IFMA_LANES_MAX_LIMBS + 1;
+    static CHOICE: [[OnceLock<bool>; SIZES]; 2] = [const { [const { OnceLock::new() }; SIZES] }; 2];
+    if cpu::tier() < Tier::Ifma || !cfg!(target_arch = "x86_64") {
+        return false;
+    }
+    if k < IFMA_LANES_MEASURED_FROM_LIMBS {
+        return (IFMA_LANES_MIN_LIMBS..).contains(&k);
+    }
+    CHOICE[usize::from(ct)]
+        .get(k)
+        .is_some_and(|choice| *choice.get_or_init(|| measure(k, ct)))
+}
+
+/// Exponent lengths of [`measure`]: the difference of their times is the cost of
+/// `MEASURE_BITS[1] - MEASURE_BITS[0]` exponent bits, without the set-up both pay.
+const MEASURE_BITS: [usize; 2] = [64, 256];
+/// Rounds of [`measure`].
+const MEASURE_ROUNDS: usize = 4;
+
+/// Whether, on eight pseudo-random odd k-limb moduli, bases and exponents of its own, an
+/// exponent bit costs less in the lanes than in eight exponentiations one after the other:
+/// both sides timed at the two [`MEASURE_BITS`] lengths, interleaved, [`MEASURE_ROUNDS`]
+/// rounds, the fastest time of each kept (a shared machine only ever adds time). Every side
+/// uses the window of a full-length exponent: `ct` times the constant-time scan of
+/// `Modulus::pow_ct` one by one, else `pow_vartime`'s sliding window.
+/// Leaks: nothing of any caller's values.
+#[cfg(target_arch = "x86_64")]
+fn measure(k: usize, ct: bool) -> bool {
+    use crate::reduce::montgomery::ifma_lanes::LanesCtx;
+    use crate::scan::ct::NoTrace;
+    use std::time::{Duration, Instant};
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ k as u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut number = |limbs: usize, top: Limb, low: Limb| -> Vec<Limb> {
+        let mut x: Vec<Limb> = (0..limbs).map(|_| next()).collect();
+        x[0] |= low;
+        x[limbs - 1] = x[limbs - 1] & (top - 1) | top;
+        x
+    };
+    let m: [Vec<Limb>; LANES] = core::array::from_fn(|_| number(k, 1 << 63, 1));
+    // Bases below m (top bit clear), exponents of exactly MEASURE_BITS[i] bits.
+    let b: [Vec<Limb>; LANES] = core::array::from_fn(|_| number(k, 1 << 62, 0));
+    let e: [[Vec<Limb>; LANES]; 2] =
+        MEASURE_BITS.map(|bits| core::array::from_fn(|_| number(bits / 64, 1 << 63, 0)));
+    let Some(ctx) = LanesCtx::new(core::array::from_fn(|l| &m[l][..]), cpu::tier()) else {
+        return false;
+    };
+    let w = crate::tuning::ct_window_bits(64 * k);
+    let lanes = |i: usize| {
+        let (b, e) = (
+            core::array::from_fn(|l| &b[l][..]),
+            core::array::from_fn(|l| &e[i][l][..]),
+        );
+        std::hint::black_box(ctx.pow_ct(b, e, MEASURE_BITS[i], w, &mut NoTrace));
+    };
+    let naturals = |x: &[Vec<Limb>; LANES]| x.clone().map(Natural::from_limbs);
+    let (mn, bn, en) = (naturals(&m), naturals(&b), e.each_ref().map(naturals));
+    let contexts: Vec<super::Modulus> = mn
+        .iter()
+        .filter_map(|m| super::Modulus::new(m, crate::ReducerKind::Auto).ok())
+        .collect();
+    // The sliding window of a full-length exponent, as the lanes' window is (the difference
+    // of the two times then holds no table).
+    let opts = super::PowOptions {
+        window: Some(crate::tuning::sliding_window_bits(64 * k)),
+        ..Default::default()
+    };
+    let one_by_one = |i: usize| {
+        for l in 0..LANES {
+            if ct {
+                if let Ok(r) = contexts[l].ct_reducer() {
+                    let x = super::ct::pow(
+                        contexts[l].ct_first(),
+                        &*r,
+                        &b[l],
+                        &e[i][l],
+                        MEASURE_BITS[i],
+                        w,
+                    );
+                    std::hint::black_box(x);
+                }
+            } else {
+                std::hint::black_box(super::pow_vartime(&bn[l], &en[i][l], &mn[l], &opts).ok());
+            }
+        }
+    };
+    if contexts.len() < LANES {
+        return false;
+    }
+    let time = |f: &dyn Fn(usize), i: usize| {
+        let t = Instant::now();
+        f(i);
+        t.elapsed()
+    };
+    let mut best = [[Duration::MAX; 2]; 2];
+    for _ in 0..MEASURE_ROUNDS {
+        for i in 0..2 {
+            best[0][i] = best[0][i].min(time(&lanes, i));
+            best[1][i] = best[1][i].min(time(&one_by_one, i));
+        }
+    }
+    let per_bits = |t: [Duration; 2]| t[1].saturating_sub(t[0]);
+    per_bits(best[0]) < per_bits(best[1])
+}
+
+/// See the x86-64 version: the lanes run nowhere else.
+#[cfg(not(target_arch = "x86_64"))]
+fn measure(_k: usize, _ct: bool) -> bool {
+    false
 }
 
 /// The units of a batch: every index of `items` in exactly one unit.
@@ -46,7 +177,7 @@ pub(super) fn plan(items: &[Item]) -> Vec<Unit> {
     let mut units = Vec::new();
     let mut by_size: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
     for (i, it) in items.iter().enumerate() {
-        if in_lanes(it) {
+        if in_lanes(it, false) {
             by_size.entry(it.2.limbs().len()).or_default().push(i);
         } else {
             units.push(Unit::One(i));
@@ -79,7 +210,7 @@ pub(super) fn plan_keyed<K: Ord>(len: usize, key: impl Fn(usize) -> Option<K>) -
 /// limbs and the public length its exponent is scanned over (`Modulus::pow_ct`'s), or `None`.
 pub(super) fn ct_key(it: &Item) -> Option<(usize, usize)> {
     let (_, e, m) = *it;
-    in_lanes(it).then(|| (m.len(), super::modulus::ct_scan_bits(m.len(), e)))
+    in_lanes(it, true).then(|| (m.len(), super::modulus::ct_scan_bits(m.len(), e)))
 }
 
 /// `group` as units of up to eight; the last in lanes from [`IFMA_LANES_MIN_FILL`] items.
@@ -231,11 +362,14 @@ pub(crate) struct FixedLanes {
 
 impl FixedLanes {
     /// The lanes for the trimmed moduli `m`, or `None` where they do not run: below the IFMA
-    /// tier, off x86-64, or for an even modulus or a length they do not serve.
+    /// tier, off x86-64, for an even modulus or a length they do not serve, or where running
+    /// one after the other is faster on this CPU ([`lanes_pay`]).
     /// Leaks: the moduli (divisions).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn new(m: [&[Limb]; LANES]) -> Option<Self> {
-        crate::reduce::montgomery::ifma_lanes::LanesCtx::new(m, cpu::tier()).map(|ctx| Self { ctx })
+        let k = m.iter().map(|m| m.len()).max().unwrap_or(0);
+        let ctx = crate::reduce::montgomery::ifma_lanes::LanesCtx::new(m, cpu::tier())?;
+        lanes_pay(k, true).then_some(Self { ctx })
     }
 
     /// See the x86-64 version: the lanes run nowhere else.

@@ -37,6 +37,10 @@ pub(crate) mod window;
 pub use batch::{pow_batch_ct, pow_batch_vartime};
 pub use ct_pair::CtPair;
 pub use inverse::{gcd_vartime, inverse_vartime};
+/// The batches' lanes-or-one-by-one choice per size, for the benches.
+#[cfg(feature = "internals")]
+#[doc(hidden)]
+pub use lanes::lanes_pay;
 pub use method::{
     check_threads, is_constant_time, pow_with, Method, MethodInfo, PowOptions, MAX_THREADS, METHODS,
 };

@@ -518,7 +518,8 @@ impl PrivateKey {
     /// [`Error::Threads`] if no worker thread could be started. On the AVX-512 IFMA tier, for
     /// odd primes of 512 to 4096 bits each, four inputs run at once: their eight CRT halves
     /// in the eight lanes of one pass (`reduce::montgomery::ifma_lanes`), each input with its
-    /// own blinding factor and fault check. Elsewhere the inputs run one by one
+    /// own blinding factor and fault check (from 2560-bit primes only where the lanes measure
+    /// faster on this CPU, once per size). Elsewhere the inputs run one by one
     /// ([`Self::private_op`]'s two-at-once pass).
     /// Leaks: as [`Self::private_op`] for each input, and which inputs are valid.
     pub fn private_op_many(&self, cs: &[Natural]) -> Result<Vec<Result<Natural>>> {
