@@ -277,8 +277,9 @@ pub fn neg_inv_bitloop(m0: Limb) -> Limb {
 }
 
 /// Marsaglia's xorshift64 step (13, 7, 17): the deterministic operand stream of the kernel unit
-/// tests (the same inputs on every run, no dependency on a seeded RNG's version).
-#[cfg(test)]
+/// tests and of the batches' lanes measurement (the same inputs on every run, no dependency on a
+/// seeded RNG's version).
+#[cfg(any(test, target_arch = "x86_64"))]
 pub(crate) fn xorshift64(s: &mut u64) -> u64 {
     *s ^= *s << 13;
     *s ^= *s >> 7;

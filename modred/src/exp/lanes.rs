@@ -71,8 +71,10 @@ pub fn lanes_pay(k: usize, ct: bool) -> bool {
 
 /// Exponent lengths of [`measure`]: the difference of their times is the cost of
 /// `MEASURE_BITS[1] - MEASURE_BITS[0]` exponent bits, without the set-up both pay.
+#[cfg(target_arch = "x86_64")]
 const MEASURE_BITS: [usize; 2] = [64, 256];
 /// Rounds of [`measure`].
+#[cfg(target_arch = "x86_64")]
 const MEASURE_ROUNDS: usize = 4;
 
 /// Whether, on eight pseudo-random odd k-limb moduli, bases and exponents of its own, an
@@ -88,14 +90,10 @@ fn measure(k: usize, ct: bool) -> bool {
     use crate::scan::ct::NoTrace;
     use std::time::{Duration, Instant};
     let mut state = 0x9e37_79b9_7f4a_7c15_u64 ^ k as u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
     let mut number = |limbs: usize, top: Limb, low: Limb| -> Vec<Limb> {
-        let mut x: Vec<Limb> = (0..limbs).map(|_| next()).collect();
+        let mut x: Vec<Limb> = (0..limbs)
+            .map(|_| crate::limb::xorshift64(&mut state))
+            .collect();
         x[0] |= low;
         x[limbs - 1] = x[limbs - 1] & (top - 1) | top;
         x
