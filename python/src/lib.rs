@@ -133,7 +133,8 @@ fn pow_batch<'py>(py: Python<'py>, triples: &Bound<'py, PyAny>) -> PyResult<Boun
 /// ``pow_batch`` in constant time for secret exponents: each triple as ``Modulus(m).pow_ct(b,
 /// e)`` computes it (odd m, exponent >= 0; a negative base is reduced first, in variable time).
 /// On CPUs with AVX-512 IFMA, eight triples whose moduli and exponents have the same lengths in
-/// limbs run side by side in its lanes (the moduli may differ). What leaks: each modulus, the
+/// limbs run side by side in its lanes (the moduli may differ; from 2560 bits only where that
+/// measures faster on the running CPU, once per size). What leaks: each modulus, the
 /// sizes, and how the triples group by those sizes.
 #[pyfunction]
 #[pyo3(signature = (triples, /))]

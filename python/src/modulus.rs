@@ -347,7 +347,8 @@ impl PyModulus {
 
     /// ``pow_many`` in constant time for secret exponents, each pair as ``pow_ct`` computes it
     /// (odd m, a constant-time reducer, non-negative exponents); on CPUs with AVX-512 IFMA,
-    /// eight pairs whose exponents have the same length in limbs run side by side in its lanes.
+    /// eight pairs whose exponents have the same length in limbs run side by side in its lanes
+    /// (from 2560 bits only where that measures faster on the running CPU, once per size).
     /// What leaks: the sizes of m and of each exponent, and how the pairs group by those lengths.
     fn pow_many_ct<'py>(
         &self,
