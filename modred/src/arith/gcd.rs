@@ -8,7 +8,7 @@
 //! (`A = m00 a + m01 b`): when `b` reaches zero, `a = m11 A - m01 B` is the GCD and
 //! `-m01 B = gcd (mod A)`; when `a` does, `b = m00 B - m10 A` and `m00 B = gcd (mod A)`.
 
-use super::gcd_lehmer::{lehmer_step, Matrix, Scratch};
+use super::gcd_lehmer::{lehmer_step, Matrix};
 use super::hgcd::reduce_by_top;
 use super::{cmp, div_rem, is_zero, sub_in_place, trim};
 use core::cmp::Ordering;
@@ -20,7 +20,6 @@ use crate::tuning::{GCD_HGCD_THRESHOLD, GCD_HGCD_TOP_DIVISOR};
 /// step and every half-GCD call).
 /// Leaks: variable time: the operands' values.
 fn reduce(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix) {
-    let mut scratch = Scratch::default();
     while !a.is_empty() && !b.is_empty() && !crate::cancel::requested() {
         let n = a.len().max(b.len());
         if n >= GCD_HGCD_THRESHOLD {
@@ -32,7 +31,7 @@ fn reduce(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix) {
                 continue;
             }
         }
-        let stepped = lehmer_step(a, b, m, 0, &mut scratch);
+        let stepped = lehmer_step(a, b, m, 0);
         debug_assert!(stepped, "bound 0: a step whenever both are non-zero");
     }
 }

@@ -23,7 +23,7 @@
 //! non-negative, and at least `bitlen(a) + k - 1` bits long. The double-digit step below uses
 //! it on the top 128 bits; the half-GCD (`hgcd`) on the top half of its operands.
 
-use super::{bit_len, cmp, div_rem, mul, mul_1, submul_1, trim};
+use super::{bit_len, cmp, div_rem, mul, trim};
 use crate::limb::{Limb, LIMB_BITS};
 use core::cmp::Ordering;
 
@@ -97,32 +97,30 @@ impl Matrix {
         })
     }
 
-    /// `M <- M S` for a single-limb matrix `S` (entries `s[i][j]`): each row `(x, y)` becomes
-    /// `(s00 x + s10 y, s01 x + s11 y)`. `t` is scratch.
+    /// `M <- M S` for a matrix `S` of [`hgcd2`] (entries below [`ENTRY_LIMIT`]): each row
+    /// `(x, y)` becomes `(s00 x + s10 y, s01 x + s11 y)`, both in one pass over the row.
     /// Leaks: variable time: the entries' lengths.
-    pub fn mul_small(&mut self, s: &[[Limb; 2]; 2], t: &mut Vec<Limb>) {
+    pub fn mul_small(&mut self, s: &[[Limb; 2]; 2]) {
+        debug_assert!(s.iter().flatten().all(|&e| e < ENTRY_LIMIT));
+        let [s00, s01, s10, s11] = [s[0][0], s[0][1], s[1][0], s[1][1]].map(u128::from);
         for row in &mut self.rows {
             let [x, y] = row;
-            let n = x.len().max(y.len()) + 1;
+            let n = x.len().max(y.len());
             x.resize(n, 0);
             y.resize(n, 0);
-            // A product by one limb of an entry with a zero top limb fits n limbs: no carry.
-            t.clear();
-            t.resize(n, 0);
-            let c0 = mul_1(t, x, s[0][1]);
-            let c1 = super::addmul_1(t, y, s[1][1]);
-            debug_assert_eq!(c0, 0);
-            if c1 != 0 {
-                t.push(c1);
+            let (mut cx, mut cy) = (0u128, 0u128);
+            for (xi, yi) in x.iter_mut().zip(y.iter_mut()) {
+                let (u, v) = (u128::from(*xi), u128::from(*yi));
+                // Two products below 2^126 and a carry below 2^63: no overflow, and the next
+                // carry is below 2^63 again.
+                let nx = s00 * u + s10 * v + cx;
+                let ny = s01 * u + s11 * v + cy;
+                (*xi, *yi) = (nx as Limb, ny as Limb);
+                (cx, cy) = (nx >> LIMB_BITS, ny >> LIMB_BITS);
             }
-            // x <- s00 x + s10 y, computed in y's place; then y <- t.
-            let c0 = super::mul_1_in_place(x, s[0][0]);
-            let c1 = super::addmul_1(x, y, s[1][0]);
-            debug_assert_eq!(c0, 0);
-            if c1 != 0 {
-                x.push(c1);
-            }
-            core::mem::swap(y, t);
+            debug_assert!(cx >> 63 == 0 && cy >> 63 == 0);
+            x.push(cx as Limb);
+            y.push(cy as Limb);
             trim_vec(x);
             trim_vec(y);
         }
@@ -205,16 +203,26 @@ fn divq(x: u128, y: u128) -> (u128, u128) {
     }
 }
 
-/// `q m + c` if it fits a limb: one widening product and an add, both checked.
+/// The bound on the entries of an [`hgcd2`] matrix: products by them then fit 126 bits, and
+/// [`apply_small_inverse`] and [`Matrix::mul_small`] update both numbers of a pair in one pass
+/// with 128-bit sums. (The stopping rule keeps entries below 2^62 but for unbalanced leading
+/// parts.)
+pub const ENTRY_LIMIT: Limb = 1 << 62;
+
+/// `q m + c` if it is below [`ENTRY_LIMIT`]: one widening product and an add, both checked.
 #[inline(always)]
 fn entry(q: u128, m: Limb, c: Limb) -> Option<Limb> {
-    Limb::try_from(q).ok()?.checked_mul(m)?.checked_add(c)
+    Limb::try_from(q)
+        .ok()?
+        .checked_mul(m)?
+        .checked_add(c)
+        .filter(|&e| e < ENTRY_LIMIT)
 }
 
 /// The double-digit Lehmer matrix: Euclid's steps on the 128-bit leading parts `x, y` of a
 /// pair, as long as the result keeps `bitlen(x) + bitlen(y) >= need` and the matrix entries
-/// fit one limb. Returns the single-limb matrix `S` (determinant 1, non-negative entries,
-/// `(x0; y0) = S (x; y)`), or `None` when not one step qualifies (a first quotient too large,
+/// stay below [`ENTRY_LIMIT`]. Returns the single-limb matrix `S` (determinant 1, non-negative
+/// entries, `(x0; y0) = S (x; y)`), or `None` when not one step qualifies (a first quotient too large,
 /// or the bound already reached).
 ///
 /// With `need >= bitlen(max(x0, y0)) + 4` the result is valid for the whole numbers whose top
@@ -226,7 +234,7 @@ fn entry(q: u128, m: Limb, c: Limb) -> Option<Limb> {
 /// below, by the same rule) and `>= need - 62` (each 128-bit remainder is then at least
 /// `bitlen(x2) + 31` bits long, so the product rule for `need` holds on the 128-bit values).
 /// Loop invariant: `(x0; y0) = S (x; y)` (phase 2: up to the dropped low bits), every entry of
-/// `S` below 2^64 (checked before a step is taken).
+/// `S` below [`ENTRY_LIMIT`] (checked before a step is taken).
 /// Leaks: variable time: the number of steps and their quotients (the operands' values).
 /// Reference: Jebelean 1995 (double digits), Möller 2008 §4 (hgcd2); the stopping rule is the
 /// module's product form instead of their conditions on quotient sequences.
@@ -310,41 +318,30 @@ fn divq64(x: u64, y: u64) -> (u128, u64) {
     }
 }
 
-/// `(a; b) <- S^-1 (a; b)` for a single-limb `S` (determinant 1) whose result is known to be
-/// non-negative: `a <- s11 a - s01 b`, `b <- s00 b - s10 a`. Both results are at most their
-/// inputs (the diagonal is >= 1), so they fit the longer length. `t0`, `t1` are scratch.
+/// `(a; b) <- S^-1 (a; b)` for a matrix `S` of [`hgcd2`] (determinant 1, entries below
+/// [`ENTRY_LIMIT`]) whose result is known to be non-negative: `a <- s11 a - s01 b`,
+/// `b <- s00 b - s10 a`, both in one pass, in place. Both results are at most their inputs (the
+/// diagonal is >= 1), so they fit the longer length.
 /// Leaks: variable time: the lengths of `a` and `b`.
-pub fn apply_small_inverse(
-    a: &mut Vec<Limb>,
-    b: &mut Vec<Limb>,
-    s: &[[Limb; 2]; 2],
-    t0: &mut Vec<Limb>,
-    t1: &mut Vec<Limb>,
-) {
+pub fn apply_small_inverse(a: &mut Vec<Limb>, b: &mut Vec<Limb>, s: &[[Limb; 2]; 2]) {
+    debug_assert!(s.iter().flatten().all(|&e| e < ENTRY_LIMIT));
+    let [s00, s01, s10, s11] = [s[0][0], s[0][1], s[1][0], s[1][1]].map(i128::from);
     let n = a.len().max(b.len());
     a.resize(n, 0);
     b.resize(n, 0);
-    t0.clear();
-    t0.resize(n, 0);
-    t1.clear();
-    t1.resize(n, 0);
-    let hi = mul_1(t0, a, s[1][1]);
-    let borrow = submul_1(t0, b, s[0][1]);
-    debug_assert_eq!(hi, borrow, "a' = s11 a - s01 b is in [0, B^n)");
-    let hi = mul_1(t1, b, s[0][0]);
-    let borrow = submul_1(t1, a, s[1][0]);
-    debug_assert_eq!(hi, borrow, "b' = s00 b - s10 a is in [0, B^n)");
-    core::mem::swap(a, t0);
-    core::mem::swap(b, t1);
+    let (mut ca, mut cb) = (0i128, 0i128);
+    for (x, y) in a.iter_mut().zip(b.iter_mut()) {
+        let (u, v) = (i128::from(*x), i128::from(*y));
+        // Each product is below 2^126 and each signed carry at most 2^62 + 1 in size: the sums
+        // fit an i128, and their high halves are the next carries.
+        let na = s11 * u - s01 * v + ca;
+        let nb = s00 * v - s10 * u + cb;
+        (*x, *y) = (na as Limb, nb as Limb);
+        (ca, cb) = (na >> LIMB_BITS, nb >> LIMB_BITS);
+    }
+    debug_assert!(ca == 0 && cb == 0, "both results are in [0, B^n)");
     trim_vec(a);
     trim_vec(b);
-}
-
-/// Scratch of the Lehmer steps.
-#[derive(Default)]
-pub struct Scratch {
-    t0: Vec<Limb>,
-    t1: Vec<Limb>,
 }
 
 /// One exact Euclid step on the whole numbers: the larger of `a, b` is replaced by its
@@ -383,7 +380,6 @@ pub fn lehmer_step(
     b: &mut Vec<Limb>,
     m: &mut Matrix,
     bound: usize,
-    scratch: &mut Scratch,
 ) -> bool {
     let (la, lb) = (bit_len(a), bit_len(b));
     if la == 0 || lb == 0 {
@@ -402,8 +398,8 @@ pub fn lehmer_step(
     };
     match hgcd2(x, y, need, k == 0) {
         Some(s) => {
-            apply_small_inverse(a, b, &s, &mut scratch.t0, &mut scratch.t1);
-            m.mul_small(&s, &mut scratch.t0);
+            apply_small_inverse(a, b, &s);
+            m.mul_small(&s);
             debug_assert!(bit_len(a) + bit_len(b) >= bound);
             true
         }
@@ -415,6 +411,5 @@ pub fn lehmer_step(
 /// the state stays consistent, only less reduced).
 /// Leaks: variable time: the operands' values.
 pub fn reduce_lehmer(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix, bound: usize) {
-    let mut scratch = Scratch::default();
-    while !crate::cancel::requested() && lehmer_step(a, b, m, bound, &mut scratch) {}
+    while !crate::cancel::requested() && lehmer_step(a, b, m, bound) {}
 }

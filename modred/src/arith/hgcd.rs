@@ -14,7 +14,7 @@
 //! negative) is discarded: never a wrong reduction, and by the sizes chosen (see the comments
 //! at the two calls) the check does not fail.
 
-use super::gcd_lehmer::{lehmer_step, nat_mul, reduce_lehmer, Matrix, Scratch};
+use super::gcd_lehmer::{lehmer_step, nat_mul, reduce_lehmer, Matrix};
 use super::{add_in_place, bit_len, sub_in_place, trim};
 use crate::limb::{Limb, LIMB_BITS};
 use crate::tuning::HGCD_THRESHOLD;
@@ -47,9 +47,8 @@ pub fn hgcd(a: &mut Vec<Limb>, b: &mut Vec<Limb>) -> Option<Matrix> {
         m = m1;
     }
     // Single steps down to 3/4 of the length (a large quotient at the first call's boundary).
-    let mut scratch = Scratch::default();
     while a.len().max(b.len()) > 3 * n / 4 + 1 {
-        if crate::cancel::requested() || !lehmer_step(a, b, &mut m, bound, &mut scratch) {
+        if crate::cancel::requested() || !lehmer_step(a, b, &mut m, bound) {
             return (!m.is_identity()).then_some(m);
         }
     }
