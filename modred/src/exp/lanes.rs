@@ -6,8 +6,8 @@
 //! An item runs in lanes when the tier in use is [`Tier::Ifma`], its modulus is odd and of
 //! [`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`] limbs, its base has at most as many
 //! limbs, and the lanes beat one exponentiation after the other at that size on this CPU
-//! ([`lanes_pay`]). Such items are grouped by modulus length, then sorted by exponent length so that the
-//! exponents of a group (all read over the longest) are alike; a size's last group runs in
+//! ([`lanes_pay`]). Such items are grouped by modulus length, then sorted by exponent length
+//! so that the exponents of a group (all read over the longest) are alike; a size's last group runs in
 //! lanes, padded, from [`IFMA_LANES_MIN_FILL`] items, else one by one.
 
 use crate::cancel::{self, Token};
@@ -39,12 +39,7 @@ pub(super) type Item<'a> = (&'a Natural, &'a Natural, &'a Natural);
 /// the other at its size (`ct`: the constant-time paths on both sides).
 fn in_lanes(&(b, _, m): &Item, ct: bool) -> bool {
     let k = m.limbs().len();
-    cfg!(target_arch = "x86_64")
-        && cpu::tier() >= Tier::Ifma
-        && (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k)
-        && m.limbs()[0] & 1 == 1
-        && b.limbs().len() <= k
-        && lanes_pay(k, ct)
+    lanes_pay(k, ct) && m.limbs()[0] & 1 == 1 && b.limbs().len() <= k
 }
 
 /// Whether eight exponentiations modulo k-limb moduli
@@ -58,15 +53,13 @@ fn in_lanes(&(b, _, m): &Item, ct: bool) -> bool {
 pub fn lanes_pay(k: usize, ct: bool) -> bool {
     const SIZES: usize = IFMA_LANES_MAX_LIMBS + 1;
     static CHOICE: [[OnceLock<bool>; SIZES]; 2] = [const { [const { OnceLock::new() }; SIZES] }; 2];
-    if cpu::tier() < Tier::Ifma || !cfg!(target_arch = "x86_64") {
+    if !cfg!(target_arch = "x86_64")
+        || cpu::tier() < Tier::Ifma
+        || !(IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k)
+    {
         return false;
     }
-    if k < IFMA_LANES_MEASURED_FROM_LIMBS {
-        return (IFMA_LANES_MIN_LIMBS..).contains(&k);
-    }
-    CHOICE[usize::from(ct)]
-        .get(k)
-        .is_some_and(|choice| *choice.get_or_init(|| measure(k, ct)))
+    k < IFMA_LANES_MEASURED_FROM_LIMBS || *CHOICE[usize::from(ct)][k].get_or_init(|| measure(k, ct))
 }
 
 /// Exponent lengths of [`measure`]: the difference of their times is the cost of
@@ -120,6 +113,9 @@ fn measure(k: usize, ct: bool) -> bool {
         .iter()
         .filter_map(|m| super::Modulus::new(m, crate::ReducerKind::Auto).ok())
         .collect();
+    if contexts.len() < LANES {
+        return false;
+    }
     // The sliding window of a full-length exponent, as the lanes' window is (the difference
     // of the two times then holds no table).
     let opts = super::PowOptions {
@@ -145,9 +141,6 @@ fn measure(k: usize, ct: bool) -> bool {
             }
         }
     };
-    if contexts.len() < LANES {
-        return false;
-    }
     let time = |f: &dyn Fn(usize), i: usize| {
         let t = Instant::now();
         f(i);
@@ -365,9 +358,12 @@ impl FixedLanes {
     /// Leaks: the moduli (divisions).
     #[cfg(target_arch = "x86_64")]
     pub(crate) fn new(m: [&[Limb]; LANES]) -> Option<Self> {
+        // The choice first: the constants cost a division per modulus.
         let k = m.iter().map(|m| m.len()).max().unwrap_or(0);
-        let ctx = crate::reduce::montgomery::ifma_lanes::LanesCtx::new(m, cpu::tier())?;
-        lanes_pay(k, true).then_some(Self { ctx })
+        if !lanes_pay(k, true) {
+            return None;
+        }
+        crate::reduce::montgomery::ifma_lanes::LanesCtx::new(m, cpu::tier()).map(|ctx| Self { ctx })
     }
 
     /// See the x86-64 version: the lanes run nowhere else.
