@@ -24,7 +24,11 @@ import modred
 
 
 def scatter_modulus(client, modulus):
-    """Send ``modulus`` (a ``modred.Modulus``) to every worker once; returns its future."""
+    """Send ``modulus`` (a ``modred.Modulus``) to every worker once; returns its future.
+
+    The scheduler's Active Memory Manager (on by default) may later drop copies no waiting task
+    needs; a worker that needs the Modulus again then fetches it from one that kept it.
+    """
     return client.scatter(modulus, broadcast=True)
 
 

@@ -4,6 +4,7 @@ import importlib.util
 import pathlib
 import random
 
+import dask
 import pytest
 from dask.distributed import Client, LocalCluster
 
@@ -21,8 +22,12 @@ def load_example():
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           env={"RAYON_NUM_THREADS": "1"}, dashboard_address=None)
+    # The scheduler's Active Memory Manager (on by default, every 2 s) drops replicas no waiting
+    # task needs, so whether both workers still hold the broadcast Modulus when it is asked would
+    # depend on timing; the scheduler runs in this process and reads this setting at start.
+    with dask.config.set({"distributed.scheduler.active-memory-manager.start": False}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               env={"RAYON_NUM_THREADS": "1"}, dashboard_address=None)
     with cluster, Client(cluster) as c:
         c.wait_for_workers(2)
         yield c
