@@ -216,6 +216,99 @@ fn inverse_edge_cases() {
     assert_eq!(gcd_vartime(&z, &z), z);
 }
 
+/// The 128-bit Euclid step of the Lehmer matrices against the built-in u128 division: every
+/// path (q = 1, a dividend of one limb, the estimate from the leading 64 bits and its
+/// correction, the 128-bit division), with the dividend's width known or not. The hard cases
+/// for the estimate: divisors whose bits below the leading 64 are all ones or all zeros,
+/// remainders 0 and y - 1, quotients at the 2^32 switch, dividends up to 2^128 - 1.
+#[test]
+fn euclid_div_matches_u128_division() {
+    use modred::arith::gcd_lehmer::euclid_div;
+    let check = |x: u128, y: u128| {
+        let want = (x / y, x % y);
+        assert_eq!(euclid_div(x, y, false), want, "{x} / {y}");
+        if x >> 64 != 0 {
+            assert_eq!(euclid_div(x, y, true), want, "{x} / {y}, wide");
+        }
+    };
+    let mut rng = StdRng::seed_from_u64(128);
+    let below = |rng: &mut StdRng, bits: u32| -> u128 {
+        match bits {
+            0 => 0,
+            128 => rng.gen(),
+            _ => rng.gen::<u128>() >> (128 - bits),
+        }
+    };
+    for _ in 0..200_000 {
+        // A divisor of random length and a random or extreme low part.
+        let ly = rng.gen_range(1..=127u32);
+        let mut y = below(&mut rng, ly) | 1 << (ly - 1);
+        match rng.gen_range(0..3) {
+            0 => y |= (1u128 << ly.saturating_sub(64)) - 1,
+            1 => y &= !((1u128 << ly.saturating_sub(64)) - 1) | 1 << (ly - 1),
+            _ => {}
+        }
+        // A quotient of up to 40 bits (or the largest that fits) and a remainder.
+        let qbits = rng.gen_range(0..=40u32).min(128 - ly);
+        let q = (below(&mut rng, qbits) | 1 << qbits.saturating_sub(1)).max(1);
+        let r = match rng.gen_range(0..4) {
+            0 => 0,
+            1 => y - 1,
+            _ => below(&mut rng, ly) % y,
+        };
+        if let Some(x) = q.checked_mul(y).and_then(|p| p.checked_add(r)) {
+            check(x, y);
+        }
+        // Plain random operands.
+        let (la, lb) = (rng.gen_range(1..=128), rng.gen_range(1..=128));
+        let (a, b) = (below(&mut rng, la), below(&mut rng, lb));
+        let (x, y) = (a.max(b).max(1), a.min(b).max(1));
+        check(x, y);
+    }
+    for y in [
+        1,
+        2,
+        3,
+        u64::MAX as u128,
+        1 << 64,
+        (1 << 64) + 1,
+        u128::MAX >> 1,
+        u128::MAX,
+    ] {
+        let twice = y.checked_mul(2);
+        let xs = [Some(y), y.checked_add(1), twice.map(|t| t - 1), twice];
+        for x in xs.into_iter().flatten().chain([u128::MAX - 1, u128::MAX]) {
+            if x >= y {
+                check(x, y);
+            }
+        }
+    }
+    // Quotients about 2^30 and 2^31 (the estimate's largest and the first 128-bit divisions),
+    // divisors with all-ones or zero bits below their leading 64, remainders 0 and y - 1.
+    for y in [
+        (1u128 << 80) - 1,
+        1 << 80,
+        (1 << 95) + 12345,
+        (1 << 96) - 1,
+        u128::MAX >> 33,
+    ] {
+        for q in [
+            1u128 << 29,
+            (1 << 30) - 1,
+            1 << 30,
+            (1 << 31) - 1,
+            1 << 31,
+            (1 << 32) + 1,
+        ] {
+            for r in [0, 1, y - 1] {
+                if let Some(x) = q.checked_mul(y).and_then(|p| p.checked_add(r)) {
+                    check(x, y);
+                }
+            }
+        }
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
     #[test]

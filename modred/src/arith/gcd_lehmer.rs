@@ -171,33 +171,44 @@ fn bits128(x: u128) -> usize {
     (128 - x.leading_zeros()) as usize
 }
 
-/// `(x / y, x mod y)` for `x >= y > 0`: by shift-and-subtract when the quotient is below
-/// 2^8 (all but about 0.6% of Euclid's quotients: Knuth, TAOCP vol. 2, §4.5.3, the
-/// Gauss–Kuzmin distribution; q = 1 alone is 41.5%), by one 64-bit division when `x` fits a
-/// limb, else by the 128-bit division (a library call).
-/// Leaks: variable time: the quotient's size and the operands' lengths.
+/// Euclid's step on 128 bits: `(x / y, x mod y)` for `x >= y > 0` (and `x >= 2^64` if
+/// `x_wide`, which skips that check). q = 1 by one subtraction (41.5% of Euclid's quotients:
+/// Knuth, TAOCP vol. 2, §4.5.3, the Gauss–Kuzmin distribution); one 64-bit division when `x`
+/// fits a limb; for q < 2^31, one 64-bit division of the leading 64 bits of both (q or q + 1)
+/// and one correction (a shift-and-subtract loop, as GMP's
+/// `div2`, mispredicts its exit about once per quotient); else the 128-bit division (a library
+/// call).
+/// Leaks: variable time: whether q = 1, the quotient's size and the operands' lengths.
 #[inline(always)]
-fn divq(x: u128, y: u128) -> (u128, u128) {
-    debug_assert!(x >= y && y != 0);
+pub fn euclid_div(x: u128, y: u128, x_wide: bool) -> (u128, u128) {
+    debug_assert!(x >= y && y != 0 && (!x_wide || x >> 64 != 0));
     let r = x - y;
     if r < y {
         return (1, r);
     }
+    if !x_wide && x >> 64 == 0 {
+        let (x, y) = (x as u64, y as u64);
+        return ((x / y) as u128, (x % y) as u128);
+    }
     // q < 2^(d + 1).
     let d = y.leading_zeros() - x.leading_zeros();
-    if d < 8 {
-        let (mut q, mut r, mut ys) = (0u128, x, y << d);
-        for _ in 0..=d {
-            // Branch-free: the comparisons are unpredictable.
-            let ge = (r >= ys) as u128;
-            r -= ys & ge.wrapping_neg();
-            q = (q << 1) | ge;
-            ys >>= 1;
+    if d < 31 {
+        // xh = x >> u (2^63 <= xh < 2^64) and yh = y >> u (yh >= 2^(63 - d)), u = 64 - lz(x).
+        // x >= q y >= q yh 2^u gives q' = xh / yh >= q; yh > (y >> u) (1 - 2^(d - 63)) and
+        // x / y < 2^(d + 1) give xh / yh < x / y + 2^(2d - 62) (1 + 2^-32) < q + 1 + 1/4, so
+        // q' <= q + 1. x >= 2^64: u >= 1, a funnel shift of the two halves by t = 64 - u.
+        let t = x.leading_zeros();
+        let top = |v: u128| ((v >> 64) as u64) << t | ((v as u64) >> 1) >> (63 - t);
+        let (xh, yh) = (top(x), top(y));
+        debug_assert!(xh >> 63 == 1 && yh >> (63 - d) != 0);
+        // q' - 1 <= q: r = x - (q' - 1) y is in [0, 2y), and almost always at least y.
+        let mut q = (xh / yh - 1) as u128;
+        let mut r = x - q * y;
+        if r >= y {
+            (q, r) = (q + 1, r - y);
         }
+        debug_assert!(r < y);
         (q, r)
-    } else if x >> 64 == 0 {
-        let (x, y) = (x as u64, y as u64);
-        ((x / y) as u128, (x % y) as u128)
     } else {
         (x / y, x % y)
     }
@@ -222,14 +233,16 @@ fn entry(q: u128, m: Limb, c: Limb) -> Option<Limb> {
 /// The double-digit Lehmer matrix: Euclid's steps on the 128-bit leading parts `x, y` of a
 /// pair, as long as the result keeps `bitlen(x) + bitlen(y) >= need` and the matrix entries
 /// stay below [`ENTRY_LIMIT`]. Returns the single-limb matrix `S` (determinant 1, non-negative
-/// entries, `(x0; y0) = S (x; y)`), or `None` when not one step qualifies (a first quotient too large,
-/// or the bound already reached).
+/// entries, `(x0; y0) = S (x; y)`), or `None` when not one step qualifies (a first quotient
+/// too large, or the bound already reached).
 ///
 /// With `need >= bitlen(max(x0, y0)) + 4` the result is valid for the whole numbers whose top
 /// bits `x0, y0` are (module docs: each column's entries are below a quarter of its remainder).
 /// `exact`: `x0, y0` are the whole numbers (no bits below), so the 128-bit steps run to the
-/// end without the second phase. Two phases otherwise, as GMP's `mpn_hgcd2`: on 128 bits while both are at least 2^96, then on their
-/// top 64 bits (`x >> 32`, `y >> 32`), where a step is taken if it keeps
+/// end without the second phase; without it, `need > bitlen(max(x0, y0))` is required (no
+/// step then leaves a zero). Two phases otherwise, as GMP's `mpn_hgcd2`: on 128 bits while
+/// either is at least 2^96, then on their top 64 bits (`x >> 32`, `y >> 32`), where a step
+/// is taken if it keeps
 /// `bitlen(x2) + bitlen(y2) >= bitlen(max(x2, y2) at the switch) + 4` (valid for the 32 bits
 /// below, by the same rule) and `>= need - 62` (each 128-bit remainder is then at least
 /// `bitlen(x2) + 31` bits long, so the product rule for `need` holds on the 128-bit values).
@@ -238,23 +251,43 @@ fn entry(q: u128, m: Limb, c: Limb) -> Option<Limb> {
 /// Leaks: variable time: the number of steps and their quotients (the operands' values).
 /// Reference: Jebelean 1995 (double digits), Möller 2008 §4 (hgcd2); the stopping rule is the
 /// module's product form instead of their conditions on quotient sequences.
-pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Limb; 2]; 2]> {
+pub fn hgcd2(x: u128, y: u128, need: usize, exact: bool) -> Option<[[Limb; 2]; 2]> {
+    if x == 0 || y == 0 {
+        return None;
+    }
+    if exact {
+        hgcd2_steps::<true>(x, y, need)
+    } else {
+        hgcd2_steps::<false>(x, y, need)
+    }
+}
+
+/// [`hgcd2`] for non-zero `x, y`, compiled once per `EXACT`. Without it, no remainder of a
+/// step taken is zero (`need > bitlen(divisor)`), so only the exact steps check for one.
+#[inline(always)]
+fn hgcd2_steps<const EXACT: bool>(
+    mut x: u128,
+    mut y: u128,
+    need: usize,
+) -> Option<[[Limb; 2]; 2]> {
+    debug_assert!(x != 0 && y != 0 && (EXACT || need > bits128(x.max(y))));
     let (mut m00, mut m01, mut m10, mut m11): (Limb, Limb, Limb, Limb) = (1, 0, 0, 1);
     let mut stepped = false;
     // Whether a remainder r by a divisor d > r keeps the bound. A remainder of at least 2^96
     // keeps any bound up to 194 (d > r: both have at least 97 bits) without counting bits.
     let wide_keeps = need <= 194;
     let keeps = |r: u128, d: u128| (wide_keeps && r >> 96 != 0) || bits128(r) + bits128(d) >= need;
-    // Phase 1: 128-bit steps while either is at least 2^96 (to the end if `exact`).
+    // Phase 1: 128-bit steps while either is at least 2^96 (to the end if `EXACT`); the
+    // dividend is then the larger one, at least 2^96.
     let done = loop {
-        if !exact && x >> 96 == 0 && y >> 96 == 0 {
+        if !EXACT && (x | y) >> 96 == 0 {
             break false;
         }
-        if x == 0 || y == 0 {
+        if EXACT && (x == 0 || y == 0) {
             break true;
         }
         if x >= y {
-            let (q, r) = divq(x, y);
+            let (q, r) = euclid_div(x, y, !EXACT);
             if !keeps(r, y) {
                 break true;
             }
@@ -263,7 +296,7 @@ pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Lim
             };
             (m01, m11, x) = (n01, n11, r);
         } else {
-            let (q, r) = divq(y, x);
+            let (q, r) = euclid_div(y, x, !EXACT);
             if !keeps(r, x) {
                 break true;
             }
@@ -272,34 +305,38 @@ pub fn hgcd2(mut x: u128, mut y: u128, need: usize, exact: bool) -> Option<[[Lim
             };
             (m00, m10, y) = (n00, n10, r);
         }
+        debug_assert!(EXACT || (x != 0 && y != 0));
         stepped = true;
     };
     if !done {
-        // Phase 2: the top 64 bits of each (both below 2^96 now).
+        // Phase 2: the top 64 bits of each (both below 2^96 now). A step taken leaves a
+        // remainder with bitlen(r) >= need2 - bitlen(divisor) > 0.
         let (mut x2, mut y2) = ((x >> 32) as u64, (y >> 32) as u64);
         let bits = |v: u64| (64 - v.leading_zeros()) as usize;
         let need2 = (bits(x2.max(y2)) + 4).max(need.saturating_sub(62));
-        while x2 != 0 && y2 != 0 {
-            if x2 >= y2 {
-                let (q, r) = divq64(x2, y2);
-                if bits(r) + bits(y2) < need2 {
-                    break;
+        if x2 != 0 && y2 != 0 {
+            loop {
+                if x2 >= y2 {
+                    let (q, r) = divq64(x2, y2);
+                    if bits(r) + bits(y2) < need2 {
+                        break;
+                    }
+                    let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
+                        break;
+                    };
+                    (m01, m11, x2) = (n01, n11, r);
+                } else {
+                    let (q, r) = divq64(y2, x2);
+                    if bits(r) + bits(x2) < need2 {
+                        break;
+                    }
+                    let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
+                        break;
+                    };
+                    (m00, m10, y2) = (n00, n10, r);
                 }
-                let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
-                    break;
-                };
-                (m01, m11, x2) = (n01, n11, r);
-            } else {
-                let (q, r) = divq64(y2, x2);
-                if bits(r) + bits(x2) < need2 {
-                    break;
-                }
-                let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
-                    break;
-                };
-                (m00, m10, y2) = (n00, n10, r);
+                stepped = true;
             }
-            stepped = true;
         }
     }
     stepped.then_some([[m00, m01], [m10, m11]])
