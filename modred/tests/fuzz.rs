@@ -13,7 +13,7 @@
 //! ```text
 //! cargo test --release -p modred --test fuzz -- --nocapture                       # 5 s
 //! MODRED_FUZZ_SECONDS=3600 cargo test --release -p modred --test fuzz -- --nocapture
-//! MODRED_FUZZ_SEED=1234 MODRED_FUZZ_SECONDS=1 cargo test ... # replay a failing case first
+//! MODRED_FUZZ_SEED=1234 MODRED_FUZZ_SECONDS=1 MODRED_FUZZ_THREADS=1 cargo test ... # replay a case
 //! ```
 
 use modred::evm::{self, EvmError, Fork};
@@ -449,6 +449,35 @@ fn next(s: &mut u64) -> u64 {
     s.wrapping_mul(0x2545_f491_4f6c_dd1d)
 }
 
+/// Runs cases from `first_seed` on until `until`: the number of cases, or the failing case's
+/// seed and message.
+fn fuzz_stream(first_seed: u64, until: Instant) -> Result<u64, String> {
+    let mut cases = 0u64;
+    let mut seed = first_seed;
+    loop {
+        let case_seed = seed;
+        let mut s = case_seed | 1;
+        let data: Vec<u8> = (0..640).flat_map(|_| next(&mut s).to_le_bytes()).collect();
+        if let Err(p) = std::panic::catch_unwind(|| run_case(&data)) {
+            let msg = p
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            return Err(format!(
+                "case seed {case_seed} (replay: MODRED_FUZZ_SEED={case_seed}) failed: {msg}"
+            ));
+        }
+        cases += 1;
+        seed = next(&mut seed);
+        if Instant::now() >= until {
+            return Ok(cases);
+        }
+    }
+}
+
+/// `MODRED_FUZZ_SECONDS` (default 5) on `MODRED_FUZZ_THREADS` threads (default: the CPUs
+/// available), each on its own seed stream; thread 0's starts at `MODRED_FUZZ_SEED`.
 #[test]
 fn differential_fuzz() {
     let env = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<u64>().ok());
@@ -459,27 +488,37 @@ fn differential_fuzz() {
             .map(|d| d.as_nanos() as u64)
             .unwrap_or(1)
     });
+    let threads = env("MODRED_FUZZ_THREADS").map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
+        |n| n.max(1),
+    );
     let until = Instant::now() + Duration::from_secs(seconds);
-    let mut cases = 0u64;
-    let mut seed = first_seed;
-    loop {
-        let case_seed = seed;
-        let mut s = case_seed | 1;
-        let data: Vec<u8> = (0..640).flat_map(|_| next(&mut s).to_le_bytes()).collect();
-        let r = std::panic::catch_unwind(|| run_case(&data));
-        if let Err(p) = r {
-            let msg = p
-                .downcast_ref::<String>()
-                .cloned()
-                .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
-                .unwrap_or_default();
-            panic!("case seed {case_seed} (replay: MODRED_FUZZ_SEED={case_seed}) failed: {msg}");
-        }
-        cases += 1;
-        seed = next(&mut seed);
-        if Instant::now() >= until {
-            break;
+    let results: Vec<Result<u64, String>> = std::thread::scope(|scope| {
+        let streams: Vec<_> = (0..threads)
+            .map(|t| {
+                // Stream t starts t xorshift steps past a scrambled copy of the first seed.
+                let mut seed = first_seed;
+                if t > 0 {
+                    seed ^= t.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+                    seed = next(&mut seed);
+                }
+                scope.spawn(move || fuzz_stream(seed, until))
+            })
+            .collect();
+        streams
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("a fuzz thread panicked".into()))
+            })
+            .collect()
+    });
+    let mut cases = 0;
+    for r in results {
+        match r {
+            Ok(n) => cases += n,
+            Err(msg) => panic!("{msg}"),
         }
     }
-    println!("fuzz: {cases} cases in {seconds} s from seed {first_seed}");
+    println!("fuzz: {cases} cases in {seconds} s on {threads} threads from seed {first_seed}");
 }
