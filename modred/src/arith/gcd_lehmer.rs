@@ -175,9 +175,8 @@ fn bits128(x: u128) -> usize {
 /// `x_wide`, which skips that check). q = 1 by one subtraction (41.5% of Euclid's quotients:
 /// Knuth, TAOCP vol. 2, §4.5.3, the Gauss–Kuzmin distribution); one 64-bit division when `x`
 /// fits a limb; for q < 2^31, one 64-bit division of the leading 64 bits of both (q or q + 1)
-/// and one correction (a shift-and-subtract loop, as GMP's
-/// `div2`, mispredicts its exit about once per quotient); else the 128-bit division (a library
-/// call).
+/// and one correction (a shift-and-subtract loop, as GMP's `div2`, mispredicts its exit about
+/// once per quotient); else the 128-bit division (a library call).
 /// Leaks: variable time: whether q = 1, the quotient's size and the operands' lengths.
 #[inline(always)]
 pub fn euclid_div(x: u128, y: u128, x_wide: bool) -> (u128, u128) {
@@ -242,10 +241,10 @@ fn entry(q: u128, m: Limb, c: Limb) -> Option<Limb> {
 /// end without the second phase; without it, `need > bitlen(max(x0, y0))` is required (no
 /// step then leaves a zero). Two phases otherwise, as GMP's `mpn_hgcd2`: on 128 bits while
 /// either is at least 2^96, then on their top 64 bits (`x >> 32`, `y >> 32`), where a step
-/// is taken if it keeps
-/// `bitlen(x2) + bitlen(y2) >= bitlen(max(x2, y2) at the switch) + 4` (valid for the 32 bits
-/// below, by the same rule) and `>= need - 62` (each 128-bit remainder is then at least
-/// `bitlen(x2) + 31` bits long, so the product rule for `need` holds on the 128-bit values).
+/// is taken if it keeps `bitlen(x2) + bitlen(y2) >= bitlen(max(x2, y2) at the switch) + 4`
+/// (valid for the 32 bits below, by the same rule) and `>= need - 62` (each 128-bit remainder
+/// is then at least `bitlen(x2) + 31` bits long, so the product rule for `need` holds on the
+/// 128-bit values).
 /// Loop invariant: `(x0; y0) = S (x; y)` (phase 2: up to the dropped low bits), every entry of
 /// `S` below [`ENTRY_LIMIT`] (checked before a step is taken).
 /// Leaks: variable time: the number of steps and their quotients (the operands' values).
