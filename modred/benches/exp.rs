@@ -2,7 +2,7 @@
 //! rug) and OpenSSL (`BN_mod_exp` -> `BN_mod_exp_mont`, and `BN_mod_exp_mont_consttime` via a
 //! `BN_FLG_CONSTTIME` exponent) on full-length random exponents and random odd moduli with the
 //! top bit set; plus even vs odd moduli, comb / fixed-base vs sliding, fixed-base threads and
-//! batch cores. Run: `cargo bench -p modred --bench exp` (filter with a group name).
+//! batch cores. Run: `cargo bench -p modred --features internals --bench exp` (filter with a group name).
 
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion};
 use modred::exp::{self, Method, Modulus, PowOptions};
@@ -201,7 +201,7 @@ use paired::paired;
 
 /// Paired, interleaved ratios (A time / B time per round, median over rounds), which cancel
 /// the drift of a shared, loaded machine better than separate criterion runs. Runs only with
-/// `MODRED_EXP_RATIOS=1`: `MODRED_EXP_RATIOS=1 cargo bench -p modred --bench exp -- ratios`.
+/// `MODRED_EXP_RATIOS=1`: `MODRED_EXP_RATIOS=1 cargo bench -p modred --features internals --bench exp -- ratios`.
 /// A list of sizes instead (`MODRED_EXP_RATIOS=6144,8192`) runs only the comparisons against
 /// GMP and OpenSSL, at those sizes (bits).
 fn ratios(_: &mut Criterion) {
@@ -444,7 +444,7 @@ fn ratios(_: &mut Criterion) {
 /// Batch throughput on one core: `pow_batch_vartime` of 16 triples with different random odd
 /// moduli (eight lanes on the IFMA tier) against the same triples one by one (`pow_vartime`) and
 /// GMP's `mpz_powm` one by one, and `pow_batch_ct` against `Modulus::pow_ct` one by one. Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
-/// `MODRED_EXP_LANES=1024,4096`): `MODRED_EXP_LANES=1 cargo bench -p modred --bench exp -- lanes`.
+/// `MODRED_EXP_LANES=1024,4096`): `MODRED_EXP_LANES=1 cargo bench -p modred --features internals --bench exp -- lanes`.
 fn lanes(_: &mut Criterion) {
     let Some(sizes) = sizes_from_env("MODRED_EXP_LANES") else {
         return;

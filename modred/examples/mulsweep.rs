@@ -4,7 +4,7 @@
 //! themselves against GMP's `mpz_mul` (rug), and the tier's NTT against the portable one (the
 //! AVX2 + FMA kernels on the adx tier). Interleaved rounds, medians of the per-round ratios. The thresholds `TOOM4_THRESHOLD`, `TOOM4_SQR_THRESHOLD` and the NTT's come from here.
 //!
-//! `cargo run --release -p modred --example mulsweep [limbs...]` (default 200 .. 4000); set
+//! `cargo run --release -p modred --features internals --example mulsweep [limbs...]` (default 200 .. 4000); set
 //! `MODRED_CPU=adx` or `portable` for the tiers without IFMA.
 
 use modred::arith::{mul_n, ntt, sqr, toom, toom4};

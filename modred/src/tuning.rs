@@ -178,7 +178,7 @@ pub const IFMA_LANES_MAX_LIMBS: usize = 64;
 pub const IFMA_LANES_SQR_MIN_LIMBS: usize = 28;
 /// From this many limbs whether the lanes beat one exponentiation after the other is measured
 /// once per process on the running CPU (`exp::lanes::lanes_pay`); below, the lanes run. Batch /
-/// one by one, `cargo bench -p modred --bench exp -- lanes` (`docs/performance.md`): at 1024 and
+/// one by one, `cargo bench -p modred --features internals --bench exp -- lanes` (`docs/performance.md`): at 1024 and
 /// 2048 bits 0.37-0.80 on Zen 4, Zen 5 and two Intel Xeons; at 3072 and 4096 bits 0.65-0.91 on
 /// Zen 4, Zen 5 and one Xeon, but 0.96-1.27 on an Emerald Rapids Xeon.
 pub const IFMA_LANES_MEASURED_FROM_LIMBS: usize = 40;
@@ -260,7 +260,7 @@ pub const FIXED_WINDOW_BITS: usize = 4;
 /// multiplication count 2^(w-1) + bits / (w + 1) (table plus one multiplication per window)
 /// and agree with OpenSSL's `BN_window_bits_for_exponent_size` (6 bits from 672 bits). The
 /// count model favours 7 bits from ~2900 bits, but the paired bench
-/// (`MODRED_EXP_RATIOS=1 cargo bench -p modred --bench exp -- ratios`, shared 2-core machine,
+/// (`MODRED_EXP_RATIOS=1 cargo bench -p modred --features internals --bench exp -- ratios`, shared 2-core machine,
 /// CIOS/REDC kernels) measured at 4096 bits w=6 / w=7 = 0.95 and w=8 / w=7 = 1.09, and within
 /// noise (+-5%) between 5, 6 and 7 bits at 1024 and 2048 bits; so 7 bits start at 6000 bits.
 pub fn sliding_window_bits(bits: usize) -> usize {

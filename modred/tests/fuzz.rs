@@ -11,8 +11,8 @@
 //! written here and num-bigint's `modpow`).
 //!
 //! ```text
-//! cargo test --release -p modred --test fuzz -- --nocapture                       # 5 s
-//! MODRED_FUZZ_SECONDS=3600 cargo test --release -p modred --test fuzz -- --nocapture
+//! cargo test --release -p modred --features internals --test fuzz -- --nocapture    # 5 s
+//! MODRED_FUZZ_SECONDS=3600 cargo test --release -p modred --features internals --test fuzz -- --nocapture
 //! MODRED_FUZZ_SEED=1234 MODRED_FUZZ_SECONDS=1 MODRED_FUZZ_THREADS=1 cargo test ... # replay a case
 //! ```
 

@@ -17,7 +17,7 @@ use crate::cancel::{self, Token};
 use crate::error::{Error, Result};
 use crate::natural::Natural;
 use crate::reduce::ReducerKind;
-use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_FILL, IFMA_LANES_MIN_LIMBS};
+use crate::tuning::IFMA_LANES_MIN_FILL;
 use rayon::prelude::*;
 use std::sync::{Arc, Mutex};
 
@@ -94,12 +94,11 @@ pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec
 pub fn pow_many_ct(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let token = Token::current();
     let one = |i: usize| item(token, || m.pow_ct(&pairs[i].0, &pairs[i].1));
-    let k = m.modulus().len();
+    // `FixedLanes::new` asks whether the lanes pay at this size (`lanes::lanes_pay`).
     let fixed = m.ct_reducer().ok().and_then(|_| {
-        (pairs.len() >= IFMA_LANES_MIN_FILL
-            && (IFMA_LANES_MIN_LIMBS..=IFMA_LANES_MAX_LIMBS).contains(&k))
-        .then(|| lanes::FixedLanes::new([m.modulus().limbs(); lanes::LANES]))
-        .flatten()
+        (pairs.len() >= IFMA_LANES_MIN_FILL)
+            .then(|| lanes::FixedLanes::new([m.modulus().limbs(); lanes::LANES]))
+            .flatten()
     });
     let Some(fixed) = fixed else {
         return on_pool(|| (0..pairs.len()).into_par_iter().map(one).collect());

@@ -7,8 +7,8 @@
 //! [`IFMA_LANES_MIN_LIMBS`]..=[`IFMA_LANES_MAX_LIMBS`] limbs, its base has at most as many
 //! limbs, and the lanes beat one exponentiation after the other at that size on this CPU
 //! ([`lanes_pay`]). Such items are grouped by modulus length, then sorted by exponent length
-//! so that the exponents of a group (all read over the longest) are alike; a size's last group runs in
-//! lanes, padded, from [`IFMA_LANES_MIN_FILL`] items, else one by one.
+//! so that the exponents of a group (all read over the longest) are alike; a size's last group
+//! runs in lanes, padded, from [`IFMA_LANES_MIN_FILL`] items, else one by one.
 
 use crate::cancel::{self, Token};
 use crate::cpu::{self, Tier};
