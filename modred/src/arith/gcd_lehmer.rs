@@ -285,24 +285,14 @@ fn hgcd2_steps<const EXACT: bool>(
         if EXACT && (x == 0 || y == 0) {
             break true;
         }
-        if x >= y {
-            let (q, r) = euclid_div(x, y, !EXACT);
-            if !keeps(r, y) {
-                break true;
-            }
-            let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
-                break true;
-            };
-            (m01, m11, x) = (n01, n11, r);
+        let divide = |a, b| euclid_div(a, b, !EXACT);
+        let taken = if x >= y {
+            matrix_step(&mut x, y, [&mut m01, &mut m11], [m00, m10], divide, keeps)
         } else {
-            let (q, r) = euclid_div(y, x, !EXACT);
-            if !keeps(r, x) {
-                break true;
-            }
-            let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
-                break true;
-            };
-            (m00, m10, y) = (n00, n10, r);
+            matrix_step(&mut y, x, [&mut m00, &mut m10], [m01, m11], divide, keeps)
+        };
+        if !taken {
+            break true;
         }
         debug_assert!(EXACT || (x != 0 && y != 0));
         stepped = true;
@@ -313,32 +303,49 @@ fn hgcd2_steps<const EXACT: bool>(
         let (mut x2, mut y2) = ((x >> 32) as u64, (y >> 32) as u64);
         let bits = |v: u64| (64 - v.leading_zeros()) as usize;
         let need2 = (bits(x2.max(y2)) + 4).max(need.saturating_sub(62));
+        let keeps2 = |r, d| bits(r) + bits(d) >= need2;
         if x2 != 0 && y2 != 0 {
             loop {
-                if x2 >= y2 {
-                    let (q, r) = divq64(x2, y2);
-                    if bits(r) + bits(y2) < need2 {
-                        break;
-                    }
-                    let (Some(n01), Some(n11)) = (entry(q, m00, m01), entry(q, m10, m11)) else {
-                        break;
-                    };
-                    (m01, m11, x2) = (n01, n11, r);
+                let taken = if x2 >= y2 {
+                    matrix_step(&mut x2, y2, [&mut m01, &mut m11], [m00, m10], divq64, keeps2)
                 } else {
-                    let (q, r) = divq64(y2, x2);
-                    if bits(r) + bits(x2) < need2 {
-                        break;
-                    }
-                    let (Some(n00), Some(n10)) = (entry(q, m01, m00), entry(q, m11, m10)) else {
-                        break;
-                    };
-                    (m00, m10, y2) = (n00, n10, r);
+                    matrix_step(&mut y2, x2, [&mut m00, &mut m10], [m01, m11], divq64, keeps2)
+                };
+                if !taken {
+                    break;
                 }
                 stepped = true;
             }
         }
     }
     stepped.then_some([[m00, m01], [m10, m11]])
+}
+
+/// One Euclid step of [`hgcd2`] on `big >= small > 0`: `big <- big mod small` and the matrix
+/// column of `big` (`to`) gains `q` times the other (`from`), if the remainder `keeps` the
+/// bound with `small` and the new entries stay below [`ENTRY_LIMIT`]; else nothing changes.
+/// The x and y halves of both phases are this step with the roles swapped. Returns whether
+/// the step was taken.
+/// Leaks: variable time: the operands' values.
+#[inline(always)]
+fn matrix_step<T: Copy>(
+    big: &mut T,
+    small: T,
+    to: [&mut Limb; 2],
+    from: [Limb; 2],
+    divide: impl Fn(T, T) -> (u128, T),
+    keeps: impl Fn(T, T) -> bool,
+) -> bool {
+    let (q, r) = divide(*big, small);
+    if !keeps(r, small) {
+        return false;
+    }
+    let [to0, to1] = to;
+    let (Some(n0), Some(n1)) = (entry(q, from[0], *to0), entry(q, from[1], *to1)) else {
+        return false;
+    };
+    (*to0, *to1, *big) = (n0, n1, r);
+    true
 }
 
 /// `(x / y, x mod y)` for `x >= y > 0` on one limb: q = 1 by one subtraction (41.5% of
