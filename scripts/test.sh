@@ -22,6 +22,34 @@ step "cargo fmt --all -- --check (and cross/aarch64, its own workspace)"
 cargo fmt --all -- --check
 cargo fmt --manifest-path cross/aarch64/Cargo.toml -- --check
 
+# The library's tests need GMP and OpenSSL (dev-dependencies), which do not cross-build; the
+# crate cross/aarch64 (its own workspace and target/) runs every reducer and exponentiation
+# method against num-bigint on aarch64, under qemu-user. That keeps one core busy for about 9
+# minutes (modred at opt-level 2 for aarch64, then its tests under emulation), while the
+# steps up to the fuzzing leave a core idle much of the time: it runs in the background from
+# here, and its output follows at its own step below.
+aarch64_tests() {
+    local start=$SECONDS
+    if rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu \
+        && command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 \
+        && command -v qemu-aarch64 >/dev/null 2>&1; then
+        cd cross/aarch64
+        export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
+        export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
+        cargo clippy --locked --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
+        cargo test --locked --target aarch64-unknown-linux-gnu
+    else
+        echo "SKIPPED: needs the aarch64-unknown-linux-gnu target, aarch64-linux-gnu-gcc and qemu-aarch64 (scripts/setup.sh installs them)"
+    fi
+    echo "(cross/aarch64 took $((SECONDS - start)) s in the background)"
+}
+mkdir -p target
+aarch64_log=target/aarch64-tests.log
+(set -e; aarch64_tests) > "$aarch64_log" 2>&1 &
+aarch64_pid=$!
+# A failing step ends the script: stop the background build with it.
+trap 'if kill -0 "$aarch64_pid" 2>/dev/null; then pkill -TERM -P "$aarch64_pid"; kill "$aarch64_pid"; fi 2>/dev/null || true' EXIT
+
 step "cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets -- -D warnings
 
@@ -47,34 +75,33 @@ for target in aarch64-unknown-linux-gnu aarch64-apple-darwin x86_64-apple-darwin
     fi
 done
 
-# The library's tests need GMP and OpenSSL (dev-dependencies), which do not cross-build; the
-# crate cross/aarch64 (its own workspace and target/) runs every reducer and exponentiation
-# method against num-bigint on aarch64, under qemu-user.
-step "cross/aarch64: every reducer and method on aarch64 under qemu-aarch64"
-if rustup target list --installed 2>/dev/null | grep -qx aarch64-unknown-linux-gnu \
-    && command -v aarch64-linux-gnu-gcc >/dev/null 2>&1 \
-    && command -v qemu-aarch64 >/dev/null 2>&1; then
-    (
-        cd cross/aarch64
-        export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_LINKER=aarch64-linux-gnu-gcc
-        export CARGO_TARGET_AARCH64_UNKNOWN_LINUX_GNU_RUNNER="qemu-aarch64 -L /usr/aarch64-linux-gnu"
-        cargo clippy --locked --all-targets --target aarch64-unknown-linux-gnu -- -D warnings
-        cargo test --locked --target aarch64-unknown-linux-gnu
-    )
-else
-    echo "SKIPPED: needs the aarch64-unknown-linux-gnu target, aarch64-linux-gnu-gcc and qemu-aarch64 (scripts/setup.sh installs them)"
-fi
-
 step "cargo test --workspace"
 cargo test --workspace
 
 # The default run above takes the best kernel tier this CPU has; these cap it (modred::cpu).
-# `--workspace` keeps the features the run above unified, so these reuse its build.
-step "MODRED_CPU=portable cargo test --workspace --lib --test exp --test rsa (portable kernels only)"
-MODRED_CPU=portable cargo test --workspace --lib --test exp --test rsa
-
-step "MODRED_CPU=adx cargo test --workspace --lib --test exp --test rsa (MULX/ADX kernels, no IFMA)"
-MODRED_CPU=adx cargo test --workspace --lib --test exp --test rsa
+# `--workspace` keeps the features the run above unified, so these reuse its build. Each run's
+# few long tests leave a core idle at the end of each test binary: the two tiers run side by
+# side, their outputs one after the other.
+step "MODRED_CPU=portable (portable kernels only) and, beside it, MODRED_CPU=adx (MULX/ADX, no IFMA): cargo test --workspace --lib --test exp --test rsa"
+capped_tier_tests() {
+    MODRED_CPU="$1" cargo test --workspace --lib --test exp --test rsa > "target/tests-$1.log" 2>&1
+}
+capped_tier_tests portable &
+portable_pid=$!
+capped_tier_tests adx &
+adx_pid=$!
+portable_status=0
+wait "$portable_pid" || portable_status=$?
+adx_status=0
+wait "$adx_pid" || adx_status=$?
+for tier in portable adx; do
+    echo "--- MODRED_CPU=$tier cargo test --workspace --lib --test exp --test rsa:"
+    cat "target/tests-$tier.log"
+done
+if [ "$portable_status" -ne 0 ] || [ "$adx_status" -ne 0 ]; then
+    echo "FAILED: MODRED_CPU=portable exit $portable_status, MODRED_CPU=adx exit $adx_status" >&2
+    exit 1
+fi
 
 # The counts do not depend on optimisation, and modred at opt-level 2 with feature `count` is a
 # second full build of the library (9m51s in a 2-core CI run); at opt-level 0 it took 18 s here.
@@ -84,6 +111,15 @@ CARGO_PROFILE_TEST_OPT_LEVEL=0 cargo test -p modred-report --features count --te
 # One seed stream per CPU: 30 s on each of 2 CPUs is the 60 s of cases one stream ran before.
 step "differential fuzzing against num-bigint, 30 s on every CPU (5 s more ran in the workspace tests) (MODRED_FUZZ_SECONDS for longer runs)"
 MODRED_FUZZ_SECONDS=30 cargo test --workspace --test fuzz -- --nocapture
+
+step "cross/aarch64: every reducer and method on aarch64 under qemu-aarch64 (run in the background since the start; waiting for it)"
+aarch64_status=0
+wait "$aarch64_pid" || aarch64_status=$?
+cat "$aarch64_log"
+if [ "$aarch64_status" -ne 0 ]; then
+    echo "FAILED: cross/aarch64 (exit $aarch64_status)" >&2
+    exit 1
+fi
 
 # Both builds below leave a core idle much of the time (ctgrind's release build compiles modred
 # as one codegen unit), so on 2 cores the two steps run side by side; the Python step's output
