@@ -137,6 +137,11 @@ pub const RECIPROCAL_REUSE_THRESHOLD_PORTABLE: usize = 256;
 /// (`reduce::montgomery::redc::SCHOOLBOOK_BELOW`, 72). Measurements: `docs/tuning.md`.
 pub const REDC_N_THRESHOLD: usize = 200;
 
+/// [`REDC_N_THRESHOLD`] on the portable tier, whose word-by-word REDC rows (u128 products) cost
+/// more per limb product while its products go Karatsuba from 24 limbs: the REDC over products
+/// pays from a smaller size. Measurements: `docs/tuning.md`.
+pub const REDC_N_THRESHOLD_PORTABLE: usize = 144;
+
 /// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
 /// two short ones of half the size) instead of the schoolbook triangle. Measurements:
 /// `docs/tuning.md`.

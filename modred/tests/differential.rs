@@ -379,14 +379,16 @@ fn random_moduli_1_to_64_limbs_and_larger() {
 
 /// The large-modulus paths — REDC over full products (`montgomery-fast`, `auto` for odd m) and
 /// the Newton reciprocal with Barrett blocks (`classical`, `barrett`, `auto`'s even side) — one
-/// limb either side of their thresholds, odd and even random moduli and b^k - 1.
+/// limb either side of their thresholds, odd and even random moduli and b^k - 1; at the REDC's
+/// thresholds also `montgomery-fast` on every tier the CPU has.
 #[test]
 fn large_modulus_paths_at_their_thresholds() {
-    use modred::tuning::REDC_N_THRESHOLD;
+    use modred::tuning::{REDC_N_THRESHOLD, REDC_N_THRESHOLD_PORTABLE};
     let mut rng = StdRng::seed_from_u64(0x5eed_0017);
     let names = ["auto", "classical", "barrett", "montgomery-fast"];
     for t in [
         REDC_N_THRESHOLD,
+        REDC_N_THRESHOLD_PORTABLE,
         modred::arith::div_newton::reuse_threshold(),
     ] {
         for k in [t - 1, t, t + 1] {
@@ -405,6 +407,22 @@ fn large_modulus_paths_at_their_thresholds() {
                     }
                     for (i, a) in ops.iter().enumerate() {
                         check_mulmod(&ctx, a, &ops[(i + 1) % ops.len()], m, &label);
+                    }
+                }
+                if (t == REDC_N_THRESHOLD || t == REDC_N_THRESHOLD_PORTABLE) && m.is_odd() {
+                    for tier in modred::cpu::available() {
+                        let ctx = Ctx {
+                            md: Modulus::with_tier(&nat(m), ReducerKind::MontgomeryFast, tier)
+                                .expect("odd modulus"),
+                            name: "montgomery-fast",
+                        };
+                        let label = format!("{label} tier {tier}");
+                        for x in &xs {
+                            check_reduce(&ctx, x, m, &label);
+                        }
+                        for (i, a) in ops.iter().enumerate() {
+                            check_mulmod(&ctx, a, &ops[(i + 1) % ops.len()], m, &label);
+                        }
                     }
                 }
             }

@@ -788,9 +788,16 @@ fn constant_time_less_than_matches_num_bigint() {
 /// Sizes around the short and cyclic products' thresholds (one limb either side, their
 /// doubles, the sizes the REDC over products gives them) and a few small ones.
 fn short_and_cyclic_sizes() -> Vec<usize> {
-    use crate::tuning::{MULLO_DC_THRESHOLD, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD};
+    use crate::tuning::{
+        MULLO_DC_THRESHOLD, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD, REDC_N_THRESHOLD_PORTABLE,
+    };
     let mut s: Vec<usize> = (1..=9).collect();
-    for t in [MULLO_DC_THRESHOLD, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD] {
+    for t in [
+        MULLO_DC_THRESHOLD,
+        MULMOD_BNM1_THRESHOLD,
+        REDC_N_THRESHOLD,
+        REDC_N_THRESHOLD_PORTABLE,
+    ] {
         s.extend([t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 4 * t]);
     }
     s.extend([100, 127, 128, 129, 255, 256, 399]);

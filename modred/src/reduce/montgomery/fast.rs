@@ -10,8 +10,8 @@
 //!   product and REDC (Bosselaers, Govaerts, Vandewalle, *Comparison of three modular reduction
 //!   functions*, CRYPTO '93, Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
 //!   multiplication and squaring from their thresholds, and from
-//!   `crate::tuning::REDC_N_THRESHOLD` limbs the REDC over products (`super::redc_n`: a short
-//!   product and a cyclic one). The products from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3,
+//!   `crate::tuning::REDC_N_THRESHOLD` limbs (`REDC_N_THRESHOLD_PORTABLE` on the portable tier)
+//!   the REDC over products (`super::redc_n`: a short product and a cyclic one). The products from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3,
 //!   the NTT) and the transforms of `redc_n` follow the tier in use ([`crate::cpu::tier`],
 //!   capped by `MODRED_CPU`), not the context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
@@ -32,7 +32,7 @@
 //! product and square there ends with a masked subtraction, and no branch or index depends on
 //! the operands. From that size variable time: Karatsuba (then Toom-3) branches on the signs
 //! of operand differences and stops carries early, and so does the REDC over full
-//! products from `crate::tuning::REDC_N_THRESHOLD` limbs; for secrets there use
+//! products from `super::redc_n::threshold` limbs; for secrets there use
 //! `montgomery-cios` (see `is_constant_time`). The fused exponentiations are variable time
 //! (the lazy final subtractions branch) except `ct`.
 
@@ -456,7 +456,10 @@ impl MontKernel for Fast {
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba (from its thresholds) branches on the signs of operand differences; the
         // variable-time REDC over products starts at or above that size.
-        const { assert!(crate::tuning::REDC_N_THRESHOLD >= SCHOOLBOOK_BELOW) };
+        const {
+            assert!(crate::tuning::REDC_N_THRESHOLD >= SCHOOLBOOK_BELOW);
+            assert!(crate::tuning::REDC_N_THRESHOLD_PORTABLE >= SCHOOLBOOK_BELOW);
+        };
         k <= FIXED_CIOS_MAX_LIMBS || k < SCHOOLBOOK_BELOW
     }
     #[inline]
@@ -485,8 +488,8 @@ impl MontKernel for Fast {
         product(p, t, a, None, rest);
         Self::redc(p, out, t, rest);
     }
-    /// Word-by-word REDC, or from `crate::tuning::REDC_N_THRESHOLD` limbs on the REDC over
-    /// products (`super::redc_n::RedcN`).
+    /// Word-by-word REDC, or from `super::redc_n::threshold` limbs (200; 144 on the portable
+    /// tier) on the REDC over products (`super::redc_n::RedcN`).
     /// Leaks: nothing but the lengths (constant time) below that threshold; from it variable
     /// time (see `super::redc_n`).
     #[inline]

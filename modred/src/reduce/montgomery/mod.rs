@@ -99,8 +99,8 @@ pub struct MontParams {
     /// they do not serve this context), so an exponentiation does not divide by m.
     #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))]
     pub(crate) ifma_rr: Vec<Limb>,
-    /// The constants of REDC over products ([`redc_n::RedcN`]), from
-    /// `crate::tuning::REDC_N_THRESHOLD` limbs on.
+    /// The constants of REDC over products ([`redc_n::RedcN`]), from [`redc_n::threshold`]
+    /// limbs on.
     pub(crate) redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
 }
 
@@ -141,9 +141,9 @@ impl MontParams {
         } else {
             pow(k)
         };
-        let redc_n = (k >= crate::tuning::REDC_N_THRESHOLD)
-            .then(|| std::sync::Arc::new(redc_n::RedcN::new(m)));
         let tier = cpu::cap(tier);
+        let redc_n =
+            (k >= redc_n::threshold(tier)).then(|| std::sync::Arc::new(redc_n::RedcN::new(m)));
         #[cfg(target_arch = "x86_64")]
         let ifma_rr = ifma::rr_for(m, tier);
         #[cfg(not(target_arch = "x86_64"))]

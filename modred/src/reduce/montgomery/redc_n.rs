@@ -18,7 +18,17 @@
 use crate::arith::mullo::mullo_n;
 use crate::arith::mulmod_bnm1::{mulmod_bnm1, mulmod_bnm1_size};
 use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
+use crate::cpu::Tier;
 use crate::limb::Limb;
+use crate::tuning::{REDC_N_THRESHOLD, REDC_N_THRESHOLD_PORTABLE};
+
+/// The modulus size (limbs) from which `montgomery-fast` on `tier` reduces over products.
+pub(crate) fn threshold(tier: Tier) -> usize {
+    match tier {
+        Tier::Portable => REDC_N_THRESHOLD_PORTABLE,
+        _ => REDC_N_THRESHOLD,
+    }
+}
 
 /// The per-modulus constants of `RedcN::reduce_vartime`.
 #[derive(Debug)]
