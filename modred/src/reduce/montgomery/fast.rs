@@ -11,9 +11,10 @@
 //!   functions*, CRYPTO '93, Alg. 3) on the row kernels, with Karatsuba, Toom-3 and NTT
 //!   multiplication and squaring from their thresholds, and from
 //!   `crate::tuning::REDC_N_THRESHOLD` limbs (`REDC_N_THRESHOLD_PORTABLE` on the portable tier)
-//!   the REDC over products (`super::redc_n`: a short product and a cyclic one). The products from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3,
-//!   the NTT) and the transforms of `redc_n` follow the tier in use ([`crate::cpu::tier`],
-//!   capped by `MODRED_CPU`), not the context's tier;
+//!   the REDC over products (`super::redc_n`: a short product and a cyclic one). The products
+//!   from `crate::tuning::TOOM3_THRESHOLD` limbs (Toom-3, the NTT) and the transforms of
+//!   `redc_n` follow the tier in use ([`crate::cpu::tier`], capped by `MODRED_CPU`), not the
+//!   context's tier;
 //! - exponentiation ([`MontKernel::pow_fused`], [`MontKernel::fused_arith`]) for
 //!   `crate::tuning::IFMA_MIN_LIMBS` <= k <= 129 on the [`Tier::Ifma`] tier (up to
 //!   `crate::tuning::IFMA_MAX_VECTORS` vectors of digits): almost Montgomery multiplication
