@@ -398,31 +398,29 @@ fn large_modulus_paths_at_their_thresholds() {
                 let label = format!("large k={k}");
                 let xs = wide_args(m, &mut rng);
                 let ops = operands(m, &mut rng);
-                for info in REDUCERS.iter().filter(|r| names.contains(&r.name)) {
-                    let Some(ctx) = context(info, m) else {
-                        continue;
-                    };
-                    for x in &xs {
-                        check_reduce(&ctx, x, m, &label);
-                    }
-                    for (i, a) in ops.iter().enumerate() {
-                        check_mulmod(&ctx, a, &ops[(i + 1) % ops.len()], m, &label);
-                    }
-                }
+                let mut contexts: Vec<(Ctx, String)> = REDUCERS
+                    .iter()
+                    .filter(|r| names.contains(&r.name))
+                    .filter_map(|info| context(info, m))
+                    .map(|ctx| (ctx, label.clone()))
+                    .collect();
                 if (t == REDC_N_THRESHOLD || t == REDC_N_THRESHOLD_PORTABLE) && m.is_odd() {
                     for tier in modred::cpu::available() {
+                        let md = Modulus::with_tier(&nat(m), ReducerKind::MontgomeryFast, tier)
+                            .expect("odd modulus");
                         let ctx = Ctx {
-                            md: Modulus::with_tier(&nat(m), ReducerKind::MontgomeryFast, tier)
-                                .expect("odd modulus"),
+                            md,
                             name: "montgomery-fast",
                         };
-                        let label = format!("{label} tier {tier}");
-                        for x in &xs {
-                            check_reduce(&ctx, x, m, &label);
-                        }
-                        for (i, a) in ops.iter().enumerate() {
-                            check_mulmod(&ctx, a, &ops[(i + 1) % ops.len()], m, &label);
-                        }
+                        contexts.push((ctx, format!("{label} tier {tier}")));
+                    }
+                }
+                for (ctx, label) in &contexts {
+                    for x in &xs {
+                        check_reduce(ctx, x, m, label);
+                    }
+                    for (i, a) in ops.iter().enumerate() {
+                        check_mulmod(ctx, a, &ops[(i + 1) % ops.len()], m, label);
                     }
                 }
             }

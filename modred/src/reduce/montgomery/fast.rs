@@ -489,8 +489,9 @@ impl MontKernel for Fast {
         product(p, t, a, None, rest);
         Self::redc(p, out, t, rest);
     }
-    /// Word-by-word REDC, or from `super::redc_n::threshold` limbs (200; 144 on the portable
-    /// tier) on the REDC over products (`super::redc_n::RedcN`).
+    /// Word-by-word REDC, or from `super::redc_n::threshold` limbs (`REDC_N_THRESHOLD`, on the
+    /// portable tier `REDC_N_THRESHOLD_PORTABLE`) on the REDC over products
+    /// (`super::redc_n::RedcN`).
     /// Leaks: nothing but the lengths (constant time) below that threshold; from it variable
     /// time (see `super::redc_n`).
     #[inline]
