@@ -97,7 +97,7 @@ fn detect_cpu() -> Tier {
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
     {
         use std::arch::is_x86_feature_detected as has;
-        // valgrind runs ADX but hides it from CPUID: the `ctgrind` build (examples/ctgrind.rs)
+        // valgrind runs ADX but hides it from CPUID: the `ctgrind` build (examples/ctgrind/main.rs)
         // takes the word of scripts/ctgrind.sh, which sets this only when /proc/cpuinfo lists
         // bmi2 and adx. (valgrind has no AVX-512: IFMA stays undetected there.)
         #[cfg(feature = "ctgrind")]

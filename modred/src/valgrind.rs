@@ -1,5 +1,5 @@
 //! Memcheck's client requests (valgrind/memcheck.h), for the constant-time check on the machine
-//! code (`scripts/ctgrind.sh`, `examples/ctgrind.rs`): mark secrets undefined, so memcheck
+//! code (`scripts/ctgrind.sh`, `examples/ctgrind/main.rs`): mark secrets undefined, so memcheck
 //! reports every branch and memory address that depends on them, and declassify the verdicts
 //! that are public by design ([`crate::limb::Choice::declassify`], in the `ctgrind` build).
 //! Outside valgrind each request is a no-op. Not an API (the `internals` feature).

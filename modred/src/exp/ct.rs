@@ -112,7 +112,7 @@ pub(crate) fn pow_public_exp<R: Reducer + ?Sized>(
 }
 
 /// [`pow`] as it runs inside the library, without the parameter checks (which read the base):
-/// for examples/ctgrind.rs and examples/dudect.rs, which mark or time the base. Not an API
+/// for examples/ctgrind/main.rs and examples/dudect.rs, which mark or time the base. Not an API
 /// (the `internals` feature); the caller keeps `pow`'s preconditions.
 /// Leaks: as `pow`.
 #[cfg(feature = "internals")]

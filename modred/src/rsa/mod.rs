@@ -20,9 +20,10 @@
 //! and selections on fixed-length limb vectors; their lengths (the key's size) and the
 //! verdicts of the two checks show. `scripts/ctgrind.sh` checks this on the machine code:
 //! memcheck with the secrets marked undefined on the portable and MULX/ADX tiers
-//! (examples/ctgrind.rs), and on the IFMA tier, which valgrind cannot run, the instruction
-//! sequence under ptrace for two keys (examples/ctrace.rs: control flow, not addresses). Creating a blinding factor inverts a random value blinded
-//! by a second one (`(r u)^{-1} u`, a variable-time inverse of a value independent of r).
+//! (examples/ctgrind/main.rs), and on the IFMA tier, which valgrind cannot run, the instruction
+//! sequence under ptrace for two keys (examples/ctgrind/trace.rs: control flow, not addresses).
+//! Creating a blinding factor inverts a random value blinded by a second one (`(r u)^{-1} u`, a
+//! variable-time inverse of a value independent of r).
 //! Loading a key (parsing, validation, the CRT constants, recovering p and q from d) is
 //! variable time in the key; it runs once. The public operation is variable time (everything
 //! in it is public).
@@ -389,7 +390,7 @@ impl PrivateKey {
 
     /// Calls `f` on every buffer that holds a secret of the key: p, q, d, dp, dq, qinv, p's
     /// and q's copies in their reducers and the spare blinding factors (r^e, r^{-1}), for
-    /// examples/ctgrind.rs to mark. Not covered: constants the reducers derived from p and q
+    /// examples/ctgrind/main.rs to mark. Not covered: constants the reducers derived from p and q
     /// when the key was built (-p^{-1} mod 2^64, R^2 mod p, the IFMA digits), which the
     /// kernels read as they read p. Not an API (the `internals` feature).
     #[cfg(feature = "internals")]

@@ -15,6 +15,10 @@
 //! `adx_mont` with unrolled rows, the portable engine) and two beyond (`adx_mont`'s looped rows
 //! on the adx tier, the generic path on the portable tier). Outside valgrind the client requests do
 //! nothing and the program just checks its results against num-bigint.
+//!
+//! `ctgrind trace [BITS...] [many BITS...]` runs the other check, for the IFMA tier that valgrind
+//! cannot run: the RSA private operation's instruction sequence under `ptrace` (trace.rs). One
+//! binary for both, as each example is a thin-LTO link of the whole library (about 2 minutes).
 
 use modred::exp::ct;
 use modred::exp::{pow_with, Method, PowOptions};
@@ -23,6 +27,9 @@ use modred::rsa::PrivateKey;
 use modred::valgrind::{mark_public, mark_secret, running_on_valgrind};
 use modred::{Limb, Natural};
 use num_bigint::BigUint;
+
+#[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+mod trace;
 
 /// xorshift64*: the inputs (the results are checked against num-bigint).
 struct Rng(u64);
@@ -83,15 +90,15 @@ fn leaky(rng: &mut Rng) {
 const RSA_KEYS: [(&str, &str); 3] = [
     (
         "rsa1024",
-        include_str!("../tests/vectors/rsa/rsa1024-pkcs1.pem"),
+        include_str!("../../tests/vectors/rsa/rsa1024-pkcs1.pem"),
     ),
     (
         "rsa2048",
-        include_str!("../tests/vectors/rsa/rsa2048-pkcs8.pem"),
+        include_str!("../../tests/vectors/rsa/rsa2048-pkcs8.pem"),
     ),
     (
         "rsa2048-e3",
-        include_str!("../tests/vectors/rsa/rsa2048-e3-pkcs1.pem"),
+        include_str!("../../tests/vectors/rsa/rsa2048-e3-pkcs1.pem"),
     ),
 ];
 
@@ -131,9 +138,19 @@ fn check_rsa(rng: &mut Rng) -> Vec<String> {
 }
 
 fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().is_some_and(|a| a == "trace") {
+        #[cfg(all(target_os = "linux", target_arch = "x86_64"))]
+        std::process::exit(trace::run(args[1..].to_vec()));
+        #[cfg(not(all(target_os = "linux", target_arch = "x86_64")))]
+        {
+            eprintln!("ctgrind trace: x86-64 Linux only");
+            std::process::exit(2);
+        }
+    }
     let on_valgrind = running_on_valgrind();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-    if std::env::args().any(|a| a == "--leaky") {
+    if args.iter().any(|a| a == "--leaky") {
         return leaky(&mut rng);
     }
     let where_ = if on_valgrind {
@@ -152,7 +169,7 @@ fn main() {
         eprintln!("ctgrind: wrong RSA results: {rsa_wrong:?}");
         std::process::exit(2);
     }
-    if std::env::args().any(|a| a == "--rsa-only") {
+    if args.iter().any(|a| a == "--rsa-only") {
         return;
     }
     let mut sizes: Vec<usize> = (1..=8).collect();
