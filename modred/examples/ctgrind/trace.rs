@@ -23,9 +23,9 @@ use modred::{Modulus, Natural, ReducerKind};
 
 /// What one traced run executed: the number of instructions and a hash of their addresses.
 #[derive(Debug, PartialEq, Eq, Clone, Copy)]
-pub struct Trace {
-    pub steps: u64,
-    pub hash: u64,
+struct Trace {
+    steps: u64,
+    hash: u64,
 }
 
 /// The start and end of the executable's text, from /proc/PID/maps.
@@ -63,7 +63,7 @@ fn ptrace(request: libc::c_uint, pid: libc::pid_t, data: usize) {
 
 /// Runs `work` in a child process and traces the part between its `SIGUSR1` and `SIGUSR2`
 /// (what `work` does between `start()` and `stop()`).
-pub fn traced(work: impl FnOnce()) -> Trace {
+fn traced(work: impl FnOnce()) -> Trace {
     // SAFETY: the parent is single-threaded here; the child only runs `work` and exits.
     let pid = unsafe { libc::fork() };
     assert!(pid >= 0, "fork");
@@ -131,12 +131,12 @@ pub fn traced(work: impl FnOnce()) -> Trace {
     trace
 }
 
-pub fn start() {
+fn start() {
     // SAFETY: raising a signal the tracer intercepts (and does not deliver).
     unsafe { libc::raise(libc::SIGUSR1) };
 }
 
-pub fn stop() {
+fn stop() {
     // SAFETY: as `start`.
     unsafe { libc::raise(libc::SIGUSR2) };
 }
@@ -144,7 +144,7 @@ pub fn stop() {
 /// The private operation on a fresh `bits`-bit key (OpenSSL's generator, e = 65537) and
 /// a random input, traced after a first call (which draws the blinding factor: its
 /// modular inverse is variable time in a value independent of the factor).
-pub fn rsa(bits: u32) -> Trace {
+fn rsa(bits: u32) -> Trace {
     let ossl = openssl::rsa::Rsa::generate(bits).expect("openssl keygen");
     let pem = ossl.private_key_to_pem().expect("pem");
     let key = PrivateKey::from_pem_or_der(&pem).expect("key");
@@ -164,7 +164,7 @@ pub fn rsa(bits: u32) -> Trace {
 /// rayon pool made of the calling thread (so the traced thread does the work): on the IFMA
 /// tier their eight CRT halves run in the eight lanes of one pass. Traced after a first
 /// call, as [`rsa`].
-pub fn rsa_many(bits: u32) -> Trace {
+fn rsa_many(bits: u32) -> Trace {
     let ossl = openssl::rsa::Rsa::generate(bits).expect("openssl keygen");
     let pem = ossl.private_key_to_pem().expect("pem");
     let key = PrivateKey::from_pem_or_der(&pem).expect("key");
@@ -195,7 +195,7 @@ pub fn rsa_many(bits: u32) -> Trace {
 
 /// A variable-time exponentiation (sliding window) with a random full-length exponent:
 /// two of them must trace differently.
-pub fn leaky() -> Trace {
+fn leaky() -> Trace {
     let mut bytes = [0u8; 64];
     openssl::rand::rand_bytes(&mut bytes).expect("rand");
     bytes[0] |= 0x80;
