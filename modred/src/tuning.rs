@@ -99,9 +99,25 @@ pub const NTT_TRANSFORMED_THRESHOLD_FMA: usize = 200;
 /// transforms only the other operand). Measurements: `docs/tuning.md`.
 pub const NTT_TRANSFORMED_THRESHOLD_ADX: usize = 400;
 
-/// The NTT threshold of the portable transform next to the portable rows. Measurements:
+/// The NTT threshold of the portable transform next to the portable rows; below it the transform
+/// also serves from [`NTT_DENSE_MIN_PORTABLE`] limbs where it carries at least
+/// [`NTT_DENSE_BITS_PORTABLE`] product bits per point. NTT / Toom-4, multiplication (squaring):
+/// 1.03 (0.93) at 640 limbs, 1.47 (1.37) at 768, 0.99 (0.90) at 1024, 0.75 (0.72) at 1280, 1.23
+/// (1.11) at 1536, 1.01 (0.92) at 1792, 0.84 (0.76) at 2048, 0.87 (0.76) at 3072. Measurements:
 /// `docs/tuning.md`.
-pub const NTT_THRESHOLD_PORTABLE: usize = 400;
+pub const NTT_THRESHOLD_PORTABLE: usize = 2048;
+
+/// See [`NTT_THRESHOLD_PORTABLE`] (1024 to 1392 limbs: 2048 points at 64 to 87 bits each).
+pub const NTT_DENSE_MIN_PORTABLE: usize = 1024;
+
+/// See [`NTT_THRESHOLD_PORTABLE`].
+pub const NTT_DENSE_BITS_PORTABLE: usize = 64;
+
+/// On the portable tier, the size (limbs) from which `redc_n`'s products with m' and m, whose
+/// transforms are computed once per modulus, use the transform (a product then transforms only
+/// the other operand), below the one-off products' [`NTT_THRESHOLD_PORTABLE`]. Measurements:
+/// `docs/tuning.md`.
+pub const NTT_TRANSFORMED_THRESHOLD_PORTABLE: usize = 512;
 
 /// Divisor size (limbs) below which the reciprocal floor(B^2n / d) of `crate::arith::div_newton` is
 /// one schoolbook division instead of Newton's iteration. Measurements: `docs/tuning.md`.
@@ -139,8 +155,9 @@ pub const REDC_N_THRESHOLD: usize = 200;
 
 /// [`REDC_N_THRESHOLD`] on the portable tier, whose word-by-word REDC rows (u128 products) cost
 /// more per limb product while its products go Karatsuba from 24 limbs: the REDC over products
-/// pays from a smaller size. Measurements: `docs/tuning.md`.
-pub const REDC_N_THRESHOLD_PORTABLE: usize = 144;
+/// pays from a smaller size. `pow` / GMP, rows vs products: 1.10-1.13 vs 1.12-1.18 at 96 limbs,
+/// 1.37-1.44 vs 1.29-1.42 at 104, 1.43-1.46 vs 1.32-1.38 at 128. Measurements: `docs/tuning.md`.
+pub const REDC_N_THRESHOLD_PORTABLE: usize = 104;
 
 /// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
 /// two short ones of half the size) instead of the schoolbook triangle. Measurements:

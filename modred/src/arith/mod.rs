@@ -6,6 +6,7 @@
 //!
 //! Slices passed as outputs must not alias inputs unless the kernel says in-place is allowed.
 
+pub mod carry_chain;
 mod div;
 pub mod div_newton;
 pub mod gcd;
@@ -113,9 +114,9 @@ pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
 }
 
 /// Whether an addition or subtraction of `len` limbs runs its blocks of four on
-/// [`x86_64::add_blocks`] / [`x86_64::sub_blocks`] (on the ADX tier and above, so the portable
-/// tier keeps the portable loops; lengths below [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`] stay
-/// portable).
+/// [`x86_64::add_blocks`] / [`x86_64::sub_blocks`] (on the ADX tier and above, from
+/// [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`]); the other lengths and the portable tier run
+/// the loops of [`carry_chain`] (Rust, ADC / SBB intrinsics on x86-64).
 #[cfg(target_arch = "x86_64")]
 #[inline]
 fn asm_carry_chain(len: usize) -> bool {
@@ -152,7 +153,8 @@ unsafe fn carry_chain_blocks(
 
 /// `r = a + b` for equal lengths; returns the carry (0 or 1). `r` may alias neither input
 /// (use [`add_n_in_place`] for `a += b`). Blocks of four limbs by [`x86_64::add_blocks`] on
-/// the ADX tier and above from [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`].
+/// the ADX tier and above from [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`], else the loop of
+/// [`carry_chain::add`].
 /// Leaks: nothing but the lengths (constant time).
 #[inline]
 pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
@@ -163,11 +165,7 @@ pub fn add_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
         // SAFETY: three distinct slices of one length.
         return unsafe { carry_chain_blocks(rp, ap, bp, r.len(), adc, x86_64::add_blocks) };
     }
-    let mut c = 0;
-    for i in 0..r.len() {
-        (r[i], c) = adc(a[i], b[i], c);
-    }
-    c
+    carry_chain::add(r, a, b)
 }
 
 /// `a += b` for equal lengths; returns the carry (blocks as [`add_n`]).
@@ -181,11 +179,7 @@ pub fn add_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
         // SAFETY: `a` is both the output and the first input (allowed), `b` is distinct.
         return unsafe { carry_chain_blocks(p, p, b.as_ptr(), b.len(), adc, x86_64::add_blocks) };
     }
-    let mut c = 0;
-    for i in 0..a.len() {
-        (a[i], c) = adc(a[i], b[i], c);
-    }
-    c
+    carry_chain::add_in_place(a, b)
 }
 
 /// `a -= b` for equal lengths; returns the borrow (blocks as [`add_n`]).
@@ -199,11 +193,7 @@ pub fn sub_n_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
         // SAFETY: as in `add_n_in_place`.
         return unsafe { carry_chain_blocks(p, p, b.as_ptr(), b.len(), sbb, x86_64::sub_blocks) };
     }
-    let mut c = 0;
-    for i in 0..a.len() {
-        (a[i], c) = sbb(a[i], b[i], c);
-    }
-    c
+    carry_chain::sub_in_place(a, b)
 }
 
 /// `r = a - b` for equal lengths; returns the borrow (blocks as [`add_n`]).
@@ -217,11 +207,7 @@ pub fn sub_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
         // SAFETY: three distinct slices of one length.
         return unsafe { carry_chain_blocks(rp, ap, bp, r.len(), sbb, x86_64::sub_blocks) };
     }
-    let mut c = 0;
-    for i in 0..r.len() {
-        (r[i], c) = sbb(a[i], b[i], c);
-    }
-    c
+    carry_chain::sub(r, a, b)
 }
 
 /// `a += b` where `b.len() <= a.len()`; returns the carry out of `a` (past `b`, the ADD

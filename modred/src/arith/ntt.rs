@@ -144,30 +144,42 @@ pub fn threshold(squaring: bool) -> usize {
     }
 }
 
+/// Below [`threshold`], the window of sizes where the tier's transform also serves products
+/// whose transform is dense: (from this many limbs, at least this many product bits per point).
+/// The AVX2 + FMA kernels and the portable tier have one ([`crate::tuning`]).
+pub fn dense_window() -> Option<(usize, usize)> {
+    use crate::tuning::*;
+    match cpu::tier() {
+        Tier::Adx if fma_in_use() => Some((NTT_DENSE_MIN_FMA, NTT_DENSE_BITS_FMA)),
+        Tier::Portable => Some((NTT_DENSE_MIN_PORTABLE, NTT_DENSE_BITS_PORTABLE)),
+        _ => None,
+    }
+}
+
 /// Whether [`super::mul_n`] (`squaring` false) or [`super::sqr()`] of `n`-limb operands uses the
-/// NTT on the tier in use: from [`threshold`] on where one transform holds the product, and with
-/// the AVX2 + FMA kernels also from [`crate::tuning::NTT_DENSE_MIN_FMA`] limbs where [`plan`]'s
-/// transform carries at least [`crate::tuning::NTT_DENSE_BITS_FMA`] product bits per point.
+/// NTT on the tier in use: from [`threshold`] on where one transform holds the product, and in
+/// the tier's [`dense_window`] where [`plan`]'s transform carries enough product bits per point.
 pub fn pays(n: usize, squaring: bool) -> bool {
-    use crate::tuning::{NTT_DENSE_BITS_FMA, NTT_DENSE_MIN_FMA};
     if n >= threshold(squaring) {
         return ntt_fits(n, n);
     }
-    fma_in_use()
-        && n >= NTT_DENSE_MIN_FMA
-        && plan(prime_set(), 64 * n, 64 * n)
-            .is_some_and(|(log_len, _)| (128 * n) >> log_len >= NTT_DENSE_BITS_FMA)
+    dense_window().is_some_and(|(min, bits)| {
+        n >= min
+            && plan(prime_set(), 64 * n, 64 * n)
+                .is_some_and(|(log_len, _)| (128 * n) >> log_len >= bits)
+    })
 }
 
 /// Operand size (limbs) from which products with one operand's transform computed once and
 /// reused ([`Transformed`]: `redc_n`'s m' and m) use the NTT on the tier in use: the threshold of
-/// [`threshold`], except on the [`Tier::Adx`] tier, where the portable transform pays earlier
-/// for such products than for one-off ones (see [`crate::tuning`]).
+/// [`threshold`] on the [`Tier::Ifma`] tier; on the others the transform pays earlier for such
+/// products than for one-off ones (see [`crate::tuning`]).
 pub fn transformed_threshold() -> usize {
     match cpu::tier() {
         Tier::Adx if fma_in_use() => crate::tuning::NTT_TRANSFORMED_THRESHOLD_FMA,
         Tier::Adx => crate::tuning::NTT_TRANSFORMED_THRESHOLD_ADX,
-        _ => threshold(false),
+        Tier::Portable => crate::tuning::NTT_TRANSFORMED_THRESHOLD_PORTABLE,
+        Tier::Ifma => threshold(false),
     }
 }
 
@@ -1125,19 +1137,23 @@ mod tests {
         }
     }
 
-    /// With the AVX2 + FMA kernels, the NTT serves 448..=560 limbs below its threshold (1024
-    /// points carrying 56 to 70 bits each) and no other size below it; elsewhere exactly from
-    /// the threshold.
+    /// Below its threshold, the NTT serves 448..=560 limbs with the AVX2 + FMA kernels (1024
+    /// points carrying 56 to 70 bits each) and 1024..=1392 on the portable tier (2048 points, 64
+    /// to 87 bits), no other size below it; on the ifma tier and an adx tier without FMA exactly
+    /// from the threshold.
     #[test]
-    fn dense_window_is_448_to_560_limbs_on_fma() {
+    fn dense_windows_are_448_to_560_limbs_on_fma_and_1024_to_1392_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
-            if fma_in_use() {
-                let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
-                assert_eq!(below, (448..=560).collect::<Vec<_>>(), "squaring {squaring}");
+            let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
+            let window: Vec<usize> = if fma_in_use() {
+                (448..=560).collect()
+            } else if cpu::tier() == Tier::Portable {
+                (1024..=1392).collect()
             } else {
-                assert!(!(1..t).any(|n| pays(n, squaring)), "squaring {squaring}");
-            }
+                Vec::new()
+            };
+            assert_eq!(below, window, "squaring {squaring}");
             assert!(pays(t, squaring), "squaring {squaring}");
         }
     }

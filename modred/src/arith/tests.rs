@@ -79,7 +79,8 @@ fn large_sizes() -> Vec<usize> {
         s.extend([t - 1, t, t + 1]);
     }
     // The ends of the tier's dense-transform window below the threshold (if any).
-    for n in NTT_DENSE_MIN_FMA..NTT_THRESHOLD_FMA {
+    let window = ntt::dense_window().map_or(0..0, |(min, _)| min..ntt::threshold(false));
+    for n in window {
         for squaring in [false, true] {
             if ntt::pays(n, squaring) != ntt::pays(n - 1, squaring) {
                 s.extend([n - 2, n - 1, n, n + 1]);
@@ -469,8 +470,9 @@ fn add_sub_compare_and_modular_helpers() {
 
 /// The carry chains of `add_n` / `sub_n` (blocks of four in assembly on the ADX tier and
 /// above, the head and every limb on the portable tier) against num-bigint at every length
-/// up to 40, with carries that ripple through every limb, in place and out of place, and the
-/// x86-64 block kernels directly with a carry in.
+/// up to 40, with carries that ripple through every limb, in place and out of place; the
+/// loops of `carry_chain` (the target's and the portable form) and the x86-64 block kernels
+/// directly, the latter with a carry in.
 #[test]
 fn carry_chains_match_num_bigint() {
     let mut rng = StdRng::seed_from_u64(23);
@@ -495,6 +497,22 @@ fn carry_chains_match_num_bigint() {
             let mut x = a.clone();
             assert_eq!(sub_n_in_place(&mut x, &b), br);
             assert_eq!(x, r, "sub_n_in_place {n}");
+            // The loops beneath, whatever the tier: the target's form and the portable one.
+            let mut y = vec![0; n];
+            assert_eq!(carry_chain::add(&mut y, &a, &b), c, "carry_chain::add {n}");
+            assert_eq!(big(&y) + BigUint::from(c) * &base, &ba + &bb, "carry_chain::add {n}");
+            assert_eq!(carry_chain::add_portable(&mut r, &a, &b), c);
+            assert_eq!(r, y, "add_portable {n}");
+            let mut x = a.clone();
+            assert_eq!(carry_chain::add_in_place(&mut x, &b), c);
+            assert_eq!(x, y, "carry_chain::add_in_place {n}");
+            assert_eq!(carry_chain::sub(&mut y, &a, &b), br, "carry_chain::sub {n}");
+            assert_eq!(&ba + BigUint::from(br) * &base, big(&y) + &bb, "carry_chain::sub {n}");
+            assert_eq!(carry_chain::sub_portable(&mut r, &a, &b), br);
+            assert_eq!(r, y, "sub_portable {n}");
+            let mut x = a.clone();
+            assert_eq!(carry_chain::sub_in_place(&mut x, &b), br);
+            assert_eq!(x, y, "carry_chain::sub_in_place {n}");
             #[cfg(target_arch = "x86_64")]
             if n > 0 && n % 4 == 0 {
                 // SAFETY: n limbs (n / 4 blocks) behind each pointer, distinct buffers.
