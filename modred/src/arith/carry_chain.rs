@@ -36,78 +36,61 @@ pub fn sub_portable(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
     c
 }
 
-/// `r = a + b`; returns the carry.
-#[inline]
-pub fn add(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::_addcarry_u64;
-        let mut c = 0u8;
-        for ((ri, &ai), &bi) in r.iter_mut().zip(a).zip(b) {
-            c = _addcarry_u64(c, ai, bi, ri);
+/// `$out(r, a, b)`: `r = a ± b`, and `$in_place(a, b)`: `a ±= b`, each returning the carry or
+/// borrow: the x86-64 `$intrinsic` chain there, the portable `$limb_op` elsewhere.
+macro_rules! chains {
+    ($(#[$out_doc:meta])* $out:ident, $(#[$in_place_doc:meta])* $in_place:ident,
+     $intrinsic:ident, $limb_op:ident, $portable:ident) => {
+        $(#[$out_doc])*
+        #[inline]
+        pub fn $out(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut c = 0u8;
+                for ((ri, &ai), &bi) in r.iter_mut().zip(a).zip(b) {
+                    c = core::arch::x86_64::$intrinsic(c, ai, bi, ri);
+                }
+                Limb::from(c)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            $portable(r, a, b)
         }
-        Limb::from(c)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    add_portable(r, a, b)
+
+        $(#[$in_place_doc])*
+        #[inline]
+        pub fn $in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
+            #[cfg(target_arch = "x86_64")]
+            {
+                let mut c = 0u8;
+                for (ai, &bi) in a.iter_mut().zip(b) {
+                    c = core::arch::x86_64::$intrinsic(c, *ai, bi, ai);
+                }
+                Limb::from(c)
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            {
+                let mut c = 0;
+                for (ai, &bi) in a.iter_mut().zip(b) {
+                    (*ai, c) = $limb_op(*ai, bi, c);
+                }
+                c
+            }
+        }
+    };
 }
 
-/// `a += b`; returns the carry.
-#[inline]
-pub fn add_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::_addcarry_u64;
-        let mut c = 0u8;
-        for (ai, &bi) in a.iter_mut().zip(b) {
-            c = _addcarry_u64(c, *ai, bi, ai);
-        }
-        Limb::from(c)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut c = 0;
-        for (ai, &bi) in a.iter_mut().zip(b) {
-            (*ai, c) = adc(*ai, bi, c);
-        }
-        c
-    }
+chains! {
+    /// `r = a + b`; returns the carry.
+    add,
+    /// `a += b`; returns the carry.
+    add_in_place,
+    _addcarry_u64, adc, add_portable
 }
 
-/// `r = a - b`; returns the borrow.
-#[inline]
-pub fn sub(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::_subborrow_u64;
-        let mut c = 0u8;
-        for ((ri, &ai), &bi) in r.iter_mut().zip(a).zip(b) {
-            c = _subborrow_u64(c, ai, bi, ri);
-        }
-        Limb::from(c)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    sub_portable(r, a, b)
-}
-
-/// `a -= b`; returns the borrow.
-#[inline]
-pub fn sub_in_place(a: &mut [Limb], b: &[Limb]) -> Limb {
-    #[cfg(target_arch = "x86_64")]
-    {
-        use core::arch::x86_64::_subborrow_u64;
-        let mut c = 0u8;
-        for (ai, &bi) in a.iter_mut().zip(b) {
-            c = _subborrow_u64(c, *ai, bi, ai);
-        }
-        Limb::from(c)
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    {
-        let mut c = 0;
-        for (ai, &bi) in a.iter_mut().zip(b) {
-            (*ai, c) = sbb(*ai, bi, c);
-        }
-        c
-    }
+chains! {
+    /// `r = a - b`; returns the borrow.
+    sub,
+    /// `a -= b`; returns the borrow.
+    sub_in_place,
+    _subborrow_u64, sbb, sub_portable
 }
