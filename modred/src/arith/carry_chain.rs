@@ -11,7 +11,8 @@
 //! portable form stays built on every target, for the others and for the tests
 //! (`add_portable`, `sub_portable`).
 //!
-//! All four: equal lengths (checked by the callers in `arith`), carry or borrow out 0 or 1.
+//! Every loop here: equal lengths (checked by the callers in `arith`), carry or borrow out 0
+//! or 1.
 //! Leaks: nothing but the lengths (constant time).
 
 use crate::limb::{adc, sbb, Limb};
