@@ -45,6 +45,15 @@ pub const TOOM3_THRESHOLD: usize = 200;
 /// `docs/tuning.md`.
 pub const TOOM3_SQR_THRESHOLD: usize = 200;
 
+/// [`TOOM3_THRESHOLD`] on the portable tier: its Karatsuba (from 24 limbs, three levels deep at
+/// 200) holds on longer. `mul_n` / GMP, Toom-3 vs Karatsuba: 1.28 vs 1.21 at 256 limbs, 1.24 vs
+/// 1.25 at 288, 1.27 vs 1.27 at 320, 1.26 vs 1.39 at 360. Measurements: `docs/tuning.md`.
+pub const TOOM3_THRESHOLD_PORTABLE: usize = 320;
+
+/// [`TOOM3_SQR_THRESHOLD`] on the portable tier. `sqr` / GMP, Toom-3 vs Karatsuba: 1.21 vs 1.08
+/// at 200 limbs, 1.30 vs 1.15 at 256, 1.17 vs 1.21 at 288, 1.16 vs 1.24 at 320.
+pub const TOOM3_SQR_THRESHOLD_PORTABLE: usize = 272;
+
 /// Length (limbs) from which `arith::add_n` / `sub_n` and their in-place forms run their blocks of
 /// four limbs in assembly (ADX tier and above). At 8 limbs the call cost 3-5% of a 512-bit
 /// `pow` (`pow_vartime` 0.59 -> 0.60 GMP, `pow_ct` 0.70 -> 0.73, adx tier); from 2048 bits no
@@ -118,6 +127,15 @@ pub const NTT_DENSE_BITS_PORTABLE: usize = 64;
 /// the other operand), below the one-off products' [`NTT_THRESHOLD_PORTABLE`]. Measurements:
 /// `docs/tuning.md`.
 pub const NTT_TRANSFORMED_THRESHOLD_PORTABLE: usize = 512;
+
+/// On the portable tier, `redc_n` takes the cached transforms only where m's cyclic transform
+/// (the next power of two of k points) is at least this percent full, or where one-off products
+/// of k limbs take the transform anyway: the short and cyclic products win where the transform
+/// is half empty. `pow` / GMP (full exponent), transforms vs products: 1.23-1.26 vs 1.28-1.31
+/// at 512 limbs (full), 1.49 vs 1.38-1.40 at 576 (56%), 1.33-1.35 vs 1.39-1.40 at 640 (63%),
+/// 1.45-1.49 vs 1.43-1.46 at 768 (75%), 1.25-1.27 vs 1.50 at 1152 (56%, in the dense window).
+/// Measurements: `docs/tuning.md`.
+pub const NTT_TRANSFORMED_MIN_FILL_PERCENT_PORTABLE: usize = 60;
 
 /// Divisor size (limbs) below which the reciprocal floor(B^2n / d) of `crate::arith::div_newton` is
 /// one schoolbook division instead of Newton's iteration. Measurements: `docs/tuning.md`.

@@ -2,12 +2,16 @@
 //! Reduction With Precomputation*, JW-ISC '97, §1).
 
 use super::ntt;
-use super::{add_in_place, addmul_1_portable, addmul_2_portable, cmp_n, mul_1_portable, sub_in_place, sub_n};
+use super::{
+    add_1_in_place, add_in_place, add_n, add_n_in_place, addmul_1_portable, addmul_2_portable, cmp_n,
+    mul_1_portable, sub_in_place, sub_n,
+};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use crate::tuning::{
     KARATSUBA_SQR_THRESHOLD, KARATSUBA_SQR_THRESHOLD_PORTABLE, KARATSUBA_THRESHOLD,
-    KARATSUBA_THRESHOLD_PORTABLE, TOOM3_THRESHOLD, TOOM4_THRESHOLD,
+    KARATSUBA_THRESHOLD_PORTABLE, TOOM3_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD_PORTABLE, TOOM3_THRESHOLD,
+    TOOM3_THRESHOLD_PORTABLE, TOOM4_THRESHOLD,
 };
 use core::cmp::Ordering;
 
@@ -56,6 +60,18 @@ pub(crate) fn karatsuba_threshold(tier: Tier, square: bool) -> usize {
         (Tier::Portable, true) => KARATSUBA_SQR_THRESHOLD_PORTABLE,
         (_, false) => KARATSUBA_THRESHOLD,
         (_, true) => KARATSUBA_SQR_THRESHOLD,
+    }
+}
+
+/// The operand size (limbs) from which products (`square` false) or squares on `tier` use
+/// Toom-3 (or the transform) instead of Karatsuba: later on the portable tier, whose Karatsuba
+/// recursion goes deeper.
+pub(crate) fn toom3_threshold(tier: Tier, square: bool) -> usize {
+    match (tier, square) {
+        (Tier::Portable, false) => TOOM3_THRESHOLD_PORTABLE,
+        (Tier::Portable, true) => TOOM3_SQR_THRESHOLD_PORTABLE,
+        (_, false) => TOOM3_THRESHOLD,
+        (_, true) => TOOM3_SQR_THRESHOLD,
     }
 }
 
@@ -109,8 +125,8 @@ pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
 /// `r = a * b` for equal lengths n by Karatsuba's subtractive method (Lim–Hwang–Lee 1997 §1):
 /// with a = a_H B^h + a_L, w_H = a_H b_H, w_L = a_L b_L, w_M = (a_H - a_L)(b_H - b_L),
 /// `a b = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`, recursing while n >= the threshold.
-/// `scratch.len() >= karatsuba_scratch_len(n)`. From [`TOOM3_THRESHOLD`] on it hands over to
-/// [`mul_n`]. Runs on the tier in use ([`cpu::tier`]).
+/// `scratch.len() >= karatsuba_scratch_len(n)`. From the tier's Toom-3 threshold
+/// ([`toom3_threshold`]) on it hands over to [`mul_n`]. Runs on the tier in use ([`cpu::tier`]).
 /// Leaks: variable time: the signs of the differences choose a branch, and the carry and
 /// borrow propagations stop early.
 pub fn mul_karatsuba(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
@@ -132,7 +148,7 @@ pub(crate) fn mul_karatsuba_on(
     if n < karatsuba_threshold(tier, false).max(2) {
         return mul_basecase_on(tier, r, a, b);
     }
-    if n >= TOOM3_THRESHOLD {
+    if n >= toom3_threshold(tier, false) {
         return mul_n(r, a, b);
     }
     let h = n / 2; // low half
@@ -155,39 +171,56 @@ pub(crate) fn mul_karatsuba_on(
         mul_karatsuba_on(tier, r_hi, a_hi, b_hi, rest); // w_H
     }
 
-    // mid = w_H + w_L - w_M = a_H b_L + a_L b_H, built in `diffs` (2hh limbs) plus `top`.
-    let mid = diffs;
-    mid.copy_from_slice(&r[2 * h..]);
-    let mut top = add_in_place(mid, &r[..2 * h]);
-    if neg_a == neg_b {
-        top -= sub_in_place(mid, wm);
-    } else {
-        top += add_in_place(mid, wm);
-    }
-    debug_assert!(top <= 2);
-    let r_mid = &mut r[h..];
-    let c = add_in_place(r_mid, mid) + add_1_at(&mut r_mid[2 * hh..], top);
-    debug_assert_eq!(c, 0, "karatsuba: product overflowed 2n limbs");
+    karatsuba_combine(r, h, wm, neg_a == neg_b);
 }
 
-/// `a += c` where `a` may be empty (then `c` is returned as overflow).
-/// Leaks: variable time: stops as soon as the carry dies.
-fn add_1_at(a: &mut [Limb], c: Limb) -> Limb {
-    super::add_1_in_place(a, c)
+/// Karatsuba's recombination in place: `r` holds w_L (2h limbs) then w_H (2hh limbs, hh = h
+/// or h + 1) and becomes w_L + (w_L + w_H -+ w_M) B^h + w_H B^2h, w_M (2hh limbs) subtracted
+/// when `subtract`. With w_L = L0 + L1 B^h and w_H = H0 + H1 B^h (L0, L1, H0 of h limbs), the
+/// middle terms are (L0 + L1 + H0) B^h + (L1 + H0 + H1) B^2h: T = L1 + H0 once, then T + L0
+/// and T + H1, three additions of h limbs and w_M's pass (GMP's `mpn_toom22_mul` shares T the
+/// same way) instead of four passes over 2h limbs. Every step is mod B^(2n) (carries and
+/// borrows out of the top dropped): the true result is < B^(2n), so wrap-arounds in between
+/// cancel.
+/// Leaks: variable time: the carry and borrow propagations stop early.
+pub(crate) fn karatsuba_combine(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
+    let hh = r.len() / 2 - h;
+    debug_assert!((hh == h || hh == h + 1) && wm.len() == 2 * hh && h >= 1);
+    {
+        let (w_lo, w_hi) = r.split_at_mut(2 * h);
+        let (l0, l1) = w_lo.split_at_mut(h);
+        let (h0, h1) = w_hi.split_at_mut(h);
+        let c_t = add_n_in_place(h0, l1); // T = L1 + H0, in H0's place; c_t lands at 2h and 3h
+        let c_lo = add_n(l1, h0, l0); // position h: T + L0
+        let c_hi = add_n_in_place(h0, &h1[..h]); // position 2h: T + H1's low h limbs
+        if hh > h {
+            // H1 has h + 2 limbs: its top two belong at position 3h, where H1 itself starts.
+            let top = [h1[h], h1[h + 1]];
+            add_in_place(h1, &top); // a carry out of the top is a mod B^(2n) wrap
+        }
+        add_1_in_place(h1, c_t + c_hi);
+        add_1_in_place(w_hi, c_t + c_lo);
+    }
+    if subtract {
+        sub_in_place(&mut r[h..], wm);
+    } else {
+        add_in_place(&mut r[h..], wm);
+    }
 }
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
 /// schoolbook below the tier's Karatsuba threshold ([`karatsuba_threshold`]), Karatsuba below
-/// [`TOOM3_THRESHOLD`], then the three-prime NTT from the NTT threshold of this CPU on
+/// the tier's Toom-3 threshold ([`toom3_threshold`]), then the three-prime NTT from the NTT threshold of this CPU on
 /// ([`ntt::pays`]), and below it Toom-3 up to [`TOOM4_THRESHOLD`] and Toom-4 from there. Allocates its scratch.
 /// Leaks: nothing but the lengths below the Karatsuba threshold and at NTT sizes; variable time
 /// between them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(b.len() == n && r.len() == 2 * n);
-    if n < karatsuba_threshold(cpu::tier(), false) {
+    let tier = cpu::tier();
+    if n < karatsuba_threshold(tier, false) {
         mul_basecase(r, a, b)
-    } else if n < TOOM3_THRESHOLD {
+    } else if n < toom3_threshold(tier, false) {
         let mut scratch = vec![0; karatsuba_scratch_len(n)];
         mul_karatsuba(r, a, b, &mut scratch)
     } else if ntt::pays(n, false) {

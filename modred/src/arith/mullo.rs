@@ -3,15 +3,20 @@
 //! (`reduce::montgomery::redc_n`).
 //!
 //! Below [`MULLO_DC_THRESHOLD`] limbs the schoolbook rows stop at limb n (a triangle: about
-//! n^2 / 2 limb products). From it, divide and conquer as in GMP's `mpn_mullo_n` (T. Mulders,
-//! "On short multiplications and divisions", AAECC 11, 2000, with the split fixed at half):
-//! with a = a0 + a1 B^l, b = b0 + b1 B^l, l = n - floor(n/2), h = n - l,
+//! n^2 / 2 limb products). From it, divide and conquer (T. Mulders, "On short multiplications
+//! and divisions", AAECC 11, 2000, §2; GMP's `mpn_mullo_n` takes the same splits): with
+//! a = a0 + a1 B^l, b = b0 + b1 B^l and h = n - l limbs in the high parts,
 //! a b mod B^n = a0 b0 + B^l (a1 b0 + a0 b1 mod B^h) mod B^n: one full product of l limbs
-//! (Karatsuba and up, [`super::mul_n`]) and two short products of h limbs.
+//! ([`super::mul_n`]) and two short products of h limbs. Splitting at half would cost a whole
+//! product once the full one is Karatsuba (M(n/2) = M(n)/3 and the recursion sums to M(n));
+//! Mulders' split keeps the full product at about beta n with beta the optimum for the product
+//! algorithm it runs on ([`high_len`]): 0.694 for Karatsuba (the short product then costs
+//! about 0.81 M(n)), 0.775 for Toom-3, 0.821 for Toom-4, 0.9 for the transform.
 
-use super::{add_n_in_place, addmul_1, mul_1, mul_n};
+use super::{add_n_in_place, addmul_1, karatsuba_threshold, mul_1, mul_n, ntt, toom3_threshold};
+use crate::cpu;
 use crate::limb::Limb;
-use crate::tuning::MULLO_DC_THRESHOLD;
+use crate::tuning::{MULLO_DC_THRESHOLD, TOOM4_THRESHOLD};
 
 /// `r = a b mod B^n` for `n = r.len() = a.len() = b.len() >= 1`.
 /// Leaks: nothing but n below [`MULLO_DC_THRESHOLD`] (schoolbook rows); from it the full
@@ -22,8 +27,9 @@ pub fn mullo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     if n < MULLO_DC_THRESHOLD {
         return mullo_basecase(r, a, b);
     }
-    let h = n / 2;
+    let h = high_len(n);
     let l = n - h;
+    debug_assert!(1 <= h && h <= l);
     let mut full = vec![0; 2 * l];
     mul_n(&mut full, &a[..l], &b[..l]);
     r.copy_from_slice(&full[..n]);
@@ -34,6 +40,27 @@ pub fn mullo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     add_n_in_place(&mut r[l..], cross);
     mullo_n(cross, &a[..h], &b[l..]);
     add_n_in_place(&mut r[l..], cross);
+}
+
+/// The length h of the high parts [`mullo_n`] splits n limbs into (Mulders' split: the full
+/// product is of l = n - h limbs), by the algorithm [`mul_n`] runs the full product with on the
+/// tier in use: half while it is schoolbook (quadratic: no split beats the triangle), else
+/// h = (1 - beta) n with beta the optimum Mulders gives for that algorithm's exponent (GMP's
+/// `mpn_mullo_n` uses the same fractions: 11/36, 9/40, 7/39, 1/10).
+fn high_len(n: usize) -> usize {
+    let tier = cpu::tier();
+    let full_len = |num: usize, den: usize| n - n * num / den;
+    if full_len(11, 36) < karatsuba_threshold(tier, false) {
+        n / 2
+    } else if full_len(11, 36) < toom3_threshold(tier, false) {
+        n * 11 / 36
+    } else if ntt::pays(full_len(1, 10), false) {
+        n / 10
+    } else if full_len(9, 40) < TOOM4_THRESHOLD {
+        n * 9 / 40
+    } else {
+        n * 7 / 39
+    }
 }
 
 /// [`mullo_n`] by schoolbook rows: row i adds a[..n-i] b_i at limb i, each row's carry out

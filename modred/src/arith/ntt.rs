@@ -170,6 +170,19 @@ pub fn pays(n: usize, squaring: bool) -> bool {
     })
 }
 
+/// Whether `redc_n` (k-limb modulus) uses the cached transforms of m' and m ([`Transformed`])
+/// on the tier in use: from [`transformed_threshold`] on, and on the portable tier only where
+/// m's cyclic transform (next power of two of k points) is at least
+/// [`crate::tuning::NTT_TRANSFORMED_MIN_FILL_PERCENT_PORTABLE`] full or one-off products of k
+/// limbs take the transform too ([`pays`]).
+pub fn transforms_pay(k: usize) -> bool {
+    use crate::tuning::NTT_TRANSFORMED_MIN_FILL_PERCENT_PORTABLE as MIN_FILL;
+    k >= transformed_threshold()
+        && (cpu::tier() != Tier::Portable
+            || 100 * k >= MIN_FILL * k.next_power_of_two()
+            || pays(k, false))
+}
+
 /// Operand size (limbs) from which products with one operand's transform computed once and
 /// reused ([`Transformed`]: `redc_n`'s m' and m) use the NTT on the tier in use: the threshold of
 /// [`threshold`] on the [`Tier::Ifma`] tier; on the others the transform pays earlier for such

@@ -4,12 +4,12 @@
 //! x^2 = sum x_i^2 b^2i + 2 sum_{i<j} x_i x_j b^(i+j), about k(k+1)/2 multiplications.
 
 use super::{
-    abs_diff_for_sqr, add_in_place, addmul_1_portable, addmul_2_portable, mul_1_portable,
-    shl_in_place, sub_in_place,
+    abs_diff_for_sqr, addmul_1_portable, addmul_2_portable, mul_1_portable,
+    shl_in_place,
 };
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mac, mul_wide, Limb};
-use crate::tuning::{TOOM3_SQR_THRESHOLD, TOOM4_SQR_THRESHOLD};
+use crate::tuning::TOOM4_SQR_THRESHOLD;
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
 /// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
@@ -72,7 +72,8 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
 
 /// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
 /// `a^2 = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`. `scratch.len() >=
-/// karatsuba_scratch_len(n)`; from [`TOOM3_SQR_THRESHOLD`] on it hands over to [`sqr`].
+/// karatsuba_scratch_len(n)`; from the tier's Toom-3 threshold ([`super::toom3_threshold`]) on
+/// it hands over to [`sqr`].
 /// Runs on the tier in use ([`cpu::tier`]).
 /// Leaks: variable time: the sign of a_H - a_L chooses a branch, and the carry and borrow
 /// propagations stop early.
@@ -89,7 +90,7 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
     if n < super::karatsuba_threshold(tier, true).max(2) {
         return sqr_basecase_on(tier, r, a);
     }
-    if n >= TOOM3_SQR_THRESHOLD {
+    if n >= super::toom3_threshold(tier, true) {
         return sqr(r, a);
     }
     let h = n / 2;
@@ -106,28 +107,22 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
         sqr_karatsuba_on(tier, r_lo, a_lo, rest);
         sqr_karatsuba_on(tier, r_hi, a_hi, rest);
     }
-    let mid = diffs;
-    mid.copy_from_slice(&r[2 * h..]);
-    let mut top = add_in_place(mid, &r[..2 * h]);
-    top -= sub_in_place(mid, wm);
-    debug_assert!(top <= 1);
-    let r_mid = &mut r[h..];
-    let c = add_in_place(r_mid, mid) + super::add_1_in_place(&mut r_mid[2 * hh..], top);
-    debug_assert_eq!(c, 0);
+    super::mul::karatsuba_combine(r, h, wm, true);
 }
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
 /// schoolbook below the tier's Karatsuba squaring threshold ([`super::karatsuba_threshold`]),
-/// Karatsuba below [`TOOM3_SQR_THRESHOLD`], then the three-prime NTT from the NTT threshold of
+/// Karatsuba below the tier's Toom-3 threshold ([`super::toom3_threshold`]), then the three-prime NTT from the NTT threshold of
 /// this CPU on ([`super::ntt::pays`]), and below it Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and
 /// Toom-4 from there. Allocates scratch.
 /// Leaks: nothing but the length below that threshold and at NTT sizes; variable time between
 /// them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
-    if n < super::karatsuba_threshold(cpu::tier(), true) {
+    let tier = cpu::tier();
+    if n < super::karatsuba_threshold(tier, true) {
         sqr_basecase(r, a)
-    } else if n < TOOM3_SQR_THRESHOLD {
+    } else if n < super::toom3_threshold(tier, true) {
         let mut scratch = vec![0; super::karatsuba_scratch_len(n)];
         sqr_karatsuba(r, a, &mut scratch)
     } else if super::ntt::pays(n, true) {

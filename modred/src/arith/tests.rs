@@ -66,6 +66,8 @@ fn large_sizes() -> Vec<usize> {
     for t in [
         TOOM3_THRESHOLD,
         TOOM3_SQR_THRESHOLD,
+        TOOM3_THRESHOLD_PORTABLE,
+        TOOM3_SQR_THRESHOLD_PORTABLE,
         TOOM4_THRESHOLD,
         TOOM4_SQR_THRESHOLD,
         NTT_THRESHOLD_IFMA,
