@@ -178,7 +178,7 @@ pub const REDC_N_THRESHOLD: usize = 200;
 pub const REDC_N_THRESHOLD_PORTABLE: usize = 104;
 
 /// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
-/// two short ones of half the size) instead of the schoolbook triangle. Measurements:
+/// two short ones, Mulders' split) instead of the schoolbook triangle. Measurements:
 /// `docs/tuning.md`.
 pub const MULLO_DC_THRESHOLD: usize = 32;
 
