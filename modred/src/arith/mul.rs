@@ -210,8 +210,9 @@ pub(crate) fn karatsuba_combine(r: &mut [Limb], h: usize, wm: &[Limb], subtract:
 
 /// `r = a * b` for equal lengths n >= 1, `r.len() == 2n`, by the method the size calls for:
 /// schoolbook below the tier's Karatsuba threshold ([`karatsuba_threshold`]), Karatsuba below
-/// the tier's Toom-3 threshold ([`toom3_threshold`]), then the three-prime NTT from the NTT threshold of this CPU on
-/// ([`ntt::pays`]), and below it Toom-3 up to [`TOOM4_THRESHOLD`] and Toom-4 from there. Allocates its scratch.
+/// the tier's Toom-3 threshold ([`toom3_threshold`]), then the three-prime NTT from the NTT
+/// threshold of this CPU on ([`ntt::pays`]), and below it Toom-3 up to [`TOOM4_THRESHOLD`] and
+/// Toom-4 from there. Allocates its scratch.
 /// Leaks: nothing but the lengths below the Karatsuba threshold and at NTT sizes; variable time
 /// between them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn mul_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {

@@ -96,10 +96,10 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
     let h = n / 2;
     let hh = n - h;
     let (a_lo, a_hi) = a.split_at(h);
-    let (diffs, rest) = scratch.split_at_mut(2 * hh);
+    // |a_H - a_L| (hh limbs) and w_M; the recombination needs no other scratch.
+    let (da, rest) = scratch.split_at_mut(hh);
     let (wm, rest) = rest.split_at_mut(2 * hh);
     let rest = &mut rest[2..];
-    let da = &mut diffs[..hh];
     abs_diff_for_sqr(da, a_hi, a_lo);
     sqr_karatsuba_on(tier, wm, da, rest);
     {
@@ -112,9 +112,9 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
 /// schoolbook below the tier's Karatsuba squaring threshold ([`super::karatsuba_threshold`]),
-/// Karatsuba below the tier's Toom-3 threshold ([`super::toom3_threshold`]), then the three-prime NTT from the NTT threshold of
-/// this CPU on ([`super::ntt::pays`]), and below it Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and
-/// Toom-4 from there. Allocates scratch.
+/// Karatsuba below the tier's Toom-3 threshold ([`super::toom3_threshold`]), then the
+/// three-prime NTT from the NTT threshold of this CPU on ([`super::ntt::pays`]), and below it
+/// Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and Toom-4 from there. Allocates scratch.
 /// Leaks: nothing but the length below that threshold and at NTT sizes; variable time between
 /// them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
