@@ -110,32 +110,28 @@ pub const NTT_TRANSFORMED_THRESHOLD_ADX: usize = 400;
 
 /// The NTT threshold of the portable transform next to the portable rows; below it the transform
 /// also serves from [`NTT_DENSE_MIN_PORTABLE`] limbs where it carries at least
-/// [`NTT_DENSE_BITS_PORTABLE`] product bits per point. NTT / Toom-4, multiplication (squaring):
-/// 1.03 (0.93) at 640 limbs, 1.47 (1.37) at 768, 0.99 (0.90) at 1024, 0.75 (0.72) at 1280, 1.23
-/// (1.11) at 1536, 1.01 (0.92) at 1792, 0.84 (0.76) at 2048, 0.87 (0.76) at 3072. Measurements:
+/// [`NTT_DENSE_BITS_PORTABLE`] product bits per point. With transforms of 3 2^k points too,
+/// NTT / Toom-4, multiplication (squaring): 1.22 (1.15) at 768 limbs, 1.19 (1.11) at 832, 1.05
+/// (1.00) at 896, 0.93 (0.89) at 960, 0.86 (0.79) at 1024, 1.02 (0.88) at 1088, 0.91 (0.85) at
+/// 1152, 0.78 (0.73) at 1280, 1.12 (1.00) at 1408, 0.98 (0.90) at 1536, 0.94 (0.85) at 1664, 0.83
+/// (0.74) at 1792, 0.75 (0.66) at 1920, 0.70 (0.60) at 2048, 0.74 (0.73) at 3072. Measurements:
 /// `docs/tuning.md`.
 pub const NTT_THRESHOLD_PORTABLE: usize = 2048;
 
-/// See [`NTT_THRESHOLD_PORTABLE`] (1024 to 1392 limbs: 2048 points at 64 to 87 bits each).
-pub const NTT_DENSE_MIN_PORTABLE: usize = 1024;
+/// See [`NTT_THRESHOLD_PORTABLE`] (960-1044, 1104-1392 and 1656-2047 limbs: 1536, 2048 and 3072
+/// points at 69 bits each or more).
+pub const NTT_DENSE_MIN_PORTABLE: usize = 960;
 
 /// See [`NTT_THRESHOLD_PORTABLE`].
-pub const NTT_DENSE_BITS_PORTABLE: usize = 64;
+pub const NTT_DENSE_BITS_PORTABLE: usize = 69;
 
 /// On the portable tier, the size (limbs) from which `redc_n`'s products with m' and m, whose
 /// transforms are computed once per modulus, use the transform (a product then transforms only
-/// the other operand), below the one-off products' [`NTT_THRESHOLD_PORTABLE`]. Measurements:
-/// `docs/tuning.md`.
-pub const NTT_TRANSFORMED_THRESHOLD_PORTABLE: usize = 512;
-
-/// On the portable tier, `redc_n` takes the cached transforms only where m's cyclic transform
-/// (the next power of two of k points) is at least this percent full, or where one-off products
-/// of k limbs take the transform anyway: the short and cyclic products win where the transform
-/// is half empty. `pow` / GMP (full exponent), transforms vs products: 1.23-1.26 vs 1.28-1.31
-/// at 512 limbs (full), 1.49 vs 1.38-1.40 at 576 (56%), 1.33-1.35 vs 1.39-1.40 at 640 (63%),
-/// 1.45-1.49 vs 1.43-1.46 at 768 (75%), 1.25-1.27 vs 1.50 at 1152 (56%, in the dense window).
-/// Measurements: `docs/tuning.md`.
-pub const NTT_TRANSFORMED_MIN_FILL_PERCENT_PORTABLE: usize = 60;
+/// the other operand), below the one-off products' [`NTT_THRESHOLD_PORTABLE`]. Full-length `pow`
+/// / GMP, transforms vs short and cyclic products: 1.44-1.45 vs 1.39-1.40 at 336 limbs, 1.50-1.54
+/// vs 1.36-1.38 at 400, 1.34-1.37 vs 1.36-1.37 at 448, 1.28-1.30 vs 1.32-1.34 at 464, 1.21-1.22
+/// vs 1.34-1.35 at 496. Measurements: `docs/tuning.md`.
+pub const NTT_TRANSFORMED_THRESHOLD_PORTABLE: usize = 448;
 
 /// Divisor size (limbs) below which the reciprocal floor(B^2n / d) of `crate::arith::div_newton` is
 /// one schoolbook division instead of Newton's iteration. Measurements: `docs/tuning.md`.

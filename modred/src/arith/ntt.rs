@@ -21,6 +21,14 @@
 //! uses one twiddle, the i-th entry of a table of roots in bit-reversed order; a table for 2^k
 //! points serves every smaller size as its prefix.
 //!
+//! The portable kernels also run transforms of 3 2^k points (every p - 1 of their primes is
+//! divisible by 3 2^40), so a product fills its transform at least two thirds instead of half:
+//! one radix-3 step splits the cyclic convolution mod z^3M - 1 into three mod z^M - ω^e (ω a
+//! cube root of unity), twisted into cyclic ones of M = 2^k points by powers of a 3M-th root of
+//! unity (Cooley and Tukey's mixed radix, Math. Comp. 1965, in the twisted form of Bernstein,
+//! "Multidigit multiplication for mathematicians", 2001), each then a power-of-two transform as
+//! above.
+//!
 //! [`Transformed`] keeps an operand's transform for repeated products (the modulus in
 //! Montgomery reduction), full or mod B^N - 1.
 //!
@@ -165,22 +173,8 @@ pub fn pays(n: usize, squaring: bool) -> bool {
     }
     dense_window().is_some_and(|(min, bits)| {
         n >= min
-            && plan(prime_set(), 64 * n, 64 * n)
-                .is_some_and(|(log_len, _)| (128 * n) >> log_len >= bits)
+            && plan(prime_set(), 64 * n, 64 * n).is_some_and(|(points, _)| 128 * n / points >= bits)
     })
-}
-
-/// Whether `redc_n` (k-limb modulus) uses the cached transforms of m' and m ([`Transformed`])
-/// on the tier in use: from [`transformed_threshold`] on, and on the portable tier only where
-/// m's cyclic transform (next power of two of k points) is at least
-/// [`crate::tuning::NTT_TRANSFORMED_MIN_FILL_PERCENT_PORTABLE`] full or one-off products of k
-/// limbs take the transform too ([`pays`]).
-pub fn transforms_pay(k: usize) -> bool {
-    use crate::tuning::NTT_TRANSFORMED_MIN_FILL_PERCENT_PORTABLE as MIN_FILL;
-    k >= transformed_threshold()
-        && (cpu::tier() != Tier::Portable
-            || 100 * k >= MIN_FILL * k.next_power_of_two()
-            || pays(k, false))
 }
 
 /// Operand size (limbs) from which products with one operand's transform computed once and
@@ -499,6 +493,140 @@ fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
     }
 }
 
+/// The radix-3 step's constants of one prime for transforms of 3M points (M = 2^k): ψ a
+/// primitive 3M-th root of unity and ω = ψ^M a primitive cube root; `twist[e][i]` =
+/// ψ^(e i), `untwist[e][i]` = ψ^(-e i) for e = 1, 2 and i < M; every value with its Shoup
+/// quotient.
+struct Twist {
+    omega: [u64; 2],
+    twist: [Vec<[u64; 2]>; 2],
+    untwist: [Vec<[u64; 2]>; 2],
+}
+
+impl Twist {
+    fn new(p: u64, g: u64, m: usize) -> Self {
+        let psi = powmod(g, (p - 1) / (3 * m as u64), p);
+        let psi_inv = powmod(psi, p - 2, p);
+        let pre = |w: u64| [w, shoup_pre(w, p)];
+        let powers = |x: u64| {
+            let mut y = 1;
+            (0..m)
+                .map(|_| {
+                    let v = pre(y);
+                    y = mulmod(y, x, p);
+                    v
+                })
+                .collect::<Vec<_>>()
+        };
+        let square = mulmod(psi, psi, p);
+        Self {
+            omega: pre(powmod(psi, m as u64, p)),
+            twist: [powers(psi), powers(square)],
+            untwist: [powers(psi_inv), powers(mulmod(psi_inv, psi_inv, p))],
+        }
+    }
+}
+
+/// The [`Twist`]s of the portable set's three primes for 3 2^`log_m` points, built once per
+/// length and process.
+fn twists(log_m: u32) -> Arc<[Twist; 3]> {
+    static CACHE: Mutex<Vec<(u32, Arc<[Twist; 3]>)>> = Mutex::new(Vec::new());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, t)) = cache.iter().find(|(l, _)| *l == log_m) {
+        return t.clone();
+    }
+    let set = &PORTABLE;
+    let t = Arc::new(core::array::from_fn(|j| {
+        Twist::new(set.primes[j], set.generators[j], 1 << log_m)
+    }));
+    cache.push((log_m, t.clone()));
+    t
+}
+
+/// The radix-3 step of a forward transform of 3M points, before the three M-point transforms
+/// (Cooley–Tukey's first step for N = 3M as a CRT: a mod z^3M - 1 splits into a mod z^M - ω^e,
+/// e = 0, 1, 2, and z = ψ^e y turns each into a cyclic one mod y^M - 1). With x_0, x_1, x_2 the
+/// thirds of `a`: A_0 = x_0 + x_1 + x_2, A_1 = (x_0 - x_2 + t) ψ^i, A_2 = (x_0 - x_1 - t) ψ^(2i)
+/// for t = ω (x_1 - x_2) (ω^2 = -1 - ω). Inputs in [0, 4p); outputs in [0, 4p) (A_0) and
+/// [0, 2p).
+/// Leaks: nothing but the length (constant time).
+fn forward_radix3(a: &mut [u64], tw: &Twist, p: u64) {
+    let two_p = 2 * p;
+    let m = a.len() / 3;
+    let (x0, rest) = a.split_at_mut(m);
+    let (x1, x2) = rest.split_at_mut(m);
+    let [w, ws] = tw.omega;
+    for ((((x0, x1), x2), t1), t2) in x0
+        .iter_mut()
+        .zip(x1.iter_mut())
+        .zip(x2.iter_mut())
+        .zip(&tw.twist[0])
+        .zip(&tw.twist[1])
+    {
+        let (u0, u1, u2) = (
+            reduce_2p(*x0, two_p),
+            reduce_2p(*x1, two_p),
+            reduce_2p(*x2, two_p),
+        );
+        // Each sum below stays under 4p < 2^64.
+        let t = scalar(shoup(u1 + two_p - u2, w, ws, p));
+        *x0 = reduce_2p(u0 + u1, two_p) + u2;
+        *x1 = shoup(reduce_2p(u0 + two_p - u2, two_p) + t, t1[0], t1[1], p);
+        *x2 = shoup(reduce_2p(u0 + two_p - u1, two_p) + two_p - t, t2[0], t2[1], p);
+    }
+}
+
+/// The inverse of [`forward_radix3`] times 3, after the three inverse M-point transforms:
+/// B_e = A_e ψ^(-e i), then x_0 = A_0 + B_1 + B_2, x_1 = A_0 - B_1 + t, x_2 = A_0 - B_2 - t
+/// for t = ω (B_2 - B_1). Inputs and outputs in [0, 2p).
+/// Leaks: nothing but the length (constant time).
+fn inverse_radix3(a: &mut [u64], tw: &Twist, p: u64) {
+    let two_p = 2 * p;
+    let m = a.len() / 3;
+    let (x0, rest) = a.split_at_mut(m);
+    let (x1, x2) = rest.split_at_mut(m);
+    let [w, ws] = tw.omega;
+    for ((((x0, x1), x2), t1), t2) in x0
+        .iter_mut()
+        .zip(x1.iter_mut())
+        .zip(x2.iter_mut())
+        .zip(&tw.untwist[0])
+        .zip(&tw.untwist[1])
+    {
+        let a0 = *x0;
+        let b1 = shoup(*x1, t1[0], t1[1], p);
+        let b2 = shoup(*x2, t2[0], t2[1], p);
+        let t = scalar(shoup(b2 + two_p - b1, w, ws, p));
+        *x0 = reduce_2p(reduce_2p(a0 + b1, two_p) + b2, two_p);
+        *x1 = reduce_2p(reduce_2p(a0 + two_p - b1, two_p) + t, two_p);
+        *x2 = reduce_2p(reduce_2p(a0 + two_p - b2, two_p) + two_p - t, two_p);
+    }
+}
+
+/// What a transform of `n` points runs on: the power-of-two twiddles for its blocks of `m`
+/// points (n = m, or n = 3m with the radix-3 step's [`Twist`]s).
+struct Setup {
+    n: usize,
+    m: usize,
+    tables: Arc<Tables>,
+    twists: Option<Arc<[Twist; 3]>>,
+}
+
+impl Setup {
+    /// For `n`, one of the set's [`lengths`].
+    fn new(set: &PrimeSet, n: usize) -> Self {
+        let m = if n.is_power_of_two() { n } else { n / 3 };
+        debug_assert!(m.is_power_of_two() && (m == n || set.kernels == Kernels::Portable));
+        let log_m = m.trailing_zeros();
+        Self {
+            n,
+            m,
+            tables: tables(set, log_m),
+            twists: (m != n).then(|| twists(log_m)),
+        }
+    }
+}
+
 /// Bits `[o, o + b)` of `x` (zero beyond its end), for b <= 93.
 /// Leaks: the offset `o` and `b` (the limbs read, and branches on them); nothing of `x`.
 #[inline(always)]
@@ -534,27 +662,48 @@ fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
     dst[filled..].fill(0);
 }
 
-/// Transform length (log2) and coefficient bits for a product of `bits_a`- and `bits_b`-bit
-/// operands: the shortest power of two that holds the product's coefficients with b small
-/// enough that each coefficient (a sum of min(ca, cb) products of two b-bit values) stays below
-/// 2^`coeff_bits`. `None` beyond the set's longest transform.
-pub(crate) fn plan(set: &PrimeSet, bits_a: usize, bits_b: usize) -> Option<(u32, u32)> {
+/// The transform lengths (points) of `set`, shortest first: powers of two from 2^[`MIN_LOG_LEN`]
+/// to the set's longest, and for the portable kernels also 3 2^k between them (a radix-3 step
+/// over power-of-two transforms; 3 2^k divides every p - 1 of the set).
+fn lengths(set: &PrimeSet) -> impl Iterator<Item = usize> {
+    let radix3 = set.kernels == Kernels::Portable;
+    (MIN_LOG_LEN..=set.max_log_len).flat_map(move |log_len| {
+        let three = (radix3 && log_len > MIN_LOG_LEN).then_some(3 << (log_len - 1));
+        core::iter::once(1 << log_len).chain(three)
+    })
+}
+
+/// The shortest transform length of the tier's prime set with at least `n` points (`None`
+/// beyond the longest): the length of `redc_n`'s products mod B^N - 1 for an `n`-limb modulus.
+pub fn transform_len(n: usize) -> Option<usize> {
+    lengths(prime_set()).find(|&len| len >= n)
+}
+
+/// ceil(log2 `n`) for n >= 1.
+fn ceil_log2(n: usize) -> u32 {
+    usize::BITS - (n - 1).leading_zeros()
+}
+
+/// Transform length (points, one of [`lengths`]) and coefficient bits for a product of
+/// `bits_a`- and `bits_b`-bit operands: the shortest length that holds the product's
+/// coefficients with b small enough that each coefficient (a sum of min(ca, cb) products of two
+/// b-bit values) stays below 2^`coeff_bits`. `None` beyond the set's longest transform.
+pub(crate) fn plan(set: &PrimeSet, bits_a: usize, bits_b: usize) -> Option<(usize, u32)> {
     let total = bits_a + bits_b;
-    for log_len in MIN_LOG_LEN..=set.max_log_len {
-        let n = 1usize << log_len;
+    for n in lengths(set) {
         let mut b = total.div_ceil(n).max(1);
         while bits_a.div_ceil(b) + bits_b.div_ceil(b) > n + 1 {
             b += 1;
         }
         let terms = bits_a.div_ceil(b).min(bits_b.div_ceil(b)).max(1);
-        let log_terms = usize::BITS - (terms - 1).leading_zeros();
+        let log_terms = ceil_log2(terms);
         if 2 * b as u32 + log_terms <= set.coeff_bits {
             // Prefer limb-aligned coefficients when they fit the same length.
             let b = b as u32;
             let aligned = 128 + log_terms <= set.coeff_bits
                 && b <= 64
                 && bits_a.div_ceil(64) + bits_b.div_ceil(64) <= n + 1;
-            return Some((log_len, if aligned { 64 } else { b }));
+            return Some((n, if aligned { 64 } else { b }));
         }
     }
     None
@@ -632,7 +781,6 @@ impl CrtConsts {
 /// end-around carry.
 pub struct Transformed {
     set: &'static PrimeSet,
-    log_len: u32,
     b: u32,
     /// Coefficients of the operand.
     count: usize,
@@ -641,15 +789,16 @@ pub struct Transformed {
     /// Limbs of the longest other operand (full products), or 0 (cyclic).
     other: usize,
     data: Vec<u64>,
-    tables: Arc<Tables>,
+    setup: Setup,
 }
 
 impl core::fmt::Debug for Transformed {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         write!(
             f,
-            "Transformed({} limbs, 2^{} points)",
-            self.limbs, self.log_len
+            "Transformed({} limbs, {} points)",
+            self.limbs,
+            self.points()
         )
     }
 }
@@ -663,49 +812,47 @@ impl Transformed {
 
     /// [`Self::new`] with the kernels of `set` (which must run on this CPU).
     pub(crate) fn new_in(set: &'static PrimeSet, x: &[Limb], other: usize) -> Option<Self> {
-        let (log_len, b) = plan(set, 64 * x.len(), 64 * other.max(1))?;
-        Some(Self::build(set, x, log_len, b, other))
+        let (n, b) = plan(set, 64 * x.len(), 64 * other.max(1))?;
+        Some(Self::build(set, x, n, b, other))
     }
 
-    /// `x` (at most 2^`log_len` limbs) transformed for products mod B^N - 1, N = 2^`log_len`
-    /// (64-bit coefficients). `None` if the set's bound does not allow N terms.
-    pub fn new_cyclic(x: &[Limb], log_len: u32) -> Option<Self> {
-        Self::new_cyclic_in(prime_set(), x, log_len)
+    /// `x` (at most `n` limbs) transformed for products mod B^n - 1 (64-bit coefficients).
+    /// `None` unless `n` is a transform length of the tier ([`transform_len`]) whose bound allows
+    /// n terms.
+    pub fn new_cyclic(x: &[Limb], n: usize) -> Option<Self> {
+        Self::new_cyclic_in(prime_set(), x, n)
     }
 
     /// [`Self::new_cyclic`] with the kernels of `set` (which must run on this CPU).
-    pub(crate) fn new_cyclic_in(set: &'static PrimeSet, x: &[Limb], log_len: u32) -> Option<Self> {
-        let ok = log_len >= MIN_LOG_LEN
-            && log_len <= set.max_log_len
-            && x.len() <= 1 << log_len
-            && 128 + log_len <= set.coeff_bits;
-        ok.then(|| Self::build(set, x, log_len, 64, 0))
+    pub(crate) fn new_cyclic_in(set: &'static PrimeSet, x: &[Limb], n: usize) -> Option<Self> {
+        let ok = x.len() <= n
+            && 128 + ceil_log2(n) <= set.coeff_bits
+            && lengths(set).any(|len| len == n);
+        ok.then(|| Self::build(set, x, n, 64, 0))
     }
 
-    fn build(set: &'static PrimeSet, x: &[Limb], log_len: u32, b: u32, other: usize) -> Self {
-        let n = 1usize << log_len;
-        let tables = tables(set, log_len);
+    fn build(set: &'static PrimeSet, x: &[Limb], n: usize, b: u32, other: usize) -> Self {
+        let setup = Setup::new(set, n);
         let count = (64 * x.len()).div_ceil(b as usize);
         let mut data = vec![0; 3 * n];
         for (j, d) in data.chunks_exact_mut(n).enumerate() {
-            load(d, x, b, count, &tables.fields[j]);
-            transform(set, d, &tables, j);
+            load(d, x, b, count, &setup.tables.fields[j]);
+            transform(set, d, &setup, j);
         }
         Self {
             set,
-            log_len,
             b,
             count,
             limbs: x.len(),
             other,
             data,
-            tables,
+            setup,
         }
     }
 
     /// Transform length (points).
     pub fn points(&self) -> usize {
-        1 << self.log_len
+        self.setup.n
     }
 
     /// `r = a x` for `1 <= a.len() <=` the planned length, truncated to `r.len() <= a.len() +
@@ -725,7 +872,7 @@ impl Transformed {
             self.points(),
             count,
             self.b,
-            &self.tables,
+            &self.setup.tables,
             false,
         );
     }
@@ -738,7 +885,7 @@ impl Transformed {
         let n = self.points();
         debug_assert!(self.other == 0 && a.len() <= n && r.len() == n);
         let res = self.product(a, a.len());
-        finish(self.set, r, &res, n, n, 64, &self.tables, true);
+        finish(self.set, r, &res, n, n, 64, &self.setup.tables, true);
     }
 
     /// The three inverse transforms of (transform of `a`) times this operand's.
@@ -751,21 +898,22 @@ impl Transformed {
             .zip(self.data.chunks_exact(n))
             .enumerate()
         {
-            load(d, a, self.b, ca, &self.tables.fields[j]);
-            transform(self.set, d, &self.tables, j);
-            pointwise(self.set, d, Some(x), &self.tables, j);
-            transform_inverse(self.set, d, &self.tables, j);
+            load(d, a, self.b, ca, &self.setup.tables.fields[j]);
+            transform(self.set, d, &self.setup, j);
+            pointwise(self.set, d, Some(x), &self.setup.tables, j);
+            transform_inverse(self.set, d, &self.setup, j);
         }
         res
     }
 }
 
-/// Forward transform with the set's kernels.
+/// Forward transform of `s.n` points with the set's kernels.
 /// Leaks: nothing but the length (constant time).
-fn transform(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
-    let (tw, f) = (&t.tw[j], &t.fields[j]);
+fn transform(set: &PrimeSet, a: &mut [u64], s: &Setup, j: usize) {
+    let (tw, f) = (&s.tables.tw[j], &s.tables.fields[j]);
+    debug_assert_eq!(a.len(), s.n);
     match set.kernels {
-        // SAFETY: the IFMA set is only chosen on CPUs with AVX-512F and IFMA; the lengths are
+        // SAFETY: the IFMA set is only chosen on CPUs with AVX-512F and IFMA; its lengths are
         // powers of two >= 2^MIN_LOG_LEN = 16, within the tables.
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
         Kernels::Ifma => unsafe { super::ntt_ifma::transform(a, tw, f) },
@@ -773,16 +921,22 @@ fn transform(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
         Kernels::Fma => unsafe { super::ntt_fma::transform(a, &tw.fp, f.p) },
         Kernels::Portable => {
-            let h = a.len() / 2;
-            forward(a, &tw.w[..h], &tw.w_q[..h], f.p);
+            if let Some(twists) = &s.twists {
+                forward_radix3(a, &twists[j], f.p);
+            }
+            let h = s.m / 2;
+            for block in a.chunks_exact_mut(s.m) {
+                forward(block, &tw.w[..h], &tw.w_q[..h], f.p);
+            }
         }
     }
 }
 
-/// Inverse transform (without 1/N) with the set's kernels.
+/// Inverse transform of `s.n` points (without 1/N) with the set's kernels.
 /// Leaks: nothing but the length (constant time).
-fn transform_inverse(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
-    let (tw, f) = (&t.tw[j], &t.fields[j]);
+fn transform_inverse(set: &PrimeSet, a: &mut [u64], s: &Setup, j: usize) {
+    let (tw, f) = (&s.tables.tw[j], &s.tables.fields[j]);
+    debug_assert_eq!(a.len(), s.n);
     match set.kernels {
         // SAFETY: as in `transform`.
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -791,8 +945,13 @@ fn transform_inverse(set: &PrimeSet, a: &mut [u64], t: &Tables, j: usize) {
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
         Kernels::Fma => unsafe { super::ntt_fma::transform_inverse(a, &tw.fp, f.p) },
         Kernels::Portable => {
-            let h = a.len() / 2;
-            inverse(a, &tw.w_inv[..h], &tw.w_inv_q[..h], f.p);
+            let h = s.m / 2;
+            for block in a.chunks_exact_mut(s.m) {
+                inverse(block, &tw.w_inv[..h], &tw.w_inv_q[..h], f.p);
+            }
+            if let Some(twists) = &s.twists {
+                inverse_radix3(a, &twists[j], f.p);
+            }
         }
     }
 }
@@ -834,10 +993,9 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
     let nb = b.map_or(a.len(), <[Limb]>::len);
     debug_assert_eq!(r.len(), a.len() + nb);
     let (bits_a, bits_b) = (64 * a.len(), 64 * nb);
-    let (log_len, cb) = plan(set, bits_a, bits_b).expect("ntt_fits");
-    let n = 1usize << log_len;
+    let (n, cb) = plan(set, bits_a, bits_b).expect("ntt_fits");
     let (ca, cbb) = (bits_a.div_ceil(cb as usize), bits_b.div_ceil(cb as usize));
-    let t = tables(set, log_len);
+    let s = Setup::new(set, n);
     let mut res = vec![0u64; 3 * n];
     let mut tmp = if b.is_some() {
         vec![0u64; n]
@@ -845,20 +1003,20 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
         Vec::new()
     };
     for (j, out) in res.chunks_exact_mut(n).enumerate() {
-        let f = &t.fields[j];
+        let f = &s.tables.fields[j];
         load(out, a, cb, ca, f);
-        transform(set, out, &t, j);
+        transform(set, out, &s, j);
         match b {
             Some(b) => {
                 load(&mut tmp, b, cb, cbb, f);
-                transform(set, &mut tmp, &t, j);
-                pointwise(set, out, Some(&tmp), &t, j);
+                transform(set, &mut tmp, &s, j);
+                pointwise(set, out, Some(&tmp), &s.tables, j);
             }
-            None => pointwise(set, out, None, &t, j),
+            None => pointwise(set, out, None, &s.tables, j),
         }
-        transform_inverse(set, out, &t, j);
+        transform_inverse(set, out, &s, j);
     }
-    finish(set, r, &res, n, ca + cbb - 1, cb, &t, false);
+    finish(set, r, &res, n, ca + cbb - 1, cb, &s.tables, false);
 }
 
 /// From the three inverse transforms `res` to the product: the coefficients `0..count` by CRT
@@ -1011,9 +1169,27 @@ mod tests {
     #[test]
     fn plan_packs_coefficients_beyond_one_limb() {
         // 300-limb squares fit 512 points with 75-bit coefficients under the portable bound.
-        assert_eq!(plan(&PORTABLE, 300 * 64, 300 * 64), Some((9, 75)));
+        assert_eq!(plan(&PORTABLE, 300 * 64, 300 * 64), Some((512, 75)));
+        // 130-limb squares: 192 points (3 2^6) at 87 bits on the portable set.
+        assert_eq!(plan(&PORTABLE, 130 * 64, 130 * 64), Some((192, 87)));
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        assert_eq!(plan(&IFMA, 130 * 64, 130 * 64), Some((8, 65)));
+        assert_eq!(plan(&IFMA, 130 * 64, 130 * 64), Some((256, 65)));
+    }
+
+    /// The portable set's lengths are 2^k and 3 2^k in increasing order; the vector kernels'
+    /// only powers of two.
+    #[test]
+    fn lengths_interleave_three_times_powers_of_two_on_the_portable_set() {
+        let first: Vec<usize> = lengths(&PORTABLE).take(7).collect();
+        assert_eq!(first, [16, 32, 48, 64, 96, 128, 192]);
+        let all: Vec<usize> = lengths(&PORTABLE).collect();
+        assert!(all.windows(2).all(|w| w[0] < w[1]));
+        assert!(all.iter().all(|&n| {
+            PORTABLE.primes.iter().all(|&p| (p - 1).is_multiple_of(n as u64))
+        }));
+        for set in sets().into_iter().filter(|s| s.kernels != Kernels::Portable) {
+            assert!(lengths(set).all(usize::is_power_of_two));
+        }
     }
 
     #[test]
@@ -1151,18 +1327,19 @@ mod tests {
     }
 
     /// Below its threshold, the NTT serves 448..=560 limbs with the AVX2 + FMA kernels (1024
-    /// points carrying 56 to 70 bits each) and 1024..=1392 on the portable tier (2048 points, 64
-    /// to 87 bits), no other size below it; on the ifma tier and an adx tier without FMA exactly
-    /// from the threshold.
+    /// points carrying 56 to 70 bits each) and on the portable tier 960..=1044 (1536 points, 80
+    /// to 87 bits), 1104..=1392 (2048 points, 69 to 87 bits) and 1656..=2047 (3072 points, 69
+    /// to 85 bits), no other size below it; on the ifma tier and an adx tier without FMA
+    /// exactly from the threshold.
     #[test]
-    fn dense_windows_are_448_to_560_limbs_on_fma_and_1024_to_1392_portable() {
+    fn dense_windows_are_448_to_560_limbs_on_fma_and_three_ranges_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
             let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
             let window: Vec<usize> = if fma_in_use() {
                 (448..=560).collect()
             } else if cpu::tier() == Tier::Portable {
-                (1024..=1392).collect()
+                (960..=1044).chain(1104..=1392).chain(1656..=2047).collect()
             } else {
                 Vec::new()
             };
@@ -1175,9 +1352,9 @@ mod tests {
     fn plan_respects_the_coefficient_bound() {
         for set in sets() {
             for (ba, bb) in [(64, 64), (6400, 64), (1 << 20, 1 << 20), (1 << 26, 1 << 10)] {
-                let (log_len, b) = plan(set, ba, bb).unwrap();
+                let (points, b) = plan(set, ba, bb).unwrap();
                 let (ca, cb) = (ba.div_ceil(b as usize), bb.div_ceil(b as usize));
-                assert!(ca + cb - 1 <= 1 << log_len);
+                assert!(ca + cb - 1 <= points);
                 let terms = ca.min(cb) as f64;
                 assert!(2.0 * b as f64 + terms.log2() <= set.coeff_bits as f64);
             }

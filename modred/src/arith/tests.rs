@@ -749,13 +749,56 @@ fn transformed_products_match_gmp() {
             let mut lo = vec![0; nx.min(na)];
             t.mul(&mut lo, &a);
             assert_eq!(lo[..], r[..lo.len()], "low half {nx}x{na}");
-            let log_len = nx.max(na).next_power_of_two().trailing_zeros();
-            let c = ntt::Transformed::new_cyclic_in(set, &x, log_len).expect("fits");
+            let len = nx.max(na).next_power_of_two();
+            let c = ntt::Transformed::new_cyclic_in(set, &x, len).expect("fits");
             let n = c.points();
             let mut y = vec![0; n];
             c.mul_cyclic(&mut y, &a);
             let modulus = (rug::Integer::from(1) << (64 * n as u32)) - 1u32;
             assert_eq!(gmp(&y), want % modulus, "cyclic {nx}x{na} mod B^{n} - 1");
+        }
+    }
+}
+
+/// The portable transforms of 3 2^k points (a radix-3 step over power-of-two blocks):
+/// products and squares at sizes whose plan takes them (several coefficient widths), and
+/// products mod B^N - 1 for N = 3 2^k, random and all-ones, against GMP.
+#[test]
+fn radix3_transforms_match_gmp() {
+    let mut rng = StdRng::seed_from_u64(22);
+    let set = &ntt::PORTABLE;
+    let mut radix3 = 0;
+    for n in [6, 12, 23, 24, 45, 70, 96, 130, 190, 383, 384, 700, 768, 1100, 1536] {
+        let (points, _) = ntt::plan(set, 64 * n, 64 * n).expect("fits");
+        radix3 += usize::from(!points.is_power_of_two());
+        for pattern in [0, 1] {
+            let a = operand(&mut rng, n, pattern);
+            let b = operand(&mut rng, n - n / 3, pattern);
+            let mut r = vec![0; 2 * n];
+            ntt::convolve(set, &mut r, &a, Some(&a));
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "{n} limbs, {points} points");
+            ntt::convolve(set, &mut r, &a, None);
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "square {n} limbs, {points} points");
+            let mut r = vec![0; a.len() + b.len()];
+            ntt::convolve(set, &mut r, &a, Some(&b));
+            assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "{n}x{} limbs", b.len());
+        }
+    }
+    assert!(radix3 >= 8, "{radix3} sizes on 3 2^k points");
+    for len in [48, 96, 192, 768, 1536] {
+        for pattern in [0, 1] {
+            let x = operand(&mut rng, len, pattern);
+            let a = operand(&mut rng, len - pattern as usize, pattern);
+            let c = ntt::Transformed::new_cyclic_in(set, &x, len).expect("fits");
+            assert_eq!(c.points(), len);
+            let mut y = vec![0; len];
+            c.mul_cyclic(&mut y, &a);
+            let modulus = (rug::Integer::from(1) << (64 * len as u32)) - 1u32;
+            assert_eq!(gmp(&y), gmp(&x) * gmp(&a) % modulus, "mod B^{len} - 1");
+            let full = ntt::Transformed::new_in(set, &x, a.len()).expect("fits");
+            let mut r = vec![0; len + a.len()];
+            full.mul(&mut r, &a);
+            assert_eq!(gmp(&r), gmp(&x) * gmp(&a), "transformed {len} limbs");
         }
     }
 }

@@ -11,7 +11,7 @@
 //! rotated by L - k limbs (GMP does the same with `mpn_mulmod_bnm1`). Below the NTT range the
 //! cyclic product is `arith::mulmod_bnm1` (L = `arith::mulmod_bnm1::mulmod_bnm1_size(k)`); in
 //! that range both products use the transforms of m' and m, computed once per modulus
-//! (`crate::arith::ntt::Transformed`), where they pay (`crate::arith::ntt::transforms_pay`).
+//! (`crate::arith::ntt::Transformed`), from `crate::arith::ntt::transformed_threshold` on.
 //!
 //! Variable time (see `RedcN::reduce_vartime`).
 
@@ -42,16 +42,16 @@ pub struct RedcN {
 
 impl RedcN {
     /// The constants for the odd modulus `m` (k limbs): -m^{-1} mod R by Newton–Hensel lifting
-    /// (`arith::div_newton::inverse_mod_power`) and, where they pay
-    /// (`arith::ntt::transforms_pay`), the transforms.
+    /// (`arith::div_newton::inverse_mod_power`) and, from
+    /// `arith::ntt::transformed_threshold` on, the transforms.
     pub(crate) fn new(m: &[Limb]) -> Self {
         let k = m.len();
         let inv = arith::div_newton::inverse_mod_power(m, k);
         let mut m_neg_inv = vec![0; k];
         arith::sub_n(&mut m_neg_inv, &vec![0; k], &inv);
-        let transforms = if arith::ntt::transforms_pay(k) {
-            let log_len = k.next_power_of_two().trailing_zeros();
-            Transformed::new(&m_neg_inv, k).zip(Transformed::new_cyclic(m, log_len))
+        let transforms = if k >= arith::ntt::transformed_threshold() {
+            let cyclic = arith::ntt::transform_len(k).and_then(|n| Transformed::new_cyclic(m, n));
+            Transformed::new(&m_neg_inv, k).zip(cyclic)
         } else {
             None
         };
@@ -155,9 +155,9 @@ mod tests {
             t,
             t + 1,
             300,
-            513,
-            614, // portable: the last size whose cyclic transform is under 60% full
-            615,
+            513, // portable: 768 points (3 2^8) for the cyclic product
+            768,
+            769,
         ] {
             for case in 0..4 {
                 let mut m: Vec<Limb> = (0..k).map(|_| xorshift64(&mut s)).collect();
