@@ -552,17 +552,9 @@ fn twists(log_m: u32) -> Arc<[Twist; 3]> {
 /// Leaks: nothing but the length (constant time).
 fn forward_radix3(a: &mut [u64], tw: &Twist, p: u64) {
     let two_p = 2 * p;
-    let m = a.len() / 3;
-    let (x0, rest) = a.split_at_mut(m);
-    let (x1, x2) = rest.split_at_mut(m);
     let [w, ws] = tw.omega;
-    for ((((x0, x1), x2), t1), t2) in x0
-        .iter_mut()
-        .zip(x1.iter_mut())
-        .zip(x2.iter_mut())
-        .zip(&tw.twist[0])
-        .zip(&tw.twist[1])
-    {
+    for_each_third(a, &tw.twist, |x0, x1, x2, t1, t2| {
+        debug_assert!(*x0 < 2 * two_p && *x1 < 2 * two_p && *x2 < 2 * two_p);
         let (u0, u1, u2) = (
             reduce_2p(*x0, two_p),
             reduce_2p(*x1, two_p),
@@ -573,7 +565,7 @@ fn forward_radix3(a: &mut [u64], tw: &Twist, p: u64) {
         *x0 = reduce_2p(u0 + u1, two_p) + u2;
         *x1 = shoup(reduce_2p(u0 + two_p - u2, two_p) + t, t1[0], t1[1], p);
         *x2 = shoup(reduce_2p(u0 + two_p - u1, two_p) + two_p - t, t2[0], t2[1], p);
-    }
+    });
 }
 
 /// The inverse of [`forward_radix3`] times 3, after the three inverse M-point transforms:
@@ -582,17 +574,9 @@ fn forward_radix3(a: &mut [u64], tw: &Twist, p: u64) {
 /// Leaks: nothing but the length (constant time).
 fn inverse_radix3(a: &mut [u64], tw: &Twist, p: u64) {
     let two_p = 2 * p;
-    let m = a.len() / 3;
-    let (x0, rest) = a.split_at_mut(m);
-    let (x1, x2) = rest.split_at_mut(m);
     let [w, ws] = tw.omega;
-    for ((((x0, x1), x2), t1), t2) in x0
-        .iter_mut()
-        .zip(x1.iter_mut())
-        .zip(x2.iter_mut())
-        .zip(&tw.untwist[0])
-        .zip(&tw.untwist[1])
-    {
+    for_each_third(a, &tw.untwist, |x0, x1, x2, t1, t2| {
+        debug_assert!(*x0 < two_p && *x1 < two_p && *x2 < two_p);
         let a0 = *x0;
         let b1 = shoup(*x1, t1[0], t1[1], p);
         let b2 = shoup(*x2, t2[0], t2[1], p);
@@ -600,6 +584,29 @@ fn inverse_radix3(a: &mut [u64], tw: &Twist, p: u64) {
         *x0 = reduce_2p(reduce_2p(a0 + b1, two_p) + b2, two_p);
         *x1 = reduce_2p(reduce_2p(a0 + two_p - b1, two_p) + t, two_p);
         *x2 = reduce_2p(reduce_2p(a0 + two_p - b2, two_p) + two_p - t, two_p);
+    });
+}
+
+/// `f(x_0, x_1, x_2, c_1, c_2)` for each i < M = `a.len()` / 3: entry i of each third of `a`
+/// and of the two tables.
+#[inline(always)]
+fn for_each_third(
+    a: &mut [u64],
+    tables: &[Vec<[u64; 2]>; 2],
+    mut f: impl FnMut(&mut u64, &mut u64, &mut u64, [u64; 2], [u64; 2]),
+) {
+    let m = a.len() / 3;
+    debug_assert!(a.len() == 3 * m && tables.iter().all(|t| t.len() == m));
+    let (x0, rest) = a.split_at_mut(m);
+    let (x1, x2) = rest.split_at_mut(m);
+    for ((((x0, x1), x2), c1), c2) in x0
+        .iter_mut()
+        .zip(x1.iter_mut())
+        .zip(x2.iter_mut())
+        .zip(&tables[0])
+        .zip(&tables[1])
+    {
+        f(x0, x1, x2, *c1, *c2);
     }
 }
 
