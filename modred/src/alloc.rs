@@ -73,7 +73,9 @@ const WORK_FIXED_BYTES: u128 = 1 << 20;
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Work {
     /// Building a modulus context (reducer constants, cached transforms, the even split):
-    /// 67 from 2^18 bits on, 95 at 2^16 (ADX), 223 at 2^14 (IFMA: 446 KiB).
+    /// 67 from 2^18 bits on, 95 at 2^16 (ADX), 223 at 2^14 (IFMA: 446 KiB); on the portable
+    /// tier up to 96 at 2^20 where the process's transform tables grow during it (after
+    /// 6144-limb work: the 3 2^k transforms' twist tables and longer twiddle tables).
     Context,
     /// A product, square or reduction (products and transforms): 29; 32 reducing a 2k-limb x.
     Product,
@@ -106,7 +108,7 @@ impl Work {
     fn bytes_per_byte(self) -> u128 {
         match self {
             Work::Print => 128,
-            Work::Context => 80,
+            Work::Context => 112,
             Work::Power => 48,
             Work::Product => 40,
             Work::Parse => 24,
