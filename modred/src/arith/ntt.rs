@@ -210,6 +210,18 @@ fn powmod(mut a: u64, mut e: u64, p: u64) -> u64 {
     r
 }
 
+/// x^0, x^1, ..., x^(count - 1) mod p.
+fn powers(x: u64, count: usize, p: u64) -> Vec<u64> {
+    let mut y = 1;
+    (0..count)
+        .map(|_| {
+            let v = y;
+            y = mulmod(y, x, p);
+            v
+        })
+        .collect()
+}
+
 /// Shoup's quotient w' = floor(w 2^64 / p) for w < p.
 fn shoup_pre(w: u64, p: u64) -> u64 {
     shoup_pre_radix(w, p, 64)
@@ -301,15 +313,7 @@ impl Twiddles {
         let half = 1usize << (log_len - 1);
         let w = powmod(g, (p - 1) >> log_len, p);
         let w_inv = powmod(w, p - 2, p);
-        let powers = |x: u64| {
-            let mut v = Vec::with_capacity(half);
-            let mut y = 1;
-            for _ in 0..half {
-                v.push(y);
-                y = mulmod(y, x, p);
-            }
-            v
-        };
+        let powers = |x: u64| powers(x, half, p);
         let bits = log_len - 1;
         let rev = |j: usize| {
             if bits == 0 {
@@ -508,16 +512,7 @@ impl Twist {
         let psi = powmod(g, (p - 1) / (3 * m as u64), p);
         let psi_inv = powmod(psi, p - 2, p);
         let pre = |w: u64| [w, shoup_pre(w, p)];
-        let powers = |x: u64| {
-            let mut y = 1;
-            (0..m)
-                .map(|_| {
-                    let v = pre(y);
-                    y = mulmod(y, x, p);
-                    v
-                })
-                .collect::<Vec<_>>()
-        };
+        let powers = |x: u64| powers(x, m, p).into_iter().map(pre).collect::<Vec<_>>();
         let square = mulmod(psi, psi, p);
         Self {
             omega: pre(powmod(psi, m as u64, p)),
