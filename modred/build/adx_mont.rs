@@ -5,7 +5,9 @@
 //! loop counter, no branch on the row's length) and only the passes over the rows loop at run
 //! time; larger kernels run each row as a few straight-line limbs and a loop over blocks of
 //! eight ([`Layout::Looped`]), which keeps 65-128 limbs at a few KB of code per size. The
-//! Karatsuba squares' half squares are subroutines shared by the sizes with the same half.
+//! Karatsuba squares' half squares are subroutines shared by the sizes with the same half; those
+//! of the looped kernels loop their rows too (straight-line, the 60-64-limb halves were 40-45 KB
+//! of code and made the squares 10-25% slower at 118-128 limbs).
 //!
 //! Both compute the almost-Montgomery product (Gueron, "Efficient software implementations of
 //! modular exponentiation", J. Cryptogr. Eng. 2(1), 2012): for a, b < R = 2^(64k) and an odd
@@ -97,6 +99,9 @@ enum Layout {
 
 /// Limbs per block of a [`Layout::Looped`] row.
 const BLOCK: usize = 8;
+
+/// The shortest row [`sq_core`] runs as a loop in [`Layout::Looped`]: a head and one block.
+const LOOPED_ROW_MIN: usize = 2 + BLOCK;
 
 /// The register that walks operands in the frame in [`Layout::Looped`] rows.
 const FRAME_CURSOR: &str = "r13";
@@ -401,16 +406,27 @@ fn mul_kernel(k: usize, o: &Opts) -> String {
 /// 2. w = 2w + sum a_i^2 2^(128i): the doubling on CF (ADCX w, w), the squares on OF; both
 ///    chains end at zero since a^2 < 2^(128h).
 ///
-/// `zero` holds 0. Uses rdx, rax, rbx, r8-r11; leaves CF = OF = 0.
-fn sq_core(a: &mut Asm, h: usize, a_base: &str, w_base: &str, zero: &str) {
+/// `zero` holds 0. Uses rdx, rax, rbx, r8-r11; leaves CF = OF = 0. With `layout`
+/// [`Layout::Looped`] the rows of at least [`LOOPED_ROW_MIN`] limbs run as loops (cursors rdi
+/// and rbp, counter rcx: also clobbered), which keeps the half squares of the 65-128-limb
+/// kernels at a fraction of their straight-line size.
+fn sq_core(a: &mut Asm, layout: Layout, h: usize, a_base: &str, w_base: &str, zero: &str) {
     for i in 0..h - 1 {
         // A zeroing idiom clears CF and OF without waiting for the previous row's chains
         // (1-2% faster squares at 9-16 limbs than letting the absorptions clear them).
         a.i("xor r11d, r11d");
         a.i(format!("mov rdx, {}", at(a_base, i)));
-        let src = format!("{a_base} + {}", 8 * (i + 1));
-        let dst = format!("{w_base} + {}", 8 * (2 * i + 1));
-        let c = row(a, h - 1 - i, &src, (i > 0).then_some(dst.as_str()), &dst, 0);
+        let len = h - 1 - i;
+        let c = if layout == Layout::Looped && len >= LOOPED_ROW_MIN {
+            a.i(format!("lea rdi, [{a_base} + {}]", 8 * (i + 1)));
+            a.i(format!("lea rbp, [{w_base} + {}]", 8 * (2 * i + 1)));
+            let acc = (i > 0).then_some("rbp");
+            row_saving(a, Layout::Looped, len, "rdi", acc, "rbp", 0, None)
+        } else {
+            let src = format!("{a_base} + {}", 8 * (i + 1));
+            let dst = format!("{w_base} + {}", 8 * (2 * i + 1));
+            row(a, len, &src, (i > 0).then_some(dst.as_str()), &dst, 0)
+        };
         a.i(format!("adox {c}, {zero}"));
         if i > 0 {
             a.i(format!("adcx {c}, {zero}"));
@@ -481,7 +497,7 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     a.i(format!("mov {m}, rdx"));
     a.i("xor r14d, r14d");
     if !karatsuba {
-        sq_core(&mut a, k, "rsi", "rsp", "r14");
+        sq_core(&mut a, Layout::Unrolled, k, "rsi", "rsp", "r14");
     } else {
         let l = k - h; // a_h has l <= h limbs
                        // a_l^2 at w_0, a_h^2 at w_{2h}.
@@ -666,7 +682,8 @@ pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, St
     for h in halves {
         let mut a = Asm(String::from(".p2align 6\n"));
         a.label(&sq_core_label(o, h));
-        sq_core(&mut a, h, "r12", "r13", "r14");
+        // Looped only for the halves of looped kernels, whose rcx, rdi and rbp are free here.
+        sq_core(&mut a, o.layout(2 * h), h, "r12", "r13", "r14");
         a.i("ret");
         asm.push_str(&a.0);
     }
