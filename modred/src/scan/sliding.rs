@@ -175,8 +175,27 @@ impl Schedule {
     }
 }
 
+/// The odd powers g, g^3, ... the windows of `exp` read: all 2^(w-1) when the exponent has more
+/// than 2^w set bits (then nearly every entry is read: the table's products overlap the scan in
+/// [`run`]); otherwise up to the largest window value found by scanning the windows first, so
+/// that a sparse exponent does not pay for entries it never reads (65537 reads g alone: no
+/// squaring of g, no table product).
+/// Leaks: variable time: the exponent's set bits and windows.
+fn table_entries(exp: &[Limb], w: usize) -> usize {
+    let full = 1 << (w - 1);
+    let ones: u32 = exp.iter().map(|l| l.count_ones()).sum();
+    if ones as usize > 2 * full {
+        return full;
+    }
+    Windows::new(exp, w)
+        .map(|(_, index)| usize::from(index) + 1)
+        .max()
+        .unwrap_or(1)
+}
+
 /// g^exp with windows of at most `w` bits; `None` for exp = 0. Builds the odd powers
-/// g, g^3, ..., g^(2^w - 1) (one squaring, 2^(w-1) - 1 multiplications) while writing the
+/// g, g^3, ..., g^(2^w - 1) (one squaring, 2^(w-1) - 1 multiplications; fewer for a sparse
+/// exponent: [`table_entries`]) while writing the
 /// exponent's windows into a [`Schedule`] of products, then runs the schedule as one flat loop:
 /// a window [s, i] costs i - s + 1 squarings and one multiplication, a zero bit between windows
 /// one squaring. The exponent is scanned a few windows after each table product
@@ -199,19 +218,20 @@ fn run_with_capacity<A: ExpArith>(
     w: usize,
     capacity: usize,
 ) -> Option<A::Elem> {
+    let entries = table_entries(exp, w);
     let mut windows = Windows::new(exp, w);
     let (_, first) = windows.next()?;
     // At most pos squarings and as many multiplications (a window per set bit at most).
     let mut schedule = Schedule::with_capacity((2 * windows.pos).min(capacity));
     let mut g2 = g.clone();
-    if w > 1 {
+    if entries > 1 {
         a.sqr_in_place(&mut g2);
     }
-    let mut odd = Vec::with_capacity(1 << (w - 1));
+    let mut odd = Vec::with_capacity(entries);
     odd.push(g);
     // A window scanned during the table that did not fit the schedule.
     let mut left_over = None;
-    for i in 1..1usize << (w - 1) {
+    for i in 1..entries {
         let mut t = odd[i - 1].clone();
         a.mul_in_place(&mut t, &g2);
         odd.push(t);
@@ -387,5 +407,49 @@ mod tests {
             }
         }
         assert_eq!(run(&mut Exponents, BigUint::from(1u32), &[0], 5), None);
+    }
+
+    /// Counts the products, and checks that only odd powers that exist are read.
+    struct Counting {
+        squarings: usize,
+        products: usize,
+    }
+
+    impl ExpArith for Counting {
+        type Elem = BigUint;
+        fn sqr_in_place(&mut self, a: &mut BigUint) {
+            self.squarings += 1;
+            *a <<= 1u32;
+        }
+        fn mul_in_place(&mut self, a: &mut BigUint, b: &BigUint) {
+            self.products += 1;
+            *a += b;
+        }
+    }
+
+    /// A sparse exponent builds only the odd powers its windows read: 65537 costs 16
+    /// squarings and one multiplication whatever the window; a dense one the whole table.
+    #[test]
+    fn sparse_exponents_build_only_the_odd_powers_they_read() {
+        let count = |exp: &[Limb], w: usize| {
+            let mut c = Counting {
+                squarings: 0,
+                products: 0,
+            };
+            let got = run(&mut c, BigUint::from(1u32), exp, w);
+            assert_eq!(got, Some(Natural::from_limbs(exp.to_vec()).to_biguint()));
+            (c.squarings, c.products)
+        };
+        for w in 1..=8 {
+            assert_eq!(count(&[65537], w), (16, 1), "w={w}");
+            assert_eq!(count(&[1 << 40], w), (40, 0), "w={w}");
+        }
+        // 0b1011 0000 0001: windows 1011 (index 5) and 1 at w = 4: g^2 and five table products
+        // (g^3 .. g^11), then 8 squarings and one multiplication.
+        assert_eq!(count(&[0b1011_0000_0001], 4), (1 + 8, 5 + 1));
+        // 24 set bits > 2^4: the full table of 8 entries (g^2, then 7 products).
+        let dense = 0xff_ffff_u64;
+        let (squarings, products) = count(&[dense], 4);
+        assert_eq!((squarings, products), (1 + 20, 7 + 5));
     }
 }

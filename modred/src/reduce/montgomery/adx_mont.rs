@@ -14,8 +14,7 @@
 //! below m, through an exponentiation, which brings its result below m once at the end.
 //! Constant time with [`Finish::Masked`]: no branch or memory index depends on operand values.
 
-use super::MontParams;
-use crate::arith;
+use super::{redc, MontParams};
 use crate::cpu::Tier;
 use crate::limb::Limb;
 use crate::scan::{ExpArith, FusedArith, FusedPow};
@@ -197,19 +196,20 @@ fn pow_with(
     let mut ar = AdxArith(kernels);
     let mut g = base.to_vec();
     ar.mul_in_place(&mut g, &p.r2);
-    let mut acc = alg.run(&mut ar, g, p.one.clone(), exp);
-    leave(&ar.0, &mut acc, &p.m)
+    let acc = alg.run(&mut ar, g, p.one.clone(), exp);
+    leave(p, &acc)
 }
 
-/// The plain residue `< m` of the almost-Montgomery value `acc < R`: acc R^{-1} by a product
-/// with 1, which is at most m (equal only when acc = 0 mod m), then one masked subtraction.
-/// Leaks: as the kernels' finish.
-fn leave(kernels: &Kernels<'_>, acc: &mut [Limb], m: &[Limb]) -> Vec<Limb> {
-    let mut one = vec![0; m.len()];
-    one[0] = 1;
-    kernels.mul_in_place(acc, &one);
-    let mut out = vec![0; m.len()];
-    arith::sub_mod_final(&mut out, acc, 0, m);
+/// The plain residue `< m` of the almost-Montgomery value `acc < R`: acc R^{-1} mod m by
+/// Montgomery reduction alone (the MULX/ADX rows of [`redc::redc`]: k^2 products, half of a
+/// kernel product with 1; acc < R < m R as it needs).
+/// Leaks: nothing but the lengths (constant time).
+fn leave(p: &MontParams, acc: &[Limb]) -> Vec<Limb> {
+    let k = p.k();
+    let mut x = vec![0; 2 * k];
+    x[..k].copy_from_slice(acc);
+    let mut out = vec![0; k];
+    redc::redc(p, &mut out, &mut x);
     out
 }
 
@@ -238,8 +238,7 @@ impl FusedArith for Session {
         x.to_vec()
     }
     fn export_plain(&mut self, x: &[u64]) -> Vec<Limb> {
-        let mut acc = x.to_vec();
-        leave(&self.kernels(), &mut acc, &self.p.m)
+        leave(&self.p, x)
     }
     fn mul(&mut self, a: &mut Vec<u64>, b: &[u64]) {
         self.kernels().mul_in_place(a, b)
