@@ -195,12 +195,11 @@ fn table_entries(exp: &[Limb], w: usize) -> usize {
 
 /// g^exp with windows of at most `w` bits; `None` for exp = 0. Builds the odd powers
 /// g, g^3, ..., g^(2^w - 1) (one squaring, 2^(w-1) - 1 multiplications; fewer for a sparse
-/// exponent: [`table_entries`]) while writing the
-/// exponent's windows into a [`Schedule`] of products, then runs the schedule as one flat loop:
-/// a window [s, i] costs i - s + 1 squarings and one multiplication, a zero bit between windows
-/// one squaring. The exponent is scanned a few windows after each table product
-/// ([`SLIDING_WINDOWS_PER_TABLE_PRODUCT`]), so that the out-of-order core overlaps the scan with
-/// the products.
+/// exponent: [`table_entries`]) while writing the exponent's windows into a [`Schedule`] of
+/// products, then runs the schedule as one flat loop: a window [s, i] costs i - s + 1
+/// squarings and one multiplication, a zero bit between windows one squaring. The exponent is
+/// scanned a few windows after each table product ([`SLIDING_WINDOWS_PER_TABLE_PRODUCT`]), so
+/// that the out-of-order core overlaps the scan with the products.
 /// Leaks: variable time: the exponent's length and windows (the number and order of the
 /// products, and the table entries read), plus the arithmetic's own.
 #[inline(always)]
@@ -409,7 +408,7 @@ mod tests {
         assert_eq!(run(&mut Exponents, BigUint::from(1u32), &[0], 5), None);
     }
 
-    /// Counts the products, and checks that only odd powers that exist are read.
+    /// Exponent arithmetic ([`Exponents`]) that counts the products.
     struct Counting {
         squarings: usize,
         products: usize,
