@@ -70,8 +70,9 @@ fn lane_digit(rows: &[__m512i], l: usize, j: usize) -> u64 {
     digits[l]
 }
 
-/// CIOS steps per pass over the accumulator in [`amm_lanes`] (each pass does 4 * `STEPS`
-/// products per row it loads and stores).
+/// Digits handled per pass over the accumulator: CIOS steps in [`amm_lanes`] (each pass does
+/// 4 * `STEPS` products per row it loads and stores), multiplier digits in [`square_rows`],
+/// reduction steps in [`redc_rows`].
 const STEPS: usize = 4;
 
 /// Almost Montgomery products of eight pairs: lane l of `out` = a_l b_l R^{-1} mod m_l up to
@@ -207,8 +208,8 @@ fn steps<const R: usize>(
 /// Leaks: nothing but n (constant time).
 ///
 /// The square is separated from the reduction (the SOS of Koç, Acar, Kaliski 1996, §3):
-/// [`square_rows`] computes each cross product once, then n reduction steps ([`redc_steps`],
-/// [`STEPS`] per pass) clear the low n digits. Rows stay unnormalized until the end: a row
+/// [`square_rows`] computes each cross product once, then n reduction steps
+/// ([`redc_rows`]) clear the low n digits. Rows stay unnormalized until the end: a row
 /// takes < 2n 2^52 + 2^52 from the square and two halves < 2^52 from each of at most n steps,
 /// < (4n + 1) 2^52 + 2^13 < 2^61 for n <= 80.
 ///
@@ -228,69 +229,126 @@ unsafe fn amm_sqr_lanes(
     debug_assert!(a.len() == n && out.len() == n && t.len() == 2 * n);
     const { assert!(4 * digits_for(IFMA_LANES_MAX_LIMBS) + 1 < 1 << 9) };
     square_rows(t, a);
-    // n mod STEPS single steps first, then groups: the group at i needs rows up to i + n +
-    // STEPS <= 2n.
-    let mut i = 0;
-    while i < n % STEPS {
-        redc_steps::<1>(&mut t[i..], m, k0);
-        i += 1;
-    }
-    while i < n {
-        redc_steps::<STEPS>(&mut t[i..], m, k0);
-        i += STEPS;
-    }
+    redc_rows(t, m, k0);
     normalize(out, &t[n..]);
 }
 
-/// `t` (2n rows) = a^2 (n rows of digits < 2^52) as unnormalized rows, each < (2n + 1) 2^52,
-/// by columns: column p sums the low halves of the cross products a_i a_j with i < j, i + j =
-/// p, and the high halves of those with i + j = p - 1, doubles the sum and adds the diagonal
-/// half of a_{p/2}^2 that lands on p. [`CHAINS`] chains per half hide the multiply-add latency.
-/// Leaks: nothing but n.
+/// Shifts `next` into a window of consecutive rows: afterwards `w[s]` is the row that was
+/// `s` places before `next`. Written out element by element so that the window stays in
+/// registers (a loop over the array kept it on the stack: 1.5x slower squares).
+#[inline(always)]
+fn shift_in(w: &mut [__m512i; STEPS + 1], next: __m512i) {
+    const { assert!(STEPS == 4) };
+    *w = [next, w[0], w[1], w[2], w[3]];
+}
+
+/// The sum over r of the low half of x_r w_r and the high half of x_r w_{r+1}: the products
+/// of [`STEPS`] multiplier digits that land on one row, as independent chains.
+#[inline(always)]
+fn window_sum(x: &[__m512i; STEPS], w: &[__m512i; STEPS + 1]) -> __m512i {
+    // SAFETY: AVX-512F and IFMA are enabled in every caller (the lanes' kernels).
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut chains = [zero; STEPS];
+        for r in 0..STEPS {
+            let lo = _mm512_madd52lo_epu64(zero, x[r], w[r]);
+            chains[r] = _mm512_madd52hi_epu64(lo, x[r], w[r + 1]);
+        }
+        sum_rows(chains)
+    }
+}
+
+/// `t` (2n rows) = a^2 (n rows of digits < 2^52) as unnormalized rows, each < (2n + 1) 2^52:
+/// the cross products a_i a_j, i < j, once each (low half on row i + j, high half on i + j +
+/// 1), doubled, plus the diagonal squares. Leaks: nothing but n.
+///
+/// The cross products run [`STEPS`] multiplier digits a_i..a_{i+STEPS} per pass: first the
+/// pairs inside that block, then every row q of the block's products with the digits a_j, j >=
+/// i + STEPS, as one sum of [`STEPS`] independent chains. The partners of row q are the
+/// consecutive digits a_{q-i-STEPS}..a_{q-i}, kept in registers as a sliding window, so each
+/// row loads one new digit and loads and stores its accumulator once per 2 [`STEPS`]
+/// multiply-adds (a pass over columns instead reads two digits per two multiply-adds). The
+/// first and last [`STEPS`] rows of a pass have fewer partners and are summed apart.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
 fn square_rows(t: &mut [__m512i], a: &[__m512i]) {
-    /// Independent sums per half: Zen 5 starts two 512-bit multiply-adds per cycle, each
-    /// with a latency of 4.
-    const CHAINS: usize = 4;
     let n = a.len();
     debug_assert_eq!(t.len(), 2 * n);
     let zero = _mm512_setzero_si512();
-    // High halves of column p - 1's cross products: they land on column p.
-    let mut carried_hi = zero;
-    for p in 0..2 * n - 1 {
-        // Cross pairs i < j = p - i < n.
-        let first = (p + 1).saturating_sub(n);
-        let end = p.div_ceil(2);
-        let (mut lo, mut hi) = ([zero; CHAINS], [zero; CHAINS]);
-        let pairs = &a[first..end];
-        let partners = &a[p + 1 - end..=p - first];
-        let mut chunks = pairs.chunks_exact(CHAINS);
-        let mut partner_chunks = partners.rchunks_exact(CHAINS);
-        for (x, z) in (&mut chunks).zip(&mut partner_chunks) {
-            for c in 0..CHAINS {
-                lo[c] = _mm512_madd52lo_epu64(lo[c], x[c], z[CHAINS - 1 - c]);
-                hi[c] = _mm512_madd52hi_epu64(hi[c], x[c], z[CHAINS - 1 - c]);
+    t.fill(zero);
+    for i in (0..n).step_by(STEPS) {
+        let ai: [__m512i; STEPS] = core::array::from_fn(|r| a.get(i + r).copied().unwrap_or(zero));
+        // Pairs inside the block.
+        for r in 0..STEPS {
+            for s in r + 1..STEPS {
+                if i + s < n {
+                    let q = 2 * i + r + s;
+                    t[q] = _mm512_madd52lo_epu64(t[q], ai[r], ai[s]);
+                    t[q + 1] = _mm512_madd52hi_epu64(t[q + 1], ai[r], ai[s]);
+                }
             }
         }
-        let rest = chunks.remainder();
-        let partner_rest = partner_chunks.remainder();
-        for (c, &x) in rest.iter().enumerate() {
-            let z = partner_rest[partner_rest.len() - 1 - c];
-            lo[c] = _mm512_madd52lo_epu64(lo[c], x, z);
-            hi[c] = _mm512_madd52hi_epu64(hi[c], x, z);
+        // Row q gets the low halves of a_{i+r} a_{q-i-r} and the high halves of
+        // a_{i+r} a_{q-i-r-1}, partners from a_{i+STEPS} up: w[s] = a_{q-i-s}, or zero outside
+        // i + STEPS..n.
+        let mut w = [zero; STEPS + 1];
+        if i + 2 * STEPS <= n {
+            // Rising edge: row 2i + STEPS + d has d + 1 low halves and d high halves. (The
+            // arrays are indexed by constants only, here and below, so they stay in registers.)
+            for d in 0..STEPS {
+                let q = 2 * i + STEPS + d;
+                shift_in(&mut w, a[q - i]);
+                let mut sum = t[q];
+                for r in 0..STEPS {
+                    if r <= d {
+                        sum = _mm512_madd52lo_epu64(sum, ai[r], w[r]);
+                    }
+                    if r < d {
+                        sum = _mm512_madd52hi_epu64(sum, ai[r], w[r + 1]);
+                    }
+                }
+                t[q] = sum;
+            }
+            for q in 2 * i + 2 * STEPS..i + n {
+                shift_in(&mut w, a[q - i]);
+                t[q] = _mm512_add_epi64(t[q], window_sum(&ai, &w));
+            }
+            // Falling edge: row i + n + d has the low halves of rows r > d and the high
+            // halves of rows r >= d.
+            for d in 0..STEPS.min(n - i) {
+                let q = i + n + d;
+                shift_in(&mut w, zero);
+                let mut sum = t[q];
+                for r in 0..STEPS {
+                    if r > d {
+                        sum = _mm512_madd52lo_epu64(sum, ai[r], w[r]);
+                    }
+                    if r >= d {
+                        sum = _mm512_madd52hi_epu64(sum, ai[r], w[r + 1]);
+                    }
+                }
+                t[q] = sum;
+            }
+        } else if i + STEPS < n {
+            // The last blocks, fewer than 2 STEPS digits from the top: the same sums with the
+            // window's missing partners zero.
+            for q in 2 * i + STEPS..(i + n + STEPS).min(2 * n) {
+                shift_in(&mut w, a.get(q - i).copied().unwrap_or(zero));
+                t[q] = _mm512_add_epi64(t[q], window_sum(&ai, &w));
+            }
         }
-        let cross = _mm512_add_epi64(sum_rows(lo), carried_hi);
-        carried_hi = sum_rows(hi);
-        let doubled = _mm512_add_epi64(cross, cross);
-        t[p] = if p % 2 == 0 {
-            _mm512_madd52lo_epu64(doubled, a[p / 2], a[p / 2])
+    }
+    // Double the cross products and add the diagonal halves: a_{p/2}^2 low on even p, high
+    // on odd p.
+    for (p, row) in t.iter_mut().enumerate() {
+        let doubled = _mm512_add_epi64(*row, *row);
+        let d = a[p / 2];
+        *row = if p % 2 == 0 {
+            _mm512_madd52lo_epu64(doubled, d, d)
         } else {
-            _mm512_madd52hi_epu64(doubled, a[p / 2], a[p / 2])
+            _mm512_madd52hi_epu64(doubled, d, d)
         };
     }
-    let top = _mm512_add_epi64(carried_hi, carried_hi);
-    t[2 * n - 1] = _mm512_madd52hi_epu64(top, a[n - 1], a[n - 1]);
 }
 
 /// The lane-wise sum of a few rows.
@@ -302,55 +360,110 @@ fn sum_rows<const C: usize>(rows: [__m512i; C]) -> __m512i {
         .unwrap_or(unsafe { _mm512_setzero_si512() })
 }
 
-/// R Montgomery reduction steps in one pass over the rows: position r of `t` (r < R) is
-/// cleared by adding y_r m 2^(52r), y_r = t_r k0 mod 2^52 per lane (t_r with the carries of
-/// the positions below it), and the carry out of position R - 1 goes onto row R. Low halves
-/// of y_r m_i land on row r + i, high halves on r + i + 1, so rows R..n + R of `t` change;
-/// rows 0..R are left as they were (their value is now a multiple of 2^52 carried on).
-/// `t` has at least n + R rows, `m` n >= R.
+/// The n Montgomery reduction steps of [`amm_sqr_lanes`] on `t` (2n unnormalized rows):
+/// afterwards rows n..2n hold (t + Y m) / R, Y < R the multiple that clears the low n digits
+/// (rows below n are left with values that are multiples of 2^52 carried on).
+/// Leaks: nothing but n.
+///
+/// n mod [`STEPS`] single steps first, then passes of [`STEPS`] steps: the pass at i picks
+/// its multiples y_r ([`redc_multiples`], a serial chain through the low rows) and adds y_r
+/// m 2^(52(i+r)) to rows i + STEPS..i + n + STEPS. Each pass finishes the rows the next pass
+/// picks its multiples from before anything else, and picks them right away, so the next
+/// chain's latency overlaps this pass's bulk; the bulk keeps the modulus digits
+/// m_{j-STEPS}..m_j of row j in a sliding window.
+#[inline]
+#[target_feature(enable = "avx512f,avx512ifma")]
+fn redc_rows(t: &mut [__m512i], m: &[__m512i], k0: __m512i) {
+    let n = m.len();
+    debug_assert!(n >= STEPS && t.len() == 2 * n);
+    let zero = _mm512_setzero_si512();
+    let singles = n % STEPS;
+    for i in 0..singles {
+        redc_step(&mut t[i..], m, k0);
+    }
+    let low = |t: &[__m512i]| core::array::from_fn(|p| t[p]);
+    let (mut y, mut carry) = redc_multiples(low(&t[singles..]), m, k0);
+    for i in (singles..n).step_by(STEPS) {
+        let t = &mut t[i..i + n + STEPS];
+        // Row j gets the low halves of y_r m_{j-r} and the high halves of y_r m_{j-r-1}.
+        let edge_row = |t: &[__m512i], y: &[__m512i; STEPS], j: usize| {
+            let mut sum = t[j];
+            for (r, &yr) in y.iter().enumerate() {
+                if let Some(&mj) = m.get(j - r) {
+                    sum = _mm512_madd52lo_epu64(sum, yr, mj);
+                }
+                if let Some(&mj) = m.get(j - r - 1) {
+                    sum = _mm512_madd52hi_epu64(sum, yr, mj);
+                }
+            }
+            sum
+        };
+        for j in STEPS..2 * STEPS {
+            t[j] = edge_row(t, &y, j);
+        }
+        t[STEPS] = _mm512_add_epi64(t[STEPS], carry);
+        let (next_y, next_carry) = if i + STEPS < n {
+            redc_multiples(low(&t[STEPS..]), m, k0)
+        } else {
+            ([zero; STEPS], zero)
+        };
+        let mut w: [__m512i; STEPS + 1] =
+            core::array::from_fn(|s| m.get(2 * STEPS - 1 - s).copied().unwrap_or(zero));
+        for j in 2 * STEPS..n {
+            shift_in(&mut w, m[j]);
+            t[j] = _mm512_add_epi64(t[j], window_sum(&y, &w));
+        }
+        for j in n.max(2 * STEPS)..n + STEPS {
+            t[j] = edge_row(t, &y, j);
+        }
+        (y, carry) = (next_y, next_carry);
+    }
+}
+
+/// The multiples of one pass of [`redc_rows`]: from its low rows `low` (t_i..t_{i+STEPS}),
+/// y_r = (t_{i+r} + the carries and products of the steps before r) k0 mod 2^52 per lane,
+/// each clearing its digit, and the carry out of the last, which belongs on row i + STEPS.
+/// Leaks: nothing.
+#[inline(always)]
+fn redc_multiples(
+    mut low: [__m512i; STEPS],
+    m: &[__m512i],
+    k0: __m512i,
+) -> ([__m512i; STEPS], __m512i) {
+    // SAFETY: AVX-512F and IFMA are enabled in the only caller, `redc_rows`.
+    unsafe {
+        let zero = _mm512_setzero_si512();
+        let mut y = [zero; STEPS];
+        let mut carry = zero;
+        for r in 0..STEPS {
+            let x = _mm512_add_epi64(low[r], carry);
+            y[r] = _mm512_madd52lo_epu64(zero, x, k0);
+            carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(x, y[r], m[0]));
+            for p in r + 1..STEPS {
+                low[p] = _mm512_madd52lo_epu64(low[p], y[r], m[p - r]);
+                low[p] = _mm512_madd52hi_epu64(low[p], y[r], m[p - r - 1]);
+            }
+        }
+        (y, carry)
+    }
+}
+
+/// One Montgomery reduction step: t_0 is cleared by adding y m, y = t_0 k0 mod 2^52 per lane,
+/// and its carry goes onto row 1 (rows 1..=n change). `t` has at least n + 1 rows.
 /// Leaks: nothing but n.
 #[inline]
 #[target_feature(enable = "avx512f,avx512ifma")]
-fn redc_steps<const R: usize>(t: &mut [__m512i], m: &[__m512i], k0: __m512i) {
+fn redc_step(t: &mut [__m512i], m: &[__m512i], k0: __m512i) {
     let n = m.len();
-    debug_assert!(n >= R && t.len() >= n + R);
-    let zero = _mm512_setzero_si512();
-    let mut y = [zero; R];
-    let mut low: [__m512i; R] = core::array::from_fn(|p| t[p]);
-    let mut carry = zero;
-    for r in 0..R {
-        let x = _mm512_add_epi64(low[r], carry);
-        y[r] = _mm512_madd52lo_epu64(zero, x, k0);
-        carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(x, y[r], m[0]));
-        for (p, row) in low.iter_mut().enumerate().skip(r + 1) {
-            let i = p - r;
-            *row = _mm512_madd52lo_epu64(*row, y[r], m[i]);
-            *row = _mm512_madd52hi_epu64(*row, y[r], m[i - 1]);
-        }
+    debug_assert!(t.len() > n);
+    let y = _mm512_madd52lo_epu64(_mm512_setzero_si512(), t[0], k0);
+    let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t[0], y, m[0]));
+    for j in 1..n {
+        let lo = _mm512_madd52lo_epu64(t[j], y, m[j]);
+        t[j] = _mm512_madd52hi_epu64(lo, y, m[j - 1]);
     }
-    // Rows R..n: every step's two halves land (one chain per step, summed).
-    for j in R..n {
-        let mut sum = t[j];
-        for r in 0..R {
-            let x = _mm512_madd52lo_epu64(zero, y[r], m[j - r]);
-            sum = _mm512_add_epi64(sum, _mm512_madd52hi_epu64(x, y[r], m[j - r - 1]));
-        }
-        t[j] = sum;
-    }
-    // Rows n..n + R: the top digits' halves.
-    for j in n..n + R {
-        let mut sum = t[j];
-        for r in 0..R {
-            if j - r < n {
-                sum = _mm512_madd52lo_epu64(sum, y[r], m[j - r]);
-            }
-            if j - r - 1 < n {
-                sum = _mm512_madd52hi_epu64(sum, y[r], m[j - r - 1]);
-            }
-        }
-        t[j] = sum;
-    }
-    t[R] = _mm512_add_epi64(t[R], carry);
+    t[n] = _mm512_madd52hi_epu64(t[n], y, m[n - 1]);
+    t[1] = _mm512_add_epi64(t[1], carry);
 }
 
 /// `out` lane l = lane l of `table[d[l]]` for every l, in constant time: every entry is read
@@ -651,7 +764,7 @@ mod tests {
             return;
         }
         let mut rnd = xorshift(0x2545_f491_4f6c_dd1du64);
-        for k in [8, 9, 10, 11, 16, 33, 63, 64] {
+        for k in [8, 9, 10, 11, 12, 13, 14, 15, 16, 24, 25, 33, 63, 64] {
             let n = digits_for(k);
             let m: [Vec<Limb>; LANES] = core::array::from_fn(|l| {
                 let mut m: Vec<Limb> = (0..k).map(|_| rnd()).collect();
