@@ -210,9 +210,10 @@ pub const IFMA_LANES_MIN_LIMBS: usize = 8;
 pub const IFMA_LANES_MAX_LIMBS: usize = 64;
 /// From this many limbs the lanes square with each cross product once (SOS) instead of
 /// multiplying a number by itself (CIOS). Measured on Zen 5 (one square / one product, 8
-/// lanes, medians of 7 interleaved rounds, 2026-12-02): 1.07 at 16 limbs, 1.02 at 20, 1.00
-/// at 24, 0.84 at 32, 0.83 at 48, 0.83 at 64.
-pub const IFMA_LANES_SQR_MIN_LIMBS: usize = 24;
+/// lanes, the kernels' own timing loop, medians of 7 interleaved rounds, 2026-12-02): 1.13 at
+/// 16 limbs, 1.08 at 20, 1.01-1.05 at 24, 0.96 at 26, 0.95 at 28, 0.88-0.92 at 32, 0.87-0.89
+/// at 48, 0.86-0.87 at 64.
+pub const IFMA_LANES_SQR_MIN_LIMBS: usize = 26;
 /// From this many limbs whether the lanes beat one exponentiation after the other is measured
 /// once per process on the running CPU (`exp::lanes::lanes_pay`); below, the lanes run. Batch /
 /// one by one, `cargo bench -p modred --features internals --bench exp -- lanes` (`docs/performance.md`): at 1024 and
