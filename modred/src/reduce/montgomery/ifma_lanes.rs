@@ -230,6 +230,7 @@ unsafe fn amm_sqr_lanes(
     const { assert!(4 * digits_for(IFMA_LANES_MAX_LIMBS) + 1 < 1 << 9) };
     square_rows(t, a);
     redc_rows(t, m, k0);
+    debug_assert!(rows_below(&t[n..], 1 << 61));
     normalize(out, &t[n..]);
 }
 
@@ -313,9 +314,9 @@ fn square_rows(t: &mut [__m512i], a: &[__m512i]) {
                 shift_in(&mut w, a[q - i]);
                 t[q] = _mm512_add_epi64(t[q], window_sum(&ai, &w));
             }
-            // Falling edge: row i + n + d has the low halves of rows r > d and the high
-            // halves of rows r >= d.
-            for d in 0..STEPS.min(n - i) {
+            // Falling edge: row i + n + d (< 2n, as n - i >= 2 STEPS) has the low halves of
+            // rows r > d and the high halves of rows r >= d.
+            for d in 0..STEPS {
                 let q = i + n + d;
                 shift_in(&mut w, zero);
                 let mut sum = t[q];
@@ -349,6 +350,12 @@ fn square_rows(t: &mut [__m512i], a: &[__m512i]) {
             _mm512_madd52hi_epu64(doubled, d, d)
         };
     }
+    debug_assert!(rows_below(t, (2 * n as u64 + 1) << DIGIT_BITS));
+}
+
+/// Whether every lane of every row is below `bound` (the carry bounds' debug checks).
+fn rows_below(rows: &[__m512i], bound: u64) -> bool {
+    (0..rows.len()).all(|j| (0..LANES).all(|l| lane_digit(rows, l, j) < bound))
 }
 
 /// The lane-wise sum of a few rows.
