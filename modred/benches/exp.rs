@@ -443,7 +443,9 @@ fn ratios(_: &mut Criterion) {
 
 /// Batch throughput on one core: `pow_batch_vartime` of 16 triples with different random odd
 /// moduli (eight lanes on the IFMA tier) against the same triples one by one (`pow_vartime`) and
-/// GMP's `mpz_powm` one by one, and `pow_batch_ct` against `Modulus::pow_ct` one by one. Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
+/// GMP's `mpz_powm` one by one, `pow_batch_ct` against `Modulus::pow_ct` one by one, and the
+/// two batches against each other (the lanes' variable-time table reads against the
+/// constant-time scan). Runs only with `MODRED_EXP_LANES=1` (or a list of sizes,
 /// `MODRED_EXP_LANES=1024,4096`): `MODRED_EXP_LANES=1 cargo bench -p modred --features internals --bench exp -- lanes`.
 fn lanes(_: &mut Criterion) {
     let Some(sizes) = sizes_from_env("MODRED_EXP_LANES") else {
@@ -523,6 +525,12 @@ fn lanes(_: &mut Criterion) {
             rounds,
             Box::new(batch_ct),
             Box::new(one_by_one_ct),
+        );
+        paired(
+            &format!("{bits} batch / batch ct"),
+            rounds,
+            Box::new(batch),
+            Box::new(batch_ct),
         );
     }
 }

@@ -64,8 +64,8 @@ fn item(token: Token, f: impl FnOnce() -> Result<Natural>) -> Result<Natural> {
 /// 512 to 4096 bits runs eight pairs at a time in the lanes of AVX-512 IFMA
 /// (`tuning::IFMA_LANES_MIN_LIMBS`), pairs of similar exponent lengths together, where the
 /// lanes beat one by one on this CPU (measured once per size from 2560 bits).
-/// Leaks: variable time, as [`Modulus::pow_vartime`] with the default options (the lanes are
-/// constant time for a given exponent length).
+/// Leaks: variable time, as [`Modulus::pow_vartime`] with the default options (the lanes'
+/// products follow the exponent length only; their table reads follow the exponents' digits).
 pub fn pow_many_vartime(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let opts = PowOptions::default();
     let token = Token::current();
@@ -127,8 +127,8 @@ pub fn pow_many_ct(m: &Modulus, pairs: &[(Natural, Natural)]) -> Result<Vec<Resu
 /// tier, odd moduli of 512 to 4096 bits run eight at a time in the lanes of AVX-512 IFMA,
 /// grouped by limb count and then exponent length (the moduli of a group may differ), where
 /// the lanes beat one by one on this CPU (measured once per size from 2560 bits).
-/// Leaks: variable time, as [`pow_vartime`] with the default options (the lanes are constant
-/// time for a given exponent length).
+/// Leaks: variable time, as [`pow_vartime`] with the default options (the lanes' products
+/// follow the exponent length only; their table reads follow the exponents' digits).
 pub fn pow_batch_vartime(triples: &[(Natural, Natural, Natural)]) -> Result<Vec<Result<Natural>>> {
     let opts = PowOptions::default();
     let token = Token::current();

@@ -105,7 +105,11 @@ fn measure(k: usize, ct: bool) -> bool {
             core::array::from_fn(|l| &b[l][..]),
             core::array::from_fn(|l| &e[i][l][..]),
         );
-        std::hint::black_box(ctx.pow_ct(b, e, MEASURE_BITS[i], w, &mut NoTrace));
+        std::hint::black_box(if ct {
+            ctx.pow_ct(b, e, MEASURE_BITS[i], w, &mut NoTrace)
+        } else {
+            ctx.pow_vartime(b, e, MEASURE_BITS[i], w)
+        });
     };
     let naturals = |x: &[Vec<Limb>; LANES]| x.clone().map(Natural::from_limbs);
     let (mn, bn, en) = (naturals(&m), naturals(&b), e.each_ref().map(naturals));
@@ -240,7 +244,8 @@ where
 
 /// `b^e mod m` for the items `group` (1..=8 indices of `items`, each served by the lanes, of
 /// one modulus length) in one pass of the lanes, under the caller's cancellation `token`.
-/// Leaks: the lengths and the longest exponent's bit length (constant time otherwise).
+/// Leaks: the lengths, the longest exponent's bit length and the exponents' digits (the table
+/// entries read).
 pub(super) fn pow(token: Token, items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
     debug_assert!((1..=LANES).contains(&group.len()));
     token.install(|| {
@@ -260,7 +265,6 @@ pub(super) fn pow(token: Token, items: &[Item], group: &[usize]) -> Vec<Result<N
 fn pow_lanes(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
     use crate::arith;
     use crate::reduce::montgomery::ifma_lanes::LanesCtx;
-    use crate::scan::ct::NoTrace;
     // Lane l runs item group[l], the unused lanes repeat the first item.
     let lane: [Item; LANES] = core::array::from_fn(|l| items[group[l.min(group.len() - 1)]]);
     let Some(ctx) = LanesCtx::new(lane.map(|(_, _, m)| m.limbs()), cpu::tier()) else {
@@ -275,12 +279,11 @@ fn pow_lanes(items: &[Item], group: &[usize]) -> Vec<Result<Natural>> {
     });
     let exp_bits = lane.iter().map(|(_, e, _)| e.bits()).max().unwrap_or(0);
     let w = crate::tuning::ct_window_bits(exp_bits);
-    let out = ctx.pow_ct(
+    let out = ctx.pow_vartime(
         core::array::from_fn(|l| &bases[l][..]),
         lane.map(|(_, e, _)| e.limbs()),
         exp_bits,
         w,
-        &mut NoTrace,
     );
     out.into_iter()
         .take(group.len())

@@ -18,14 +18,16 @@
 //! entries under masks, the exponents read over the longest one's length.
 //!
 //! Leaks: nothing but the lengths, `exp_bits` and `w` (constant time): no branch or memory
-//! address depends on operand values or exponent bits.
+//! address depends on operand values or exponent bits. The variable-time form
+//! ([`LanesCtx::pow_vartime`]) runs the same products but reads only the table entries the
+//! digits name, so its memory addresses depend on the exponents.
 
 use super::ifma::{digit52, limbs_of_digits};
 use super::pow2_mod;
 use crate::arith;
 use crate::cpu::Tier;
 use crate::limb::{neg_inv_newton, Limb};
-use crate::scan::ct::{scan_lanes, CtEvent, CtTrace, LanesArith};
+use crate::scan::ct::{scan_lanes, CtEvent, CtTrace, LanesArith, NoTrace};
 use crate::tuning::{IFMA_LANES_MAX_LIMBS, IFMA_LANES_MIN_LIMBS, IFMA_LANES_SQR_MIN_LIMBS};
 use core::arch::x86_64::*;
 
@@ -492,10 +494,36 @@ unsafe fn select_lanes(out: &mut [__m512i], table: &[Rows], d: [usize; LANES]) {
     }
 }
 
-/// The [`LanesArith`] of the constant-time scan: eight AMM residues (< 2m each).
+/// [`select_lanes`] reading only the entries the lanes ask for: one masked pass over the rows
+/// of each distinct digit (at most eight entries instead of the whole table).
+/// Leaks: the digits `d` (which entries are read): variable time.
+///
+/// # Safety
+/// The CPU must support AVX-512F.
+#[inline]
+#[target_feature(enable = "avx512f")]
+unsafe fn select_lanes_vartime(out: &mut [__m512i], table: &[Rows], d: [usize; LANES]) {
+    let mut filled = 0u8;
+    for &v in &d {
+        let hit = (0..LANES).fold(0u8, |h, l| h | u8::from(d[l] == v) << l);
+        if filled & hit != 0 {
+            continue; // an earlier lane with the same digit copied this entry
+        }
+        filled |= hit;
+        for (o, &row) in out.iter_mut().zip(&table[v]) {
+            *o = _mm512_mask_mov_epi64(*o, hit, row);
+        }
+    }
+    debug_assert_eq!(filled, u8::MAX);
+}
+
+/// The [`LanesArith`] of the scan: eight AMM residues (< 2m each).
 struct LanesAmm<'a> {
     m: &'a [__m512i],
     k0: __m512i,
+    /// Whether the table is read by [`select_lanes_vartime`] (only the entries the digits
+    /// name) instead of the constant-time [`select_lanes`].
+    vartime: bool,
     /// The result before it replaces the operand (n rows).
     scratch: Rows,
     /// The accumulator of the products (2n rows).
@@ -525,7 +553,13 @@ impl LanesArith<LANES> for LanesAmm<'_> {
     #[inline]
     fn select_lanes(&mut self, out: &mut Rows, table: &[Rows], d: [usize; LANES]) {
         // SAFETY: as above (AVX-512F).
-        unsafe { select_lanes(out, table, d) }
+        unsafe {
+            if self.vartime {
+                select_lanes_vartime(out, table, d)
+            } else {
+                select_lanes(out, table, d)
+            }
+        }
     }
 }
 
@@ -582,10 +616,27 @@ impl LanesCtx {
         debug_assert!(exp.iter().all(|e| arith::bit_len(e) <= exp_bits));
         debug_assert!((0..LANES).all(|l| arith::cmp(base[l], &self.m[l]).is_lt()));
         // SAFETY: a LanesCtx exists only on the IFMA tier (AVX-512F and IFMA).
-        unsafe { self.pow_ifma(base, exp, exp_bits, w, trace) }
+        unsafe { self.pow_ifma(base, exp, exp_bits, w, false, trace) }
     }
 
-    /// [`Self::pow_ct`] with the target features enabled.
+    /// [`Self::pow_ct`] whose scan reads only the table entries the exponents' digits name
+    /// ([`select_lanes_vartime`]); the same schedule of products otherwise.
+    /// Leaks: the exponents' digits (memory addresses), the lengths, `exp_bits` and `w`.
+    pub(crate) fn pow_vartime(
+        &self,
+        base: [&[Limb]; LANES],
+        exp: [&[Limb]; LANES],
+        exp_bits: usize,
+        w: usize,
+    ) -> [Vec<Limb>; LANES] {
+        debug_assert!(exp.iter().all(|e| arith::bit_len(e) <= exp_bits));
+        debug_assert!((0..LANES).all(|l| arith::cmp(base[l], &self.m[l]).is_lt()));
+        // SAFETY: as in `pow_ct`.
+        unsafe { self.pow_ifma(base, exp, exp_bits, w, true, &mut NoTrace) }
+    }
+
+    /// [`Self::pow_ct`] (or [`Self::pow_vartime`] if `vartime`) with the target features
+    /// enabled.
     ///
     /// # Safety
     /// The CPU must support AVX-512F and AVX-512 IFMA.
@@ -596,12 +647,14 @@ impl LanesCtx {
         exp: [&[Limb]; LANES],
         exp_bits: usize,
         w: usize,
+        vartime: bool,
         trace: &mut T,
     ) -> [Vec<Limb>; LANES] {
         let n = self.m_rows.len();
         let mut ar = LanesAmm {
             m: &self.m_rows,
             k0: self.k0,
+            vartime,
             scratch: vec![_mm512_setzero_si512(); n],
             wide: vec![_mm512_setzero_si512(); 2 * n],
         };
@@ -630,7 +683,6 @@ impl LanesCtx {
 mod tests {
     use super::*;
     use crate::natural::Natural;
-    use crate::scan::ct::NoTrace;
     use num_bigint::BigUint;
 
     fn big(x: &[Limb]) -> BigUint {
@@ -655,7 +707,8 @@ mod tests {
 
     /// Eight lanes against num-bigint for every served length (the lanes' lengths mixed, the
     /// longest setting n), with bases 0, 1, m - 1 and random, exponents 0, 1, short, and of
-    /// the longest length, and two lanes sharing a modulus.
+    /// the longest length (so lanes share digits), and two lanes sharing a modulus; the
+    /// constant-time and the variable-time table reads.
     #[test]
     fn pow_ct_matches_num_bigint() {
         if crate::cpu::detected() < Tier::Ifma {
@@ -706,16 +759,16 @@ mod tests {
             let ctx = LanesCtx::new(core::array::from_fn(|l| &m[l][..]), Tier::Ifma).unwrap();
             let bits = 64 * k;
             let w = crate::tuning::ct_window_bits(bits);
-            let got = ctx.pow_ct(
+            let (b, e) = (
                 core::array::from_fn(|l| &base[l][..]),
                 core::array::from_fn(|l| &exp[l][..]),
-                bits,
-                w,
-                &mut NoTrace,
             );
+            let ct = ctx.pow_ct(b, e, bits, w, &mut NoTrace);
+            let vartime = ctx.pow_vartime(b, e, bits, w);
             for l in 0..LANES {
-                let want = big(&base[l]).modpow(&big(&exp[l]), &big(&m[l]));
-                assert_eq!(got[l], limbs(&want, lens[l]), "k {k} lane {l}");
+                let want = limbs(&big(&base[l]).modpow(&big(&exp[l]), &big(&m[l])), lens[l]);
+                assert_eq!(ct[l], want, "k {k} lane {l}");
+                assert_eq!(vartime[l], want, "k {k} lane {l} (vartime)");
             }
         }
     }
