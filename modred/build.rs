@@ -31,6 +31,7 @@ fn main() {
                 prefix: "modred_adx_",
                 karatsuba_min: tuning::ADX_SQR_KARATSUBA_MIN_LIMBS,
                 unrolled_max: tuning::ADX_MONT_UNROLLED_MAX_LIMBS,
+                tiled_min: tuning::ADX_MONT_TILED_MIN_LIMBS,
             },
         )
     } else {

@@ -7,7 +7,9 @@
 //! eight ([`Layout::Looped`]), which keeps 65-128 limbs at a few KB of code per size. The
 //! Karatsuba squares' half squares are subroutines shared by the sizes with the same half; those
 //! of the looped kernels loop their rows too (straight-line, the 60-64-limb halves were 40-45 KB
-//! of code and made the squares 10-25% slower at 118-128 limbs).
+//! of code and made the squares 10-25% slower at 118-128 limbs). From `Opts::tiled_min` limbs
+//! (multiples of 8) the square's reduction and the whole product run in register tiles
+//! ([`tiles`]).
 //!
 //! Both compute the almost-Montgomery product (Gueron, "Efficient software implementations of
 //! modular exponentiation", J. Cryptogr. Eng. 2(1), 2012): for a, b < R = 2^(64k) and an odd
@@ -467,8 +469,8 @@ fn sq_core(a: &mut Asm, layout: Layout, h: usize, a_base: &str, w_base: &str, ze
 fn sqr_kernel(k: usize, o: &Opts) -> String {
     let name = format!("{}sqr_{k}", o.prefix);
     let layout = o.layout(k);
-    // m: rcx for unrolled rows, r15 for looped ones (rcx their counter).
-    let m = if layout == Layout::Looped {
+    // m: rcx for unrolled rows, r15 for looped ones (rcx their counter) and the tiled REDC.
+    let m = if layout == Layout::Looped || o.tiled(k) {
         "r15"
     } else {
         "rcx"
@@ -487,13 +489,23 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     let out = n0 + 8;
     let wlast = out + 8;
     let lazy = wlast + 8;
-    let frame = lazy + 8;
+    let tiled = o.tiled(k);
+    // The tiled REDC's slots (n0 among them, at TILE_N0).
+    let tiles_at = lazy + 8;
+    let frame = if tiled {
+        tiles_at + TILE_SLOTS
+    } else {
+        tiles_at
+    };
     let mut a = Asm(String::new());
     let sq = sq_core_label(o, h);
     a.function_start(&name, frame);
     a.i(format!("mov qword ptr [rsp + {out}], rdi"));
     a.i(format!("mov qword ptr [rsp + {n0}], rcx"));
     a.i(format!("mov qword ptr [rsp + {lazy}], r8"));
+    if tiled {
+        a.i(format!("mov qword ptr [rsp + {}], rcx", tiles_at + TILE_N0));
+    }
     a.i(format!("mov {m}, rdx"));
     a.i("xor r14d, r14d");
     if !karatsuba {
@@ -584,6 +596,12 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
             a.i(format!("mov qword ptr [rsp + {wj}], rax"));
         }
     }
+    if tiled {
+        tiles(&mut a, TilePass::Reduce, k, w, tiles_at);
+        copy_out_finish(&mut a, k, w, out, tiles_at, lazy);
+        a.function_end(&name, frame);
+        return a.0;
+    }
     // Reduction rows 0..k-1, looped: rbp = &w_i; row k-1 writes out.
     a.i(format!("lea rbp, [rsp + {w}]"));
     a.i(format!("lea rax, [rsp + {}]", w + 8 * (k - 1)));
@@ -629,6 +647,221 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     a.0
 }
 
+/// The accumulator registers of [`tiles`]: position p of a tile in `TILE_ACC[p % 9]`.
+const TILE_ACC: [&str; 9] = ["rcx", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13"];
+/// Limbs per tile side of [`tiles`].
+const TILE: usize = 8;
+/// [`tiles`]' frame slots, byte offsets from its base: the band's eight multipliers, a zero,
+/// the carry into the next band's top position, n0, `&y[k - 8]`, `&w[k]`, the cursor over the
+/// multipliers of a product, and the carry of a tile's addition of w.
+const TILE_Q: usize = 0;
+const TILE_ZERO: usize = 8 * TILE;
+const TILE_TOP: usize = TILE_ZERO + 8;
+const TILE_N0: usize = TILE_TOP + 8;
+const TILE_YLAST: usize = TILE_N0 + 8;
+const TILE_WEND: usize = TILE_YLAST + 8;
+const TILE_X: usize = TILE_WEND + 8;
+const TILE_CARRY: usize = TILE_X + 8;
+const TILE_SLOTS: usize = TILE_CARRY + 8;
+
+/// What a [`tiles`] pass adds to w.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum TilePass {
+    /// The product x y (x at the cursor in the slot [`TILE_X`]) into a zero w.
+    Product,
+    /// The Montgomery reduction Q m, Q = -w m^{-1} mod R (n0 in the slot [`TILE_N0`]).
+    Reduce,
+}
+
+/// w += x y or w += Q m (`pass`), on the 2k-limb w at `[rsp + w]`, y (m or the product's
+/// other factor) in r15, k a multiple of 8 and at least 16, in tiles of 8 x 8 limb products
+/// whose partial sums stay in registers (as OpenSSL's `__bn_sqrx8x_reduction`,
+/// `crypto/bn/asm/x86_64-mont5.pl`: operand scanning, Koç–Acar–Kaliski 1996 §4, in blocks).
+/// Per eight MULX: one load of the multiplier, one store and one flag-clearing XOR, where a row
+/// loads and stores the accumulator at every MULX.
+///
+/// Band b (b = 0..k/8) adds x_{8b+s} y 2^(64(8b+s)) for s = 0..8 (x = Q when reducing). Its
+/// first tile loads w_{8b..8b+8}; when reducing it forms each q_{8b+s} = w_{8b+s} n0 as its row
+/// s reaches position 8b+s, which the row makes zero. Tile j >= 1 adds w_{P..P+8}
+/// (P = 8b + 8j) and the previous tile's carry (into position P) to the eight partial sums the
+/// previous tile left; the carry out of position P+7 waits in the slot [`TILE_CARRY`] for the
+/// next tile. Then the rows s = 0..8 of x_{8b+s} y_{8j..8j+8}: row s adds into positions
+/// P+s..P+s+8, after which position P+s is final for the band (no later tile reaches it) and is
+/// stored. Bound: a row's nine registers, eight limbs and a fresh zero, plus the product, are at
+/// most (2^512 - 1) + (2^64 - 1)(2^512 - 1) < 2^576, so the fresh register absorbs both chains
+/// with no carry out (were the addition's carry put in the fresh register instead, all-ones
+/// operands would overflow it). Band end: the last partial sums, w_{8b+k..8b+k+8}, the last
+/// carry and the previous top make at most 2^513 - 2 + 1 + top, stored, with the next top (the
+/// carry into position 8b+k+8) at most 2 by induction; the last band's top is at most 1, as
+/// w + Q m < 2 R^2, and it is zero throughout a product (x y < R^2). Reducing w < R^2 leaves
+/// w_{k..2k} + top R = (w + Q m) / R < R + m, top in the slot [`TILE_TOP`], as the row REDC.
+///
+/// Registers: [`TILE_ACC`], rdx the multiplier, rax and rbx the product halves, rbp the w
+/// cursor (&w_P), r14 the y cursor (&y_{8j}); r15 is kept.
+fn tiles(a: &mut Asm, pass: TilePass, k: usize, w: usize, slots: usize) {
+    assert!(k.is_multiple_of(TILE) && k >= 2 * TILE);
+    let acc = |p: usize| TILE_ACC[p % 9];
+    let slot = |off: usize| format!("qword ptr [rsp + {}]", slots + off);
+    let q = |s: usize| slot(TILE_Q + 8 * s);
+    let reduce = pass == TilePass::Reduce;
+    // Row s of a tile: positions s..s+8 += rdx y_{8j..8j+8} (y_{8j} at [r14]), CF and OF clear
+    // on entry; both chains end in acc(s + 8).
+    let row = |a: &mut Asm, s: usize| {
+        for t in 0..TILE {
+            a.i(format!("mulx rbx, rax, {}", at("r14", t)));
+            a.i(format!("adcx {}, rax", acc(s + t)));
+            a.i(format!("adox {}, rbx", acc(s + t + 1)));
+        }
+        a.i(format!("adcx {}, {}", acc(s + TILE), slot(TILE_ZERO)));
+    };
+    // The fresh register of row s, zeroed by the idiom that also clears CF and OF.
+    let fresh = |a: &mut Asm, s: usize| {
+        let r = low32(acc(s + TILE));
+        a.i(format!("xor {r}, {r}"));
+    };
+    // The partial sums += w_{P..P+8} + the carry (slot TILE_CARRY) into position P; the carry
+    // out of position P+7 left in CF.
+    let add_w_carry = |a: &mut Asm| {
+        a.i(format!("mov rax, {}", slot(TILE_CARRY)));
+        a.i("add rax, -1"); // CF = carry
+        for t in 0..TILE {
+            a.i(format!("adc {}, {}", acc(t), at("rbp", t)));
+        }
+    };
+    // After a tile's rows, positions 8..16 are in acc(8..16); move them to acc(0..8).
+    let rotate = |a: &mut Asm| {
+        for t in (0..TILE).rev() {
+            a.i(format!("mov {}, {}", acc(t), acc(t + TILE)));
+        }
+    };
+    a.i(format!("mov {}, 0", slot(TILE_ZERO)));
+    a.i(format!("mov {}, 0", slot(TILE_TOP)));
+    a.i(format!("lea rax, [r15 + {}]", 8 * (k - TILE)));
+    a.i(format!("mov {}, rax", slot(TILE_YLAST)));
+    a.i(format!("lea rax, [rsp + {}]", w + 8 * k));
+    a.i(format!("mov {}, rax", slot(TILE_WEND)));
+    a.i(format!("lea rbp, [rsp + {w}]"));
+    let (band, tile) = (fresh_label("band"), fresh_label("tile"));
+    a.label(&band);
+    a.i("mov r14, r15");
+    if !reduce {
+        a.i(format!("mov rbx, {}", slot(TILE_X)));
+        for s in 0..TILE {
+            a.i(format!("mov rax, {}", at("rbx", s)));
+            a.i(format!("mov {}, rax", q(s)));
+        }
+        a.i(format!("add rbx, {}", 8 * TILE));
+        a.i(format!("mov {}, rbx", slot(TILE_X)));
+    }
+    // Tile 0.
+    for t in 0..TILE {
+        a.i(format!("mov {}, {}", acc(t), at("rbp", t)));
+    }
+    for s in 0..TILE {
+        if reduce {
+            a.i(format!("mov rdx, {}", acc(s)));
+            a.i(format!("imul rdx, {}", slot(TILE_N0)));
+            a.i(format!("mov {}, rdx", q(s)));
+        } else {
+            a.i(format!("mov rdx, {}", q(s)));
+        }
+        fresh(a, s);
+        row(a, s);
+        if !reduce {
+            a.i(format!("mov {}, {}", at("rbp", s), acc(s)));
+        }
+    }
+    rotate(a);
+    a.i(format!("mov {}, 0", slot(TILE_CARRY)));
+    // Tiles 1..k/8.
+    a.label(&tile);
+    a.i(format!("lea rbp, [rbp + {}]", 8 * TILE));
+    a.i(format!("lea r14, [r14 + {}]", 8 * TILE));
+    add_w_carry(a);
+    a.i("mov eax, 0");
+    a.i("adc eax, 0");
+    a.i(format!("mov {}, rax", slot(TILE_CARRY)));
+    for s in 0..TILE {
+        a.i(format!("mov rdx, {}", q(s)));
+        fresh(a, s);
+        row(a, s);
+        a.i(format!("mov {}, {}", at("rbp", s), acc(s)));
+    }
+    rotate(a);
+    a.i(format!("cmp r14, {}", slot(TILE_YLAST)));
+    a.i(format!("jne {tile}"));
+    // Positions 8b+k..8b+k+8: the partial sums + w + the carry + the previous top (both at
+    // position 8b+k); the carry out of position 8b+k+7 is the next top.
+    a.i(format!("lea rbp, [rbp + {}]", 8 * TILE));
+    add_w_carry(a);
+    a.i("mov ebx, 0");
+    a.i("adc ebx, 0");
+    a.i(format!("add {}, {}", acc(0), slot(TILE_TOP)));
+    for t in 1..TILE {
+        a.i(format!("adc {}, 0", acc(t)));
+    }
+    a.i("adc rbx, 0");
+    for t in 0..TILE {
+        a.i(format!("mov {}, {}", at("rbp", t), acc(t)));
+    }
+    a.i(format!("mov {}, rbx", slot(TILE_TOP)));
+    // Next band: &w_{8b+8}.
+    a.i(format!("lea rbp, [rbp - {}]", 8 * (k - TILE)));
+    a.i(format!("cmp rbp, {}", slot(TILE_WEND)));
+    a.i(format!("jne {band}"));
+}
+
+/// `modred_adx_mul_{k}(out, a, b, m, n0, lazy)` for the sizes [`Opts::tiled`] picks: the
+/// product a b and then its reduction, both by [`tiles`] (2k^2 MULX, as CIOS), the result
+/// copied to out, then [`finish`]. out may alias a or b (both are read before out is written).
+fn mul_kernel_tiled(k: usize, o: &Opts) -> String {
+    let name = format!("{}mul_{k}", o.prefix);
+    let w = 0;
+    let out = 16 * k;
+    let lazy = out + 8;
+    let m = lazy + 8;
+    let slots = m + 8;
+    let frame = slots + TILE_SLOTS;
+    let mut a = Asm(String::new());
+    a.function_start(&name, frame);
+    a.i(format!("mov qword ptr [rsp + {out}], rdi"));
+    a.i(format!("mov qword ptr [rsp + {lazy}], r9"));
+    a.i(format!("mov qword ptr [rsp + {m}], rcx"));
+    a.i(format!("mov qword ptr [rsp + {}], r8", slots + TILE_N0));
+    a.i(format!("mov qword ptr [rsp + {}], rdx", slots + TILE_X));
+    a.i("mov r15, rsi");
+    a.i("xor eax, eax");
+    for j in 0..2 * k {
+        a.i(format!("mov qword ptr [rsp + {}], rax", w + 8 * j));
+    }
+    tiles(&mut a, TilePass::Product, k, w, slots);
+    a.i(format!("mov r15, qword ptr [rsp + {m}]"));
+    tiles(&mut a, TilePass::Reduce, k, w, slots);
+    copy_out_finish(&mut a, k, w, out, slots, lazy);
+    a.function_end(&name, frame);
+    a.0
+}
+
+/// After a reducing [`tiles`] pass (m in r15): w_{k..2k} to out, then [`finish`] with its top.
+fn copy_out_finish(a: &mut Asm, k: usize, w: usize, out: usize, slots: usize, lazy: usize) {
+    a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
+    for j in 0..k {
+        a.i(format!("mov rax, qword ptr [rsp + {}]", w + 8 * (k + j)));
+        a.i(format!("mov {}, rax", at("rdi", j)));
+    }
+    a.i(format!("mov rdx, qword ptr [rsp + {}]", slots + TILE_TOP));
+    finish(a, Layout::Looped, k, "r15", "rdi", lazy);
+}
+
+/// The 32-bit name of a 64-bit register (its zeroing idiom).
+fn low32(r: &str) -> String {
+    match r {
+        "rax" | "rbx" | "rcx" | "rdx" => format!("e{}", &r[1..]),
+        "rsi" | "rdi" | "rbp" => format!("e{}", &r[1..]),
+        _ => format!("{r}d"),
+    }
+}
+
 /// Generation options.
 pub struct Opts {
     /// Symbol prefix, e.g. `modred_adx_`.
@@ -637,9 +870,17 @@ pub struct Opts {
     pub karatsuba_min: usize,
     /// Kernels of at most this many limbs have unrolled rows, larger ones looped rows.
     pub unrolled_max: usize,
+    /// Kernels of at least this many limbs, a multiple of 8, run [`tiles`].
+    pub tiled_min: usize,
 }
 
 impl Opts {
+    /// Whether the kernels of k limbs run [`tiles`]: the square's reduction, and the product
+    /// as a whole.
+    fn tiled(&self, k: usize) -> bool {
+        k >= self.tiled_min && k.is_multiple_of(TILE)
+    }
+
     fn layout(&self, k: usize) -> Layout {
         if k <= self.unrolled_max {
             Layout::Unrolled
@@ -688,7 +929,11 @@ pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, St
         asm.push_str(&a.0);
     }
     for k in sizes.clone() {
-        asm.push_str(&mul_kernel(k, o));
+        asm.push_str(&if o.tiled(k) {
+            mul_kernel_tiled(k, o)
+        } else {
+            mul_kernel(k, o)
+        });
         asm.push_str(&sqr_kernel(k, o));
         writeln!(
             rs,

@@ -360,6 +360,11 @@ pub const ADX_MONT_UNROLLED_MAX_LIMBS: usize = 64;
 /// the square before the REDC rows (read by `build.rs`). Measurements: `docs/tuning.md`.
 pub const ADX_SQR_KARATSUBA_MIN_LIMBS: usize = 33;
 
+/// Generated MULX/ADX Montgomery kernels of at least this many limbs, when a multiple of 8, run
+/// their products and reductions in 8 x 8 tiles with the partial sums in registers instead of
+/// by rows over an accumulator in memory (read by `build.rs`). Measurements: `docs/tuning.md`.
+pub const ADX_MONT_TILED_MIN_LIMBS: usize = 96;
+
 /// The table reducers (`table-residue`, `table-constant`, `table-add-*`) and the "table" window
 /// method of Lim–Hwang–Lee 1997 serve moduli of at most this many bits. Measurements:
 /// `docs/tuning.md`.

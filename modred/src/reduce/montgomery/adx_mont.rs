@@ -6,7 +6,9 @@
 //! (`build/adx_mont.rs`): an integrated product (CIOS, the a b_i row and the q_i m row
 //! interleaved in blocks of four limbs on the ADCX and ADOX carry chains) and a dedicated
 //! square (triangle, doubling with the diagonal, reduction rows). Every pass is straight-line
-//! code for its k.
+//! code for its k. From `tuning::ADX_MONT_TILED_MIN_LIMBS` limbs (multiples of 8) the square's
+//! reduction, and the product as a product and a reduction, run in 8 x 8 tiles with the partial
+//! sums in registers.
 //!
 //! Both compute the almost-Montgomery product (Gueron, J. Cryptogr. Eng. 2012): for
 //! a, b < R = 2^(64k), out = a b R^{-1} mod m up to one m, with out < R: m is subtracted

@@ -613,8 +613,6 @@ impl LanesCtx {
         w: usize,
         trace: &mut T,
     ) -> [Vec<Limb>; LANES] {
-        debug_assert!(exp.iter().all(|e| arith::bit_len(e) <= exp_bits));
-        debug_assert!((0..LANES).all(|l| arith::cmp(base[l], &self.m[l]).is_lt()));
         // SAFETY: a LanesCtx exists only on the IFMA tier (AVX-512F and IFMA).
         unsafe { self.pow_ifma(base, exp, exp_bits, w, false, trace) }
     }
@@ -629,8 +627,6 @@ impl LanesCtx {
         exp_bits: usize,
         w: usize,
     ) -> [Vec<Limb>; LANES] {
-        debug_assert!(exp.iter().all(|e| arith::bit_len(e) <= exp_bits));
-        debug_assert!((0..LANES).all(|l| arith::cmp(base[l], &self.m[l]).is_lt()));
         // SAFETY: as in `pow_ct`.
         unsafe { self.pow_ifma(base, exp, exp_bits, w, true, &mut NoTrace) }
     }
@@ -650,6 +646,8 @@ impl LanesCtx {
         vartime: bool,
         trace: &mut T,
     ) -> [Vec<Limb>; LANES] {
+        debug_assert!(exp.iter().all(|e| arith::bit_len(e) <= exp_bits));
+        debug_assert!((0..LANES).all(|l| arith::cmp(base[l], &self.m[l]).is_lt()));
         let n = self.m_rows.len();
         let mut ar = LanesAmm {
             m: &self.m_rows,
