@@ -485,17 +485,16 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     let s1 = d + 8 * h; // d^2
     let mid = s1 + 16 * h; // a_l^2 + a_h^2 - d^2
     let slots = if karatsuba { mid + 16 * h } else { ahp };
-    let n0 = slots;
-    let out = n0 + 8;
-    let wlast = out + 8;
-    let lazy = wlast + 8;
+    let out = slots;
+    let lazy = out + 8;
     let tiled = o.tiled(k);
-    // The tiled REDC's slots (n0 among them, at TILE_N0).
-    let tiles_at = lazy + 8;
-    let frame = if tiled {
-        tiles_at + TILE_SLOTS
+    // Then the tiled REDC's slots (n0 among them, at TILE_N0), or the row REDC's n0 and
+    // &w_{k-1}.
+    let tail = lazy + 8;
+    let (n0, frame) = if tiled {
+        (tail + TILE_N0, tail + TILE_SLOTS)
     } else {
-        tiles_at
+        (tail, tail + 16)
     };
     let mut a = Asm(String::new());
     let sq = sq_core_label(o, h);
@@ -503,9 +502,6 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     a.i(format!("mov qword ptr [rsp + {out}], rdi"));
     a.i(format!("mov qword ptr [rsp + {n0}], rcx"));
     a.i(format!("mov qword ptr [rsp + {lazy}], r8"));
-    if tiled {
-        a.i(format!("mov qword ptr [rsp + {}], rcx", tiles_at + TILE_N0));
-    }
     a.i(format!("mov {m}, rdx"));
     a.i("xor r14d, r14d");
     if !karatsuba {
@@ -597,11 +593,12 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
         }
     }
     if tiled {
-        tiles(&mut a, TilePass::Reduce, k, w, tiles_at);
-        copy_out_finish(&mut a, k, w, out, tiles_at, lazy);
+        tiles(&mut a, TilePass::Reduce, k, w, tail);
+        copy_out_finish(&mut a, k, w, out, tail, lazy);
         a.function_end(&name, frame);
         return a.0;
     }
+    let wlast = n0 + 8;
     // Reduction rows 0..k-1, looped: rbp = &w_i; row k-1 writes out.
     a.i(format!("lea rbp, [rsp + {w}]"));
     a.i(format!("lea rax, [rsp + {}]", w + 8 * (k - 1)));
@@ -831,9 +828,9 @@ fn mul_kernel_tiled(k: usize, o: &Opts) -> String {
     a.i(format!("mov qword ptr [rsp + {}], rdx", slots + TILE_X));
     a.i("mov r15, rsi");
     a.i("xor eax, eax");
-    for j in 0..2 * k {
-        a.i(format!("mov qword ptr [rsp + {}], rax", w + 8 * j));
-    }
+    block_loop(&mut a, 2 * k, 0, &[("rsp", w as isize / 8)], |a, _, ops| {
+        a.i(format!("mov {}, rax", ops[0]))
+    });
     tiles(&mut a, TilePass::Product, k, w, slots);
     a.i(format!("mov r15, qword ptr [rsp + {m}]"));
     tiles(&mut a, TilePass::Reduce, k, w, slots);
@@ -845,10 +842,11 @@ fn mul_kernel_tiled(k: usize, o: &Opts) -> String {
 /// After a reducing [`tiles`] pass (m in r15): w_{k..2k} to out, then [`finish`] with its top.
 fn copy_out_finish(a: &mut Asm, k: usize, w: usize, out: usize, slots: usize, lazy: usize) {
     a.i(format!("mov rdi, qword ptr [rsp + {out}]"));
-    for j in 0..k {
-        a.i(format!("mov rax, qword ptr [rsp + {}]", w + 8 * (k + j)));
-        a.i(format!("mov {}, rax", at("rdi", j)));
-    }
+    let w_high = (w / 8 + k) as isize;
+    block_loop(a, k, 0, &[("rsp", w_high), ("rdi", 0)], |a, _, ops| {
+        a.i(format!("mov rax, {}", ops[0]));
+        a.i(format!("mov {}, rax", ops[1]));
+    });
     a.i(format!("mov rdx, qword ptr [rsp + {}]", slots + TILE_TOP));
     finish(a, Layout::Looped, k, "r15", "rdi", lazy);
 }
@@ -856,8 +854,7 @@ fn copy_out_finish(a: &mut Asm, k: usize, w: usize, out: usize, slots: usize, la
 /// The 32-bit name of a 64-bit register (its zeroing idiom).
 fn low32(r: &str) -> String {
     match r {
-        "rax" | "rbx" | "rcx" | "rdx" => format!("e{}", &r[1..]),
-        "rsi" | "rdi" | "rbp" => format!("e{}", &r[1..]),
+        "rax" | "rbx" | "rcx" | "rdx" | "rsi" | "rdi" | "rbp" => format!("e{}", &r[1..]),
         _ => format!("{r}d"),
     }
 }
