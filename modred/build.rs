@@ -32,6 +32,7 @@ fn main() {
                 karatsuba_min: tuning::ADX_SQR_KARATSUBA_MIN_LIMBS,
                 unrolled_max: tuning::ADX_MONT_UNROLLED_MAX_LIMBS,
                 tiled_min: tuning::ADX_MONT_TILED_MIN_LIMBS,
+                karatsuba_nested_min: tuning::ADX_SQR_KARATSUBA_NESTED_MIN_LIMBS,
             },
         )
     } else {

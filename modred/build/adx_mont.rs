@@ -452,6 +452,153 @@ fn sq_core(a: &mut Asm, layout: Layout, h: usize, a_base: &str, w_base: &str, ze
     }
 }
 
+/// Where [`karatsuba_sq`] finds w and its buffers: w (4h limbs) at byte offset `w_off` from
+/// the register `w_base` (with `w_slot`, r13, reloaded from that frame slot after each call, as
+/// the calls take r13), the buffers at byte offsets from rsp: `ahp` a_h padded to h limbs (odd
+/// k), `d` |a_l - a_h| (h limbs), `s1` d^2 (2h), `mid` the middle term (2h).
+struct KaratsubaFrame<'s> {
+    w_base: &'s str,
+    w_off: usize,
+    w_slot: Option<usize>,
+    ahp: usize,
+    d: usize,
+    s1: usize,
+    mid: usize,
+}
+
+/// w = a^2 (a at rsi, k limbs; w 4h limbs) by one Karatsuba level (Karatsuba and Ofman 1962;
+/// Lim, Hwang, Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97, §1) over halves
+/// of h >= k/2 limbs, a = a_l + a_h 2^(64h):
+/// a^2 = a_l^2 + (a_l^2 + a_h^2 - (a_l - a_h)^2) 2^(64h) + a_h^2 2^(128h), the three squares of
+/// h limbs by calls to `sq` (r12 the operand, r13 the result, r14 zero), |a_l - a_h| by a
+/// masked negation (no branch on its sign). Uses rax, rbx, rdx, rbp, r12, r13 and what `sq`
+/// uses; constant time.
+fn karatsuba_sq(a: &mut Asm, k: usize, h: usize, f: &KaratsubaFrame, sq: &str) {
+    let l = k - h; // a_h has l <= h limbs
+    let wj = |j: usize| at_bytes(f.w_base, (f.w_off + 8 * j) as isize);
+    let call = |a: &mut Asm| {
+        a.i(format!("call {sq}"));
+        if let Some(slot) = f.w_slot {
+            a.i(format!("mov r13, qword ptr [rsp + {slot}]"));
+        }
+    };
+    let (ahp, d, s1, mid) = (f.ahp, f.d, f.s1, f.mid);
+    // a_l^2 at w_0, a_h^2 at w_{2h}.
+    a.i("mov r12, rsi");
+    a.i(format!("lea r13, [{} + {}]", f.w_base, f.w_off));
+    call(a);
+    if l == h {
+        a.i(format!("lea r12, [rsi + {}]", 8 * h));
+    } else {
+        for j in 0..h {
+            if j < l {
+                a.i(format!("mov rax, {}", at("rsi", h + j)));
+                a.i(format!("mov qword ptr [rsp + {}], rax", ahp + 8 * j));
+            } else {
+                a.i(format!("mov qword ptr [rsp + {}], r14", ahp + 8 * j));
+            }
+        }
+        a.i(format!("lea r12, [rsp + {ahp}]"));
+    }
+    a.i(format!("lea r13, [{} + {}]", f.w_base, f.w_off + 16 * h));
+    call(a);
+    // d = a_l - a_h; then d = (d ^ s) - s with s = -borrow: |a_l - a_h|.
+    for j in 0..h {
+        a.i(format!("mov rax, {}", at("rsi", j)));
+        a.i(format!(
+            "{} rax, {}",
+            if j == 0 { "sub" } else { "sbb" },
+            at("r12", j)
+        ));
+        a.i(format!("mov qword ptr [rsp + {}], rax", d + 8 * j));
+    }
+    // s, and -s (0 or 1, added back below); the complement and the increment are two
+    // passes, as XOR clears CF.
+    a.i("sbb rbp, rbp");
+    a.i("mov rdx, rbp");
+    a.i("neg rdx");
+    for j in 0..h {
+        a.i(format!("xor qword ptr [rsp + {}], rbp", d + 8 * j));
+    }
+    for j in 0..h {
+        let op = if j == 0 { "add" } else { "adc" };
+        let v = if j == 0 { "rdx" } else { "r14" };
+        a.i(format!("mov rax, qword ptr [rsp + {}]", d + 8 * j));
+        a.i(format!("{op} rax, {v}"));
+        a.i(format!("mov qword ptr [rsp + {}], rax", d + 8 * j));
+    }
+    a.i(format!("lea r12, [rsp + {d}]"));
+    a.i(format!("lea r13, [rsp + {s1}]"));
+    call(a);
+    // mid = a_l^2 + a_h^2 - d^2 (2h limbs and a top bit in rbp): + on CF, - as + ~d^2 + 1
+    // on OF (OF = 1 at the start: 0x7f + 1 overflows).
+    a.i("mov al, 0x7f");
+    a.i("add al, 1");
+    for j in 0..2 * h {
+        a.i(format!("mov rax, {}", wj(j)));
+        a.i(format!("adcx rax, {}", wj(2 * h + j)));
+        a.i(format!("mov rbx, qword ptr [rsp + {}]", s1 + 8 * j));
+        a.i("not rbx");
+        a.i("adox rax, rbx");
+        a.i(format!("mov qword ptr [rsp + {}], rax", mid + 8 * j));
+    }
+    // top = CF + OF - 1 (OF = 0 would be a borrow, which 2 a_l a_h >= 0 rules out).
+    a.i("setc al");
+    a.i("seto bl");
+    a.i("movzx ebp, al");
+    a.i("movzx ebx, bl");
+    a.i("lea rbp, [rbp + rbx - 1]");
+    // w += mid 2^(64h), the carry running to the end of w (a^2 < 2^(128k)).
+    for j in 0..4 * h - h {
+        // Through a register: an ADC on memory would put a store-to-load round trip on
+        // the carry chain.
+        a.i(format!("mov rax, {}", wj(h + j)));
+        if j < 2 * h {
+            let op = if j == 0 { "add" } else { "adc" };
+            a.i(format!("{op} rax, qword ptr [rsp + {}]", mid + 8 * j));
+        } else if j == 2 * h {
+            a.i("adc rax, rbp");
+        } else {
+            a.i("adc rax, r14");
+        }
+        a.i(format!("mov {}, rax", wj(h + j)));
+    }
+}
+
+/// The subroutine `.L{prefix}ksq_{h}` (r12 = a, r13 = w, r14 = 0, as [`sq_core_label`]'s):
+/// w = a^2 of h limbs by [`karatsuba_sq`] over halves of [`Opts::karatsuba_half`]`(h)`
+/// limbs, squared by their [`sq_core`] subroutine; keeps rsi, r12 and r13.
+fn karatsuba_subroutine(o: &Opts, h: usize) -> String {
+    let h2 = o.karatsuba_half(h);
+    let (ahp, d, s1, mid) = (0, 8 * h2, 16 * h2, 32 * h2);
+    let w_slot = 48 * h2;
+    let frame = w_slot + 8;
+    let mut a = Asm(String::from(".p2align 6\n"));
+    a.label(&half_square_label(o, h));
+    for r in ["rsi", "r12", "r13"] {
+        a.i(format!("push {r}"));
+    }
+    a.i(format!("sub rsp, {frame}"));
+    a.i(format!("mov qword ptr [rsp + {w_slot}], r13"));
+    a.i("mov rsi, r12");
+    let f = KaratsubaFrame {
+        w_base: "r13",
+        w_off: 0,
+        w_slot: Some(w_slot),
+        ahp,
+        d,
+        s1,
+        mid,
+    };
+    karatsuba_sq(&mut a, h, h2, &f, &sq_core_label(o, h2));
+    a.i(format!("add rsp, {frame}"));
+    for r in ["r13", "r12", "rsi"] {
+        a.i(format!("pop {r}"));
+    }
+    a.i("ret");
+    a.0
+}
+
 /// `modred_adx_sqr_{k}(out, a, m, n0, lazy)`: w = a^2, then word-by-word Montgomery reduction
 /// (SOS, Koç–Acar–Kaliski 1996 §4; Dusse and Kaliski, EUROCRYPT '90): rows
 /// i = 0..k, q = w_i n0, w += q m 2^(64i); each row's carry word (below 2^64 with both chains
@@ -460,12 +607,9 @@ fn sq_core(a: &mut Asm, layout: Layout, h: usize, a_base: &str, w_base: &str, ze
 /// [`finish`].
 ///
 /// The square: below `karatsuba_min` limbs [`sq_core`] on the whole of a (k(k-1)/2 + k MULX);
-/// from it, one Karatsuba level (Karatsuba and Ofman 1962; Lim, Hwang, Lee, *Fast
-/// Modular Reduction With Precomputation*, JW-ISC '97, §1) over halves of
-/// h = ceil(k/2) limbs, a = a_l + a_h 2^(64h):
-/// a^2 = a_l^2 + (a_l^2 + a_h^2 - (a_l - a_h)^2) 2^(64h) + a_h^2 2^(128h), three squares of h
-/// limbs (3h(h+1)/2 MULX) by one [`sq_core`] subroutine called three times, |a_l - a_h| by a
-/// masked negation (no branch on its sign).
+/// from it, [`karatsuba_sq`] over halves of h = [`Opts::karatsuba_half`]`(k)` limbs, the three
+/// half squares by one subroutine ([`half_square_label`]): [`sq_core`] (3h(h+1)/2 MULX), or
+/// from `karatsuba_nested_min` a second Karatsuba level ([`karatsuba_subroutine`]).
 fn sqr_kernel(k: usize, o: &Opts) -> String {
     let name = format!("{}sqr_{k}", o.prefix);
     let layout = o.layout(k);
@@ -497,7 +641,6 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
         (tail, tail + 16)
     };
     let mut a = Asm(String::new());
-    let sq = sq_core_label(o, h);
     a.function_start(&name, frame);
     a.i(format!("mov qword ptr [rsp + {out}], rdi"));
     a.i(format!("mov qword ptr [rsp + {n0}], rcx"));
@@ -507,90 +650,16 @@ fn sqr_kernel(k: usize, o: &Opts) -> String {
     if !karatsuba {
         sq_core(&mut a, Layout::Unrolled, k, "rsi", "rsp", "r14");
     } else {
-        let l = k - h; // a_h has l <= h limbs
-                       // a_l^2 at w_0, a_h^2 at w_{2h}.
-        a.i("mov r12, rsi");
-        a.i(format!("lea r13, [rsp + {w}]"));
-        a.i(format!("call {sq}"));
-        if l == h {
-            a.i(format!("lea r12, [rsi + {}]", 8 * h));
-        } else {
-            for j in 0..h {
-                if j < l {
-                    a.i(format!("mov rax, {}", at("rsi", h + j)));
-                    a.i(format!("mov qword ptr [rsp + {}], rax", ahp + 8 * j));
-                } else {
-                    a.i(format!("mov qword ptr [rsp + {}], r14", ahp + 8 * j));
-                }
-            }
-            a.i(format!("lea r12, [rsp + {ahp}]"));
-        }
-        a.i(format!("lea r13, [rsp + {}]", w + 16 * h));
-        a.i(format!("call {sq}"));
-        // d = a_l - a_h; then d = (d ^ s) - s with s = -borrow: |a_l - a_h|.
-        for j in 0..h {
-            a.i(format!("mov rax, {}", at("rsi", j)));
-            a.i(format!(
-                "{} rax, {}",
-                if j == 0 { "sub" } else { "sbb" },
-                at("r12", j)
-            ));
-            a.i(format!("mov qword ptr [rsp + {}], rax", d + 8 * j));
-        }
-        a.i("sbb rbp, rbp"); // s
-        a.i("mov rdx, rbp");
-        a.i("neg rdx"); // 0 or 1, added back below
-                        // (XOR clears CF, so the complement and the increment are two passes.)
-        for j in 0..h {
-            a.i(format!("xor qword ptr [rsp + {}], rbp", d + 8 * j));
-        }
-        for j in 0..h {
-            let op = if j == 0 { "add" } else { "adc" };
-            let v = if j == 0 { "rdx" } else { "r14" };
-            a.i(format!("mov rax, qword ptr [rsp + {}]", d + 8 * j));
-            a.i(format!("{op} rax, {v}"));
-            a.i(format!("mov qword ptr [rsp + {}], rax", d + 8 * j));
-        }
-        a.i(format!("lea r12, [rsp + {d}]"));
-        a.i(format!("lea r13, [rsp + {s1}]"));
-        a.i(format!("call {sq}"));
-        // mid = a_l^2 + a_h^2 - d^2 (2h limbs and a top bit in rbp): + on CF, - as + ~d^2 + 1
-        // on OF (OF = 1 at the start: 0x7f + 1 overflows).
-        a.i("mov al, 0x7f");
-        a.i("add al, 1");
-        for j in 0..2 * h {
-            a.i(format!("mov rax, qword ptr [rsp + {}]", w + 8 * j));
-            a.i(format!(
-                "adcx rax, qword ptr [rsp + {}]",
-                w + 16 * h + 8 * j
-            ));
-            a.i(format!("mov rbx, qword ptr [rsp + {}]", s1 + 8 * j));
-            a.i("not rbx");
-            a.i("adox rax, rbx");
-            a.i(format!("mov qword ptr [rsp + {}], rax", mid + 8 * j));
-        }
-        // top = CF + OF - 1 (OF = 0 would be a borrow, which 2 a_l a_h >= 0 rules out).
-        a.i("setc al");
-        a.i("seto bl");
-        a.i("movzx ebp, al");
-        a.i("movzx ebx, bl");
-        a.i("lea rbp, [rbp + rbx - 1]");
-        // w += mid 2^(64h), the carry running to the end of w (a^2 < 2^(128k)).
-        for j in 0..4 * h - h {
-            let wj = w + 8 * (h + j);
-            // Through a register: an ADC on memory would put a store-to-load round trip on
-            // the carry chain.
-            a.i(format!("mov rax, qword ptr [rsp + {wj}]"));
-            if j < 2 * h {
-                let op = if j == 0 { "add" } else { "adc" };
-                a.i(format!("{op} rax, qword ptr [rsp + {}]", mid + 8 * j));
-            } else if j == 2 * h {
-                a.i("adc rax, rbp");
-            } else {
-                a.i("adc rax, r14");
-            }
-            a.i(format!("mov qword ptr [rsp + {wj}], rax"));
-        }
+        let frame = KaratsubaFrame {
+            w_base: "rsp",
+            w_off: w,
+            w_slot: None,
+            ahp,
+            d,
+            s1,
+            mid,
+        };
+        karatsuba_sq(&mut a, k, h, &frame, &half_square_label(o, h));
     }
     if tiled {
         tiles(&mut a, TilePass::Reduce, k, w, tail);
@@ -869,6 +938,8 @@ pub struct Opts {
     pub unrolled_max: usize,
     /// Kernels of at least this many limbs, a multiple of 8, run [`tiles`].
     pub tiled_min: usize,
+    /// The Karatsuba squares' halves of at least this many limbs take a second Karatsuba level.
+    pub karatsuba_nested_min: usize,
 }
 
 impl Opts {
@@ -904,6 +975,17 @@ fn sq_core_label(o: &Opts, h: usize) -> String {
     format!(".L{}sq_core_{h}", o.prefix)
 }
 
+/// The label of the subroutine that squares the h-limb halves of the Karatsuba squares (r12 =
+/// a, r13 = w, r14 = 0): [`sq_core`]'s, or from `karatsuba_nested_min` limbs
+/// [`karatsuba_subroutine`]'s.
+fn half_square_label(o: &Opts, h: usize) -> String {
+    if h >= o.karatsuba_nested_min {
+        format!(".L{}ksq_{h}", o.prefix)
+    } else {
+        sq_core_label(o, h)
+    }
+}
+
 /// The assembly of every kernel for `sizes`, and the Rust declarations and dispatch tables
 /// (`MUL`, `SQR`, indexed by k) that go with it.
 pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, String) {
@@ -917,7 +999,18 @@ pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, St
         .filter(|&k| k >= o.karatsuba_min)
         .map(|k| o.karatsuba_half(k))
         .collect();
-    for h in halves {
+    // The halves squared by a second Karatsuba level, and the [`sq_core`] subroutines.
+    let (nested, direct): (Vec<usize>, Vec<usize>) = halves
+        .into_iter()
+        .partition(|&h| h >= o.karatsuba_nested_min);
+    let cores: std::collections::BTreeSet<usize> = direct
+        .into_iter()
+        .chain(nested.iter().map(|&h| o.karatsuba_half(h)))
+        .collect();
+    for &h in &nested {
+        asm.push_str(&karatsuba_subroutine(o, h));
+    }
+    for h in cores {
         let mut a = Asm(String::from(".p2align 6\n"));
         a.label(&sq_core_label(o, h));
         // Looped only for the halves of looped kernels, whose rcx, rdi and rbp are free here.

@@ -360,6 +360,10 @@ pub const ADX_MONT_UNROLLED_MAX_LIMBS: usize = 64;
 /// the square before the REDC rows (read by `build.rs`). Measurements: `docs/tuning.md`.
 pub const ADX_SQR_KARATSUBA_MIN_LIMBS: usize = 33;
 
+/// The halves (limbs) of those Karatsuba squares from which the halves are squared by a second
+/// Karatsuba level (read by `build.rs`). Measurements: `docs/tuning.md`.
+pub const ADX_SQR_KARATSUBA_NESTED_MIN_LIMBS: usize = 34;
+
 /// Generated MULX/ADX Montgomery kernels of at least this many limbs, when a multiple of 8, run
 /// their products and reductions in 8 x 8 tiles with the partial sums in registers instead of
 /// by rows over an accumulator in memory (read by `build.rs`). Measurements: `docs/tuning.md`.
