@@ -570,6 +570,11 @@ fn karatsuba_sq(a: &mut Asm, k: usize, h: usize, f: &KaratsubaFrame, sq: &str) {
 /// limbs, squared by their [`sq_core`] subroutine; keeps rsi, r12 and r13.
 fn karatsuba_subroutine(o: &Opts, h: usize) -> String {
     let h2 = o.karatsuba_half(h);
+    // The quarters are squared straight-line: one nesting level only.
+    assert!(
+        !o.nested(h2),
+        "adx_mont: quarter square of {h2} limbs would nest again"
+    );
     let (ahp, d, s1, mid) = (0, 8 * h2, 16 * h2, 32 * h2);
     let w_slot = 48 * h2;
     let frame = w_slot + 8;
@@ -949,6 +954,11 @@ impl Opts {
         k >= self.tiled_min && k.is_multiple_of(TILE)
     }
 
+    /// Whether the Karatsuba squares' halves of h limbs take a second Karatsuba level.
+    fn nested(&self, h: usize) -> bool {
+        h >= self.karatsuba_nested_min
+    }
+
     fn layout(&self, k: usize) -> Layout {
         if k <= self.unrolled_max {
             Layout::Unrolled
@@ -979,7 +989,7 @@ fn sq_core_label(o: &Opts, h: usize) -> String {
 /// a, r13 = w, r14 = 0): [`sq_core`]'s, or from `karatsuba_nested_min` limbs
 /// [`karatsuba_subroutine`]'s.
 fn half_square_label(o: &Opts, h: usize) -> String {
-    if h >= o.karatsuba_nested_min {
+    if o.nested(h) {
         format!(".L{}ksq_{h}", o.prefix)
     } else {
         sq_core_label(o, h)
@@ -1000,9 +1010,7 @@ pub fn generate(sizes: std::ops::RangeInclusive<usize>, o: &Opts) -> (String, St
         .map(|k| o.karatsuba_half(k))
         .collect();
     // The halves squared by a second Karatsuba level, and the [`sq_core`] subroutines.
-    let (nested, direct): (Vec<usize>, Vec<usize>) = halves
-        .into_iter()
-        .partition(|&h| h >= o.karatsuba_nested_min);
+    let (nested, direct): (Vec<usize>, Vec<usize>) = halves.into_iter().partition(|&h| o.nested(h));
     let cores: std::collections::BTreeSet<usize> = direct
         .into_iter()
         .chain(nested.iter().map(|&h| o.karatsuba_half(h)))

@@ -23,6 +23,7 @@ mod ntt_ifma;
 mod sqr;
 pub mod toom;
 pub mod toom4;
+pub mod toom_k;
 #[cfg(target_arch = "x86_64")]
 pub mod x86_64;
 

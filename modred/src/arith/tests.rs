@@ -655,6 +655,52 @@ fn toom4_piece_patterns_match_gmp() {
     assert_eq!(checked, 81 * (4..=40).filter(|&n| toom4::splits(n)).count());
 }
 
+/// Toom-6 and Toom-8 at every small length that splits, with each piece zero, all-ones or
+/// random (so every a(-x) takes both signs, in one operand or both, and the interpolation's
+/// intermediates reach their bounds with all-ones pieces), and at larger lengths with random
+/// and all-ones operands, against GMP and num-bigint.
+#[test]
+fn toom_k_matches_gmp_and_num_bigint() {
+    let mut rng = StdRng::seed_from_u64(23);
+    let mut checked = 0;
+    for k in [6, 8] {
+        for n in (k..=5 * k + 3).filter(|&n| toom_k::splits(n, k)) {
+            let s = n.div_ceil(k);
+            let pieces = |rng: &mut StdRng, code: usize| -> Vec<Limb> {
+                (0..n)
+                    .map(|i| match (code >> (2 * (i / s))) % 4 {
+                        0 => 0,
+                        1 => Limb::MAX,
+                        _ => rng.gen(),
+                    })
+                    .collect()
+            };
+            for code in (0..1usize << (2 * k)).step_by(37) {
+                let a = pieces(&mut rng, code);
+                let b = pieces(&mut rng, (code * 7 + n) % (1 << (2 * k)));
+                let mut r = vec![Limb::MAX; 2 * n];
+                toom_k::mul_toom_k(&mut r, &a, &b, k);
+                assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "toom-{k} n={n} code={code}");
+                toom_k::sqr_toom_k(&mut r, &a, k);
+                assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "toom-{k} sqr n={n} code={code}");
+                checked += 1;
+            }
+        }
+        for n in [97, 300, 401, 1000] {
+            for pattern in [0, 1, 3] {
+                let a = operand(&mut rng, n, pattern);
+                let b = operand(&mut rng, n, pattern + 2);
+                let mut r = vec![Limb::MAX; 2 * n];
+                toom_k::mul_toom_k(&mut r, &a, &b, k);
+                assert_eq!(big(&r), big(&a) * big(&b), "toom-{k} n={n} p={pattern}");
+                toom_k::sqr_toom_k(&mut r, &a, k);
+                assert_eq!(big(&r), big(&a) * big(&a), "toom-{k} sqr n={n} p={pattern}");
+            }
+        }
+    }
+    assert!(checked > 500, "{checked}");
+}
+
 /// Unbalanced products around the thresholds (chunked Karatsuba/Toom, one NTT), against GMP.
 #[test]
 fn unbalanced_large_products_match_gmp() {

@@ -28,7 +28,7 @@ pub fn splits(n: usize) -> bool {
 /// `(x + y, |x - y|)` into `sum` and `diff` (all of one length, the sum fits); returns whether
 /// x < y.
 /// Leaks: variable time (the comparison chooses a branch).
-fn plus_minus(sum: &mut [Limb], diff: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
+pub(super) fn plus_minus(sum: &mut [Limb], diff: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
     let neg = cmp_n(x, y).is_lt();
     if neg {
         sub_n(diff, y, x);
@@ -137,7 +137,7 @@ pub fn sqr_toom4(r: &mut [Limb], a: &[Limb]) {
 
 /// `r -= c y` for a result known to be non-negative (`y` trimmed no longer than `r`).
 /// Leaks: variable time: `y`'s leading zero limbs, and the borrow propagation stops early.
-fn submul_exact(r: &mut [Limb], y: &[Limb], c: Limb) {
+pub(super) fn submul_exact(r: &mut [Limb], y: &[Limb], c: Limb) {
     let y = trim(y);
     let (lo, hi) = r.split_at_mut(y.len());
     let borrow = submul_1(lo, y, c);
@@ -148,7 +148,7 @@ fn submul_exact(r: &mut [Limb], y: &[Limb], c: Limb) {
 /// `(vp, vm) = (c(p), |c(-p)|)` (c(-p) negative iff `neg`) becomes `(c(p) + c(-p)) / 2` and
 /// `(c(p) - c(-p)) / 2`: the even and the odd part of c at p.
 /// Leaks: variable time: `neg` chooses a branch, and the carries' early exits.
-fn even_odd(vp: &mut [Limb], vm: &mut [Limb], neg: bool) {
+pub(super) fn even_odd(vp: &mut [Limb], vm: &mut [Limb], neg: bool) {
     if neg {
         let c = add_in_place(vm, vp);
         debug_assert_eq!(c, 0);
