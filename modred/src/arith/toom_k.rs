@@ -57,18 +57,13 @@ fn divexact(x: &mut [Limb], d: Limb) {
     if Limb::MAX % odd == 0 {
         return divexact_by(x, odd);
     }
-    // d^-1 mod B by Newton's iteration: each step doubles the correct low bits (3 from d itself).
-    let mut inv = odd;
-    for _ in 0..5 {
-        inv = inv.wrapping_mul(2u64.wrapping_sub(odd.wrapping_mul(inv)));
-    }
-    debug_assert_eq!(odd.wrapping_mul(inv), 1);
+    let inv = crate::limb::neg_inv_newton(odd).wrapping_neg();
     let mut borrow = 0;
     for xi in x.iter_mut() {
         let (t, under) = xi.overflowing_sub(borrow);
         let q = t.wrapping_mul(inv);
         *xi = q;
-        borrow = ((q as u128 * odd as u128) >> 64) as Limb + under as Limb;
+        borrow = crate::limb::mac(q, odd, 0, 0).1 + under as Limb;
     }
     debug_assert_eq!(borrow, 0, "toom_k: inexact division");
 }
@@ -78,6 +73,21 @@ fn divexact(x: &mut [Limb], d: Limb) {
 fn scale(p: &mut [Limb], y: Limb) {
     let out = mul_1_in_place(p, y);
     debug_assert_eq!(out, 0, "toom_k: intermediate overflow");
+}
+
+/// `acc` = sum c_i y^i by Horner's rule, the coefficients c_i given from the highest down
+/// (`from_top`); the value fits `acc`.
+/// Leaks: variable time: [`add_exact`]'s early exits.
+fn horner<'a>(acc: &mut [Limb], from_top: impl IntoIterator<Item = &'a [Limb]>, y: Limb) {
+    let mut coeffs = from_top.into_iter();
+    acc.fill(0);
+    if let Some(c) = coeffs.next() {
+        acc[..c.len()].copy_from_slice(c);
+    }
+    for c in coeffs {
+        scale(acc, y);
+        add_exact(acc, c);
+    }
 }
 
 /// The polynomial with values `vals[i]` at the increasing positive points `ys[i]`, in place:
@@ -105,37 +115,22 @@ fn newton(vals: &mut [&mut [Limb]], ys: &[Limb]) {
     }
 }
 
-/// The pieces a_0 .. a_(k-1) of `a` (s limbs each, the top one shorter).
-fn pieces(a: &[Limb], s: usize) -> Vec<&[Limb]> {
-    a.chunks(s).collect()
-}
-
 /// The evaluations of a (k pieces of s limbs) at 1, -1, 2, -2, ..., k - 2, -(k - 2) and k - 1,
 /// `s + 1` limbs each, into the consecutive pieces of `out`; `tmp` holds 2 (s + 1) limbs.
 /// Returns whether each a(-x) is negative (its absolute value is stored). Bound: a(x) <
 /// x^k / (x - 1) B^s <= 2^21 B^s for x <= 7, so s + 1 limbs hold every value.
 /// Leaks: variable time: comparisons choose branches, and [`add_exact`]'s early exits.
 fn evaluate(a: &[Limb], k: usize, s: usize, out: &mut [Limb], tmp: &mut [Limb]) -> Vec<bool> {
-    let p = pieces(a, s);
+    // The pieces a_0 .. a_(k-1) (s limbs each, the top one shorter).
+    let p: Vec<&[Limb]> = a.chunks(s).collect();
     debug_assert_eq!(p.len(), k);
     let (even, odd) = tmp.split_at_mut(s + 1);
     let mut out = out.chunks_exact_mut(s + 1);
-    // Horner's rule in y over the pieces with index `first`, `first` + 2, ... into `acc`.
-    let horner = |acc: &mut [Limb], first: usize, y: Limb| {
-        acc.fill(0);
-        let mut idx = (first..k).step_by(2).rev();
-        if let Some(top) = idx.next() {
-            acc[..p[top].len()].copy_from_slice(p[top]);
-        }
-        for i in idx {
-            scale(acc, y);
-            add_exact(acc, p[i]);
-        }
-    };
     let mut negs = Vec::with_capacity(k - 2);
     for x in 1..k as Limb - 1 {
-        horner(even, 0, x * x);
-        horner(odd, 1, x * x);
+        // The even and odd parts, in y = x^2: a(±x) = A_e(y) ± x A_o(y).
+        horner(even, (0..k).step_by(2).rev().map(|i| p[i]), x * x);
+        horner(odd, (1..k).step_by(2).rev().map(|i| p[i]), x * x);
         scale(odd, x);
         let (at, at_neg) = (out.next(), out.next());
         let (Some(at), Some(at_neg)) = (at, at_neg) else {
@@ -143,16 +138,11 @@ fn evaluate(a: &[Limb], k: usize, s: usize, out: &mut [Limb], tmp: &mut [Limb]) 
         };
         negs.push(plus_minus(at, at_neg, even, odd));
     }
-    // The single point k - 1, by Horner's rule in x over all pieces.
+    // The single point k - 1, over all pieces.
     let Some(last) = out.next() else {
         unreachable!("toom_k: evaluation buffer too short")
     };
-    last.fill(0);
-    last[..p[k - 1].len()].copy_from_slice(p[k - 1]);
-    for i in (0..k - 1).rev() {
-        scale(last, k as Limb - 1);
-        add_exact(last, p[i]);
-    }
+    horner(last, p.iter().rev().copied(), k as Limb - 1);
     negs
 }
 
@@ -246,16 +236,11 @@ fn interpolate(r: &mut [Limb], k: usize, s: usize, v: &mut [Limb], negs: &[bool]
         divexact(e, y);
     }
     newton(&mut evens, &ys[..k - 2]);
-    // O((k-1)^2) = (c(k-1) - E((k-1)^2)) / (k-1), E by Horner's rule in a spare buffer (the
-    // pair ±1's even part, c2, is the last read).
-    let y = ys[k - 2];
-    let mut horner = vec![0; w];
-    horner[..c_inf.len()].copy_from_slice(c_inf);
-    for c in evens.iter().rev().map(|e| &**e).chain([&*c0]) {
-        scale(&mut horner, y);
-        add_exact(&mut horner, c);
-    }
-    sub_exact(single, &horner);
+    // O((k-1)^2) = (c(k-1) - E((k-1)^2)) / (k-1).
+    let mut even_at = vec![0; w];
+    let from_top = [c_inf].into_iter().chain(evens.iter().rev().map(|e| &**e)).chain([&*c0]);
+    horner(&mut even_at, from_top, ys[k - 2]);
+    sub_exact(single, &even_at);
     divexact(single, k as Limb - 1);
     odds.push(single);
     newton(&mut odds, &ys);
