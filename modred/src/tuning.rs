@@ -3,12 +3,20 @@
 
 /// Operand size (limbs) from which multiplication uses Karatsuba instead of schoolbook (Lim, Hwang,
 /// Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97, §1 and Table 1: the best depth
-/// grows with the size). Measurements: `docs/tuning.md`.
-pub const KARATSUBA_THRESHOLD: usize = 72;
+/// grows with the size). `mul_n` / GMP on a Zen 4, 72 -> 40: 0.96-1.01 -> 0.83-0.90 at 40 limbs,
+/// 1.06-1.19 -> 0.99-1.05 at 64, 1.14-1.33 -> 0.99-1.03 at 128. Measurements: `docs/tuning.md`.
+pub const KARATSUBA_THRESHOLD: usize = 40;
 
 /// Operand size (limbs) from which squaring uses Karatsuba instead of the symmetric schoolbook.
-/// Measurements: `docs/tuning.md`.
-pub const KARATSUBA_SQR_THRESHOLD: usize = 200;
+/// `sqr` / GMP on a Zen 4, 200 -> 96: 1.31-1.56 -> 1.25-1.31 at 128 limbs, 1.53-1.61 ->
+/// 1.25-1.37 at 192. Measurements: `docs/tuning.md`.
+pub const KARATSUBA_SQR_THRESHOLD: usize = 96;
+
+/// Modulus size (limbs) below which `montgomery-redc` and `montgomery-fast` form their products
+/// by schoolbook on every tier, whatever the Karatsuba thresholds, so that both are constant
+/// time there (`ct` accepts them; 4096-bit moduli, 64 limbs, included). From it they take
+/// Karatsuba with the tier's thresholds inside.
+pub const MONT_SCHOOLBOOK_BELOW: usize = 72;
 
 /// [`KARATSUBA_THRESHOLD`] on the portable tier (and every CPU other than x86-64), whose
 /// schoolbook rows (u128 products, no MULX/ADX carry chains) cost more per limb product, so
@@ -164,7 +172,7 @@ pub const RECIPROCAL_REUSE_THRESHOLD_PORTABLE: usize = 256;
 /// (`reduce::montgomery::redc_n`: q by a short product, the high half of q m by a cyclic one;
 /// in the NTT range on cached transforms) instead of the word-by-word REDC, on every tier; at
 /// least the schoolbook limit below which `montgomery-fast` is constant time
-/// (`reduce::montgomery::redc::SCHOOLBOOK_BELOW`, 72). Measurements: `docs/tuning.md`.
+/// ([`MONT_SCHOOLBOOK_BELOW`]). Measurements: `docs/tuning.md`.
 pub const REDC_N_THRESHOLD: usize = 200;
 
 /// [`REDC_N_THRESHOLD`] on the portable tier, whose word-by-word REDC rows (u128 products) cost

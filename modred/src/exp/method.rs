@@ -225,7 +225,7 @@ pub(crate) fn comb_entries(bits: usize, teeth: Option<usize>) -> usize {
 /// own [`Reducer::is_constant_time`]. This is the list of the reducers `ct` accepts (the other
 /// docs and the refusals' messages point here): `montgomery-cios`, `-sos`, `-fips`, `-cihs` and
 /// `-bitserial` at every size, and `montgomery-fast` and `-redc` below the Karatsuba thresholds
-/// (72 limbs, `tuning::KARATSUBA_THRESHOLD`), schoolbook or integrated Montgomery products
+/// (72 limbs, `tuning::MONT_SCHOOLBOOK_BELOW`), schoolbook or integrated Montgomery products
 /// with the masked final subtraction. Never `montgomery-fios` (its ADD carries stop early), nor
 /// the division-, Barrett-, table- or special-form reducers (data-dependent corrections).
 pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
@@ -236,7 +236,7 @@ pub fn is_constant_time<R: Reducer + ?Sized>(r: &R) -> bool {
 pub(crate) fn ct_reducers() -> String {
     format!(
         "montgomery-cios, -sos, -fips, -cihs, -bitserial, or -fast/-redc below {} limbs",
-        tuning::KARATSUBA_THRESHOLD.min(tuning::KARATSUBA_SQR_THRESHOLD)
+        tuning::MONT_SCHOOLBOOK_BELOW
     )
 }
 

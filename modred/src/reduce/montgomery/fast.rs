@@ -29,7 +29,7 @@
 //!   subtraction only when the product carries out, `fixed::lazy_final_vartime`); so does
 //!   `ct`, subtracting m under a mask of the carry-out instead (`fixed::below_r_masked`).
 //!
-//! Leaks: nothing but the lengths (constant time) below `KARATSUBA_THRESHOLD` limbs: every
+//! Leaks: nothing but the lengths (constant time) below `MONT_SCHOOLBOOK_BELOW` limbs: every
 //! product and square there ends with a masked subtraction, and no branch or index depends on
 //! the operands. From that size variable time: Karatsuba (then Toom-3) branches on the signs
 //! of operand differences and stops carries early, and so does the REDC over full
@@ -416,7 +416,7 @@ fn adx_product(
 }
 
 /// Kernel of `montgomery-fast`.
-/// Leaks: see the module docs (constant time below `KARATSUBA_THRESHOLD` limbs).
+/// Leaks: see the module docs (constant time below `MONT_SCHOOLBOOK_BELOW` limbs).
 pub struct Fast;
 
 impl MontKernel for Fast {

@@ -13,12 +13,12 @@
 //! the whole product runs in time independent of the operand values depends on the rest
 //! ([`MontKernel::is_constant_time`] says it per size, and `ct` refuses a reducer without it):
 //! - constant time (only k matters): `montgomery-sos`, `-cios`, `-fips`, `-cihs` and
-//!   `-bitserial` at every size; `montgomery-redc` below `crate::tuning::KARATSUBA_THRESHOLD`
+//!   `-bitserial` at every size; `montgomery-redc` below `crate::tuning::MONT_SCHOOLBOOK_BELOW`
 //!   limbs (schoolbook product and square, on every tier); `montgomery-fast` below that
 //!   threshold too (the unrolled CIOS, the MULX/ADX and portable engines, schoolbook and REDC);
 //! - variable time: `montgomery-fios` at every size (its ADD carry propagation stops when the
 //!   carry dies); `montgomery-redc` and `montgomery-fast` from
-//!   `crate::tuning::KARATSUBA_THRESHOLD` limbs (the Karatsuba and Toom-3 products branch on
+//!   `crate::tuning::MONT_SCHOOLBOOK_BELOW` limbs (the Karatsuba and Toom-3 products branch on
 //!   the signs of differences and stop carries early; `montgomery-fast`'s REDC over
 //!   products, from `crate::tuning::REDC_N_THRESHOLD` limbs, too).
 //!

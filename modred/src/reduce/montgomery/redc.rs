@@ -86,22 +86,15 @@ pub(crate) fn redc_two_rows(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     sub_mod_final(out, &x[k..], top, m);
 }
 
-/// The size (limbs) below which [`product`] is schoolbook on every tier: the lower of the
-/// Karatsuba thresholds of the tiers with the MULX/ADX rows (72 limbs).
-pub(super) const SCHOOLBOOK_BELOW: usize = {
-    use crate::tuning::{KARATSUBA_SQR_THRESHOLD, KARATSUBA_THRESHOLD};
-    if KARATSUBA_THRESHOLD < KARATSUBA_SQR_THRESHOLD {
-        KARATSUBA_THRESHOLD
-    } else {
-        KARATSUBA_SQR_THRESHOLD
-    }
-};
+/// The size (limbs) below which [`product`] is schoolbook on every tier (constant time):
+/// [`crate::tuning::MONT_SCHOOLBOOK_BELOW`].
+pub(super) const SCHOOLBOOK_BELOW: usize = crate::tuning::MONT_SCHOOLBOOK_BELOW;
 
 /// The 2k-limb product `t = a b` (`b = None`: `a^2`) of k-limb operands for `montgomery-redc`
 /// and the rows of `montgomery-fast`: schoolbook below [`SCHOOLBOOK_BELOW`] limbs on every tier
 /// (so both reducers are constant time there whatever the tier), from it Karatsuba with the
 /// tier's own thresholds inside (`arith::karatsuba_threshold`: the portable tier splits down
-/// to 24-limb products and 48-limb squares, the MULX/ADX rows keep 72 and 200).
+/// to 24-limb products and 48-limb squares, the MULX/ADX rows to 40 and 96).
 /// Leaks: nothing but the lengths below [`SCHOOLBOOK_BELOW`] limbs; variable time from it
 /// (Karatsuba's sign branches and early-exit carries).
 pub(super) fn product(
