@@ -3,16 +3,13 @@
 //! Multiplication Algorithms*, IEEE Micro 1996, §4):
 //! x^2 = sum x_i^2 b^2i + 2 sum_{i<j} x_i x_j b^(i+j), about k(k+1)/2 multiplications.
 
-use super::{
-    abs_diff_for_sqr, addmul_1_portable, addmul_2_portable, mul_1_portable,
-    shl_in_place,
-};
+use super::{abs_diff_for_sqr, addmul_1_portable, addmul_2_portable, mul_1_portable};
 use crate::cpu::{self, Tier};
 use crate::limb::{adc, mac, mul_wide, Limb};
 use crate::tuning::TOOM4_SQR_THRESHOLD;
 
 /// `r = a^2` by the symmetric schoolbook method: the off-diagonal products a_i a_j (i < j) are
-/// accumulated once, doubled by a one-bit shift, then the diagonal squares a_i^2 are added
+/// accumulated once, then doubled and the diagonal squares a_i^2 added in one pass
 /// (the "add first, then double" order Koç–Acar–Kaliski 1996 §4 suggests so no 2*a_i*a_j term
 /// needs a third word). k(k-1)/2 + k = k(k+1)/2 multiplications. `r.len() == 2 * a.len()`.
 /// Runs on the tier in use ([`cpu::tier`]).
@@ -57,17 +54,19 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
             r[n + i] = addmul_1_portable(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
         }
     }
-    // Double: the triangle is < b^(2n-1) * b / 2, so the shift cannot lose a bit.
-    let out = shl_in_place(r, 1);
-    debug_assert_eq!(out, 0);
-    // Add the diagonal squares.
-    let mut c = 0;
-    for i in 0..n {
-        let (lo, hi) = mul_wide(a[i], a[i]);
-        (r[2 * i], c) = adc(r[2 * i], lo, c);
-        (r[2 * i + 1], c) = adc(r[2 * i + 1], hi, c);
+    // Double the triangle and add the diagonal squares in one pass over the limb pairs
+    // (2i, 2i + 1): `spill` is the bit the doubling moves out of the pair below, `c` the
+    // addition's carry. The triangle is < b^(2n-1) * b / 2, so the doubling loses no bit, and
+    // the sum is a^2 < b^(2n): both end at zero.
+    let (mut spill, mut c) = (0, 0);
+    for (pair, &ai) in r.chunks_exact_mut(2).zip(a) {
+        let (lo, hi) = mul_wide(ai, ai);
+        let (t0, t1) = (pair[0], pair[1]);
+        (pair[0], c) = adc(t0 << 1 | spill, lo, c);
+        (pair[1], c) = adc(t1 << 1 | t0 >> 63, hi, c);
+        spill = t1 >> 63;
     }
-    debug_assert_eq!(c, 0);
+    debug_assert!(spill == 0 && c == 0);
 }
 
 /// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
