@@ -224,7 +224,7 @@ pub(crate) fn comb_entries(bits: usize, teeth: Option<usize>) -> usize {
 /// Whether `r` runs in time independent of the operand values (needed by `ct`): the reducer's
 /// own [`Reducer::is_constant_time`]. This is the list of the reducers `ct` accepts (the other
 /// docs and the refusals' messages point here): `montgomery-cios`, `-sos`, `-fips`, `-cihs` and
-/// `-bitserial` at every size, and `montgomery-fast` and `-redc` below the Karatsuba thresholds
+/// `-bitserial` at every size, and `montgomery-fast` and `-redc` below their schoolbook bound
 /// (72 limbs, `tuning::MONT_SCHOOLBOOK_BELOW`), schoolbook or integrated Montgomery products
 /// with the masked final subtraction. Never `montgomery-fios` (its ADD carries stop early), nor
 /// the division-, Barrett-, table- or special-form reducers (data-dependent corrections).
