@@ -145,7 +145,7 @@ pub(super) fn neg_inv_2limbs(m: &[Limb], n0: Limb) -> u128 {
 }
 
 /// Kernel: full product by `arith::mul_karatsuba` / squaring, then `redc`.
-/// Leaks: nothing but the lengths (constant time) below `crate::tuning::KARATSUBA_THRESHOLD`
+/// Leaks: nothing but the lengths (constant time) below `crate::tuning::MONT_SCHOOLBOOK_BELOW`
 /// limbs on every tier (see `product`); from it variable time: the Karatsuba and Toom-3
 /// products branch on the signs of operand differences and stop their carry propagation when
 /// the carry dies (the NTT products of the largest sizes branch on sizes only, but the kernel
