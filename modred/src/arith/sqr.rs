@@ -18,27 +18,28 @@ pub fn sqr_basecase(r: &mut [Limb], a: &[Limb]) {
     sqr_basecase_on(cpu::tier(), r, a)
 }
 
-/// [`sqr_basecase`] on the kernels of `tier` (the triangle on the MULX/ADX rows from
-/// [`Tier::Adx`] when `a` has at least 5 limbs). `tier` must come from [`cpu::tier`] or
+/// [`sqr_basecase`] on the kernels of `tier` (from [`Tier::Adx`] on,
+/// [`super::x86_64::sqr_basecase_adx`]). `tier` must come from [`cpu::tier`] or
 /// [`cpu::cap`].
 /// Leaks: nothing but the lengths and the tier (constant time).
 pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert_eq!(r.len(), 2 * n);
     debug_assert!(tier <= cpu::detected());
-    r.fill(0);
     if n == 0 {
         return;
     }
-    // Off-diagonal triangle: row i adds a_i * a[i+1..] at position 2i+1.
-    let adx = cfg!(target_arch = "x86_64") && n >= 5 && tier >= Tier::Adx;
-    if adx {
+    if cfg!(target_arch = "x86_64") && tier >= Tier::Adx {
         #[cfg(target_arch = "x86_64")]
         // SAFETY: the tier (at most the detected one) has BMI2 and ADX.
         unsafe {
-            super::x86_64::sqr_triangle_adx(r, a)
+            super::x86_64::sqr_basecase_adx(r, a)
         };
-    } else if n > 1 {
+        return;
+    }
+    r.fill(0);
+    // Off-diagonal triangle: row i adds a_i * a[i+1..] at position 2i+1.
+    if n > 1 {
         r[n] = mul_1_portable(&mut r[1..n], &a[1..], a[0]);
         // Rows i and i + 1 together: a_i a_(i+1) at 2i + 1 alone, then a_i and a_(i+1) times
         // a[i+2..] at 2i + 2 by `addmul_2_portable` (the product's high limb as row a_i's carry

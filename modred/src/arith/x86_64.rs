@@ -12,9 +12,11 @@ use crate::limb::Limb;
 
 /// `addmul_1_adx` and `submul_1_adx` from one description: per limb, `mulx` gives
 /// (hi_i, lo_i) = a_i b, the OF chain (adox) adds the previous high word to lo_i, and the CF
-/// chain (adcx) adds r_i, to lo_i (addition) or to its complement (subtraction, below), four
-/// limbs per iteration. `$negate` is empty for the addition and `not` of the product limb for
-/// the subtraction; `$setup` and `$finish` set and read CF accordingly.
+/// chain (adcx) adds r_i, to lo_i (addition) or to its complement (subtraction, below). The
+/// `len % 4` low limbs run one at a time (the head loop), the rest four limbs per iteration;
+/// both loops keep the two chains alive (`mov`, `lea` and `jrcxz` leave the flags alone).
+/// `$negate` is empty for the addition and `not` of the product limb for the subtraction;
+/// `$setup` and `$finish` set and read CF accordingly.
 macro_rules! mul_row_adx {
     (
         $(#[$doc:meta])*
@@ -24,17 +26,35 @@ macro_rules! mul_row_adx {
         $(#[$doc])*
         #[target_feature(enable = "bmi2,adx")]
         pub unsafe fn $name(r: &mut [Limb], a: &[Limb], b: Limb, c: Limb) -> Limb {
-            debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
+            debug_assert_eq!(r.len(), a.len());
             let mut rp = r.as_mut_ptr();
             let mut ap = a.as_ptr();
-            let mut blocks = a.len() / 4;
+            let mut count = a.len() % 4;
+            let blocks = a.len() / 4;
             let mut hi = c;
-            // SAFETY: the loop touches exactly a.len() limbs of `a` and `r` (blocks of 4).
+            // SAFETY: the loops touch exactly a.len() limbs of `a` and `r`: `count` single
+            // limbs, then `blocks` blocks of 4.
             unsafe {
                 core::arch::asm!(
                     "xor {t0:e}, {t0:e}", // clear CF and OF
                     $setup,
+                    "jrcxz 3f",
                     "2:",
+                    "mulx {t1}, {t0}, qword ptr [{ap}]",
+                    "adox {t0}, {hi}",
+                    $n0,
+                    "adcx {t0}, qword ptr [{rp}]",
+                    "mov qword ptr [{rp}], {t0}",
+                    "mov {hi}, {t1}",
+                    "lea {ap}, [{ap} + 8]",
+                    "lea {rp}, [{rp} + 8]",
+                    "lea rcx, [rcx - 1]",
+                    "jrcxz 3f",
+                    "jmp 2b",
+                    "3:",
+                    "mov rcx, {blocks}",
+                    "jrcxz 5f",
+                    "4:",
                     "mulx {t1}, {t0}, qword ptr [{ap}]",
                     "adox {t0}, {hi}",
                     $n0,
@@ -58,56 +78,73 @@ macro_rules! mul_row_adx {
                     "lea {ap}, [{ap} + 32]",
                     "lea {rp}, [{rp} + 32]",
                     "lea rcx, [rcx - 1]",
-                    "jrcxz 3f",
-                    "jmp 2b",
-                    "3:",
+                    "jrcxz 5f",
+                    "jmp 4b",
+                    "5:",
                     "mov {t0:e}, 0",
                     "adox {hi}, {t0}",
                     $($finish,)+
                     ap = inout(reg) ap,
                     rp = inout(reg) rp,
                     hi = inout(reg) hi,
+                    blocks = in(reg) blocks,
                     t0 = out(reg) _,
                     t1 = out(reg) _,
                     t2 = out(reg) _,
-                    inout("rcx") blocks,
+                    inout("rcx") count,
                     in("rdx") b,
                     options(nostack),
                 );
             }
-            let _ = (ap, rp, blocks);
+            let _ = (ap, rp, count);
             hi
         }
     };
 }
 
 mul_row_adx! {
-    /// `r[..4q] += a[..4q] * b + c`, returning the carry limb; `q = a.len() / 4 >= 1`. The
-    /// carry out is hi + OF + CF, which cannot overflow (the total fits n + 1 limbs).
+    /// `r += a * b + c` for any length (empty included), returning the carry limb. The carry
+    /// out is hi + OF + CF, which cannot overflow (the total fits n + 1 limbs).
     /// Leaks: nothing but the lengths (constant time).
     ///
     /// # Safety
-    /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
+    /// The CPU must support BMI2 and ADX; `r.len() == a.len()`.
     addmul_1_adx, setup: "", negate: ["", ""], finish: ["adcx {hi}, {t0}"]
 }
 
-/// `r[..4q] = a[..4q] * b + carry`, returning the high limb; `q = a.len() / 4 >= 1`.
+/// `r = a * b + carry` for any length (empty included), returning the high limb: one CF
+/// chain, the `len % 4` low limbs one at a time, then blocks of four.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
-/// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
+/// The CPU must support BMI2 and ADX; `r.len() == a.len()`.
 #[target_feature(enable = "bmi2,adx")]
 pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Limb {
-    debug_assert!(r.len() == a.len() && !a.is_empty() && a.len().is_multiple_of(4));
+    debug_assert_eq!(r.len(), a.len());
     let mut rp = r.as_mut_ptr();
     let mut ap = a.as_ptr();
-    let mut blocks = a.len() / 4;
+    let mut count = a.len() % 4;
+    let blocks = a.len() / 4;
     let mut hi = carry;
-    // SAFETY: the loop touches exactly a.len() limbs of `a` and `r` (blocks of 4).
+    // SAFETY: the loops touch exactly a.len() limbs of `a` and `r`.
     unsafe {
         core::arch::asm!(
             "xor {t0:e}, {t0:e}",
+            "jrcxz 3f",
             "2:",
+            "mulx {t1}, {t0}, qword ptr [{ap}]",
+            "adcx {t0}, {hi}",
+            "mov qword ptr [{rp}], {t0}",
+            "mov {hi}, {t1}",
+            "lea {ap}, [{ap} + 8]",
+            "lea {rp}, [{rp} + 8]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 3f",
+            "jmp 2b",
+            "3:",
+            "mov rcx, {blocks}",
+            "jrcxz 5f",
+            "4:",
             "mulx {t1}, {t0}, qword ptr [{ap}]",
             "adcx {t0}, {hi}",
             "mov qword ptr [{rp}], {t0}",
@@ -123,23 +160,24 @@ pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Lim
             "lea {ap}, [{ap} + 32]",
             "lea {rp}, [{rp} + 32]",
             "lea rcx, [rcx - 1]",
-            "jrcxz 3f",
-            "jmp 2b",
-            "3:",
+            "jrcxz 5f",
+            "jmp 4b",
+            "5:",
             "mov {t0:e}, 0",
             "adcx {hi}, {t0}",
             ap = inout(reg) ap,
             rp = inout(reg) rp,
             hi = inout(reg) hi,
+            blocks = in(reg) blocks,
             t0 = out(reg) _,
             t1 = out(reg) _,
             t2 = out(reg) _,
-            inout("rcx") blocks,
+            inout("rcx") count,
             in("rdx") b,
             options(nostack),
         );
     }
-    let _ = (ap, rp, blocks);
+    let _ = (ap, rp, count);
     hi
 }
 
@@ -222,8 +260,7 @@ add_sub_blocks! {
     sub_blocks, "sbb"
 }
 
-/// `r += a * b` for any length (the `len % 4` head portably, the rest by [`addmul_1_adx`]);
-/// returns the carry limb.
+/// `r += a * b` (any length), returning the carry limb: [`addmul_1_adx`] with no carry in.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
@@ -231,32 +268,26 @@ add_sub_blocks! {
 #[inline]
 #[target_feature(enable = "bmi2,adx")]
 pub(crate) unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    let split = a.len() % 4;
-    let c = super::addmul_1_portable(&mut r[..split], &a[..split], b);
-    if a.len() == split {
-        return c;
-    }
-    // SAFETY: caller guarantees the CPU features; the tail is a non-zero multiple of 4.
-    unsafe { addmul_1_adx(&mut r[split..], &a[split..], b, c) }
+    // SAFETY: the caller guarantees the CPU features and the lengths.
+    unsafe { addmul_1_adx(r, a, b, 0) }
 }
 
 mul_row_adx! {
-    /// `r[..4q] -= a[..4q] * b + c` (c: the borrow in), returning the borrow limb (the amount
-    /// still to subtract at position `4q`); `q = a.len() / 4 >= 1`.
+    /// `r -= a * b + c` for any length (c: the borrow in), returning the borrow limb (the
+    /// amount still to subtract at position `a.len()`).
     ///
     /// The product chain runs on OF (adox) as in [`addmul_1_adx`]; the subtraction runs on CF as
-    /// the addition of the complement, `r - s = r + !s + 1` per 4q limbs (CF set on entry: the
+    /// the addition of the complement, `r - s = r + !s + 1` over the row (CF set on entry: the
     /// + 1), since SBB would overwrite OF. The final CF is 1 when no borrow left the window, so
     /// the borrow out is hi + OF + (1 - CF) (`cmc`); hi < b <= 2^64 - 1: no overflow.
     /// Leaks: nothing but the lengths (constant time).
     ///
     /// # Safety
-    /// The CPU must support BMI2 and ADX; `r.len() == a.len()`, a multiple of 4 and non-zero.
+    /// The CPU must support BMI2 and ADX; `r.len() == a.len()`.
     submul_1_adx, setup: "stc", negate: ["not {t0}", "not {t2}"], finish: ["cmc", "adcx {hi}, {t0}"]
 }
 
-/// `r -= a * b` for any length (the `len % 4` head portably, the rest by [`submul_1_adx`]);
-/// returns the borrow limb.
+/// `r -= a * b` (any length), returning the borrow limb: [`submul_1_adx`] with no borrow in.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
@@ -264,16 +295,11 @@ mul_row_adx! {
 #[inline]
 #[target_feature(enable = "bmi2,adx")]
 pub(crate) unsafe fn submul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    let split = a.len() % 4;
-    let c = super::submul_1_portable(&mut r[..split], &a[..split], b);
-    if a.len() == split {
-        return c;
-    }
-    // SAFETY: caller guarantees the CPU features; the tail is a non-zero multiple of 4.
-    unsafe { submul_1_adx(&mut r[split..], &a[split..], b, c) }
+    // SAFETY: the caller guarantees the CPU features and the lengths.
+    unsafe { submul_1_adx(r, a, b, 0) }
 }
 
-/// `r = a * b` for any length (see [`addmul_row`]); returns the high limb.
+/// `r = a * b` (any length), returning the high limb: [`mul_1_adx`] with no carry in.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
@@ -281,13 +307,8 @@ pub(crate) unsafe fn submul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
 #[inline]
 #[target_feature(enable = "bmi2,adx")]
 pub(crate) unsafe fn mul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    let split = a.len() % 4;
-    let c = super::mul_1_portable(&mut r[..split], &a[..split], b);
-    if a.len() == split {
-        return c;
-    }
-    // SAFETY: as above.
-    unsafe { mul_1_adx(&mut r[split..], &a[split..], b, c) }
+    // SAFETY: the caller guarantees the CPU features and the lengths.
+    unsafe { mul_1_adx(r, a, b, 0) }
 }
 
 /// Schoolbook `r = a * b` with every row on the ADX kernels inside one target-feature
@@ -310,25 +331,86 @@ pub unsafe fn mul_basecase_adx(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     }
 }
 
-/// The off-diagonal triangle of the symmetric square (rows a_i * a[i+1..] at 2i+1) on the ADX
-/// rows; `r` (2n limbs) must be zero on entry. See [`super::sqr_basecase`].
+/// `r = a^2` by the symmetric schoolbook method on the MULX/ADX kernels (the contract of
+/// [`super::sqr_basecase`], which describes the method): the off-diagonal triangle by rows,
+/// row i adding a_i * a[i+1..] at 2i + 1 (row 0 by [`mul_1_adx`], which also initialises
+/// r[1..=n]; row i then assigns r[n + i], so every limb a row adds to has been written), then
+/// [`sqr_diagonal_adx`]. `r.len() == 2 * a.len()`, `a` not empty.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
 /// BMI2 and ADX available.
 #[target_feature(enable = "bmi2,adx")]
-pub unsafe fn sqr_triangle_adx(r: &mut [Limb], a: &[Limb]) {
+pub unsafe fn sqr_basecase_adx(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
-    if n < 2 {
-        return;
-    }
-    // SAFETY: features guaranteed by the caller.
+    debug_assert!(n > 0 && r.len() == 2 * n);
+    r[0] = 0;
+    r[2 * n - 1] = 0;
+    // SAFETY: features guaranteed by the caller; each row's slices have equal lengths.
     unsafe {
-        r[n] = mul_row(&mut r[1..n], &a[1..], a[0]);
-        for i in 1..n - 1 {
-            r[n + i] = addmul_row(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i]);
+        r[n] = mul_1_adx(&mut r[1..n], &a[1..], a[0], 0);
+        for i in 1..n.saturating_sub(1) {
+            r[n + i] = addmul_1_adx(&mut r[2 * i + 1..n + i], &a[i + 1..], a[i], 0);
         }
+        sqr_diagonal_adx(r, a);
     }
+}
+
+/// `r = 2 r + sum a_i^2 b^(2i)`, the last pass of the symmetric square, one limb pair
+/// (2i, 2i + 1) per iteration: the doubling is `adcx t, t` on the CF chain (the bit shifted out
+/// of a pair is the CF into the next), a_i^2 (`mulx`) is added on the OF chain. `r` holds the
+/// off-diagonal triangle, < b^(2n-1) * b / 2, so the doubling loses no bit, and the sum is
+/// a^2 < b^(2n): both chains end at zero (checked in debug builds). `r.len() == 2 * a.len()`.
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// BMI2 and ADX available.
+#[target_feature(enable = "bmi2,adx")]
+unsafe fn sqr_diagonal_adx(r: &mut [Limb], a: &[Limb]) {
+    debug_assert_eq!(r.len(), 2 * a.len());
+    let mut rp = r.as_mut_ptr();
+    let mut ap = a.as_ptr();
+    let mut count = a.len();
+    let carries: Limb;
+    // SAFETY: the loop reads a.len() limbs of `a` and rewrites 2 a.len() limbs of `r`.
+    unsafe {
+        core::arch::asm!(
+            "xor {t0:e}, {t0:e}", // clear CF and OF
+            "jrcxz 3f",
+            "2:",
+            "mov rdx, qword ptr [{ap}]",
+            "mulx {hi}, {lo}, rdx",
+            "mov {t0}, qword ptr [{rp}]",
+            "mov {t1}, qword ptr [{rp} + 8]",
+            "adcx {t0}, {t0}",
+            "adcx {t1}, {t1}",
+            "adox {t0}, {lo}",
+            "adox {t1}, {hi}",
+            "mov qword ptr [{rp}], {t0}",
+            "mov qword ptr [{rp} + 8], {t1}",
+            "lea {ap}, [{ap} + 8]",
+            "lea {rp}, [{rp} + 16]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 3f",
+            "jmp 2b",
+            "3:",
+            "setc {t0:l}",
+            "seto {t1:l}",
+            "or {t0:l}, {t1:l}",
+            "movzx {t0:e}, {t0:l}",
+            ap = inout(reg) ap,
+            rp = inout(reg) rp,
+            lo = out(reg) _,
+            hi = out(reg) _,
+            t0 = out(reg) carries,
+            t1 = out(reg) _,
+            inout("rcx") count,
+            out("rdx") _,
+            options(nostack),
+        );
+    }
+    let _ = (ap, rp, count);
+    debug_assert_eq!(carries, 0);
 }
 
 /// The k reduction rows of word-by-word Montgomery reduction (`montgomery::redc::redc`) on
@@ -492,7 +574,7 @@ mod tests {
             return;
         }
         let mut s = 7;
-        for n in [4usize, 8, 12, 16, 32, 64, 100] {
+        for n in [0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 31, 32, 64, 100, 101] {
             for pattern in 0..4 {
                 let gen = |s: &mut u64| match pattern {
                     0 => lcg(s),
@@ -500,7 +582,6 @@ mod tests {
                     2 => lcg(s) | 0xffff_ffff_0000_0000,
                     _ => lcg(s) & 3,
                 };
-                let n = n - n % 4;
                 let a: Vec<u64> = (0..n).map(|_| gen(&mut s)).collect();
                 let r0: Vec<u64> = (0..n).map(|_| gen(&mut s)).collect();
                 let b = gen(&mut s);
@@ -526,7 +607,7 @@ mod tests {
                 assert_eq!((c1, &r1), (c2, &r2), "submul n={n} pattern={pattern}");
             }
         }
-        // Rows of any length (a portable head of len % 4 limbs, then the asm).
+        // The wrapper without a borrow in, on short rows and extreme multipliers.
         for n in 1..=13 {
             let a: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();
             let r0: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();

@@ -38,13 +38,15 @@
 //! (the lazy final subtractions branch) except `ct`.
 
 use super::fixed::{cios_fixed, cios_fixed_raw, finish_fixed, sqr_fixed_raw, sub_final_fixed};
-use super::redc::{product, redc_two_rows, SCHOOLBOOK_BELOW};
+use super::redc::{product, redc_two_rows};
 use super::{MontKernel, MontParams, Montgomery};
 use crate::arith::karatsuba_scratch_len;
 use crate::cpu::Tier;
 use crate::limb::Limb;
 use crate::scan::{ExpArith, FusedArith, FusedPow};
-use crate::tuning::{FIXED_CIOS_MAX_LIMBS, PORTABLE_MAX_LIMBS, PORTABLE_MIN_LIMBS};
+use crate::tuning::{
+    FIXED_CIOS_MAX_LIMBS, MONT_SCHOOLBOOK_BELOW, PORTABLE_MAX_LIMBS, PORTABLE_MIN_LIMBS,
+};
 
 /// [`ExpArith`] on `[Limb; N]` Montgomery residues with the fixed-size kernels. With `LAZY`
 /// the residues are kept below R rather than below m by a branch ([`super::fixed::lazy_final_vartime`]:
@@ -458,10 +460,10 @@ impl MontKernel for Fast {
         // Karatsuba (from its thresholds) branches on the signs of operand differences; the
         // variable-time REDC over products starts at or above that size.
         const {
-            assert!(crate::tuning::REDC_N_THRESHOLD >= SCHOOLBOOK_BELOW);
-            assert!(crate::tuning::REDC_N_THRESHOLD_PORTABLE >= SCHOOLBOOK_BELOW);
+            assert!(crate::tuning::REDC_N_THRESHOLD >= MONT_SCHOOLBOOK_BELOW);
+            assert!(crate::tuning::REDC_N_THRESHOLD_PORTABLE >= MONT_SCHOOLBOOK_BELOW);
         };
-        k <= FIXED_CIOS_MAX_LIMBS || k < SCHOOLBOOK_BELOW
+        k <= FIXED_CIOS_MAX_LIMBS || k < MONT_SCHOOLBOOK_BELOW
     }
     #[inline]
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {

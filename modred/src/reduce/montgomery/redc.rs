@@ -14,6 +14,7 @@ use crate::arith::{
     self, addmul_1_portable, addmul_2_portable, karatsuba_scratch_len, sub_mod_final,
 };
 use crate::limb::{adc, mul_lo, Limb};
+use crate::tuning::MONT_SCHOOLBOOK_BELOW;
 
 /// Montgomery reduction: `out = x R^{-1} mod m` for `x < m R`, x of 2k limbs (destroyed), with
 /// m, `n0 = -m^{-1} mod b` and the kernel tier from `p` (the MULX/ADX rows from
@@ -86,16 +87,12 @@ pub(crate) fn redc_two_rows(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
     sub_mod_final(out, &x[k..], top, m);
 }
 
-/// The size (limbs) below which [`product`] is schoolbook on every tier (constant time):
-/// [`crate::tuning::MONT_SCHOOLBOOK_BELOW`].
-pub(super) const SCHOOLBOOK_BELOW: usize = crate::tuning::MONT_SCHOOLBOOK_BELOW;
-
 /// The 2k-limb product `t = a b` (`b = None`: `a^2`) of k-limb operands for `montgomery-redc`
-/// and the rows of `montgomery-fast`: schoolbook below [`SCHOOLBOOK_BELOW`] limbs on every tier
+/// and the rows of `montgomery-fast`: schoolbook below [`MONT_SCHOOLBOOK_BELOW`] limbs on every tier
 /// (so both reducers are constant time there whatever the tier), from it Karatsuba with the
 /// tier's own thresholds inside (`arith::karatsuba_threshold`: the portable tier splits down
 /// to 24-limb products and 48-limb squares, the MULX/ADX rows to 40 and 96).
-/// Leaks: nothing but the lengths below [`SCHOOLBOOK_BELOW`] limbs; variable time from it
+/// Leaks: nothing but the lengths below [`MONT_SCHOOLBOOK_BELOW`] limbs; variable time from it
 /// (Karatsuba's sign branches and early-exit carries).
 pub(super) fn product(
     p: &MontParams,
@@ -105,7 +102,7 @@ pub(super) fn product(
     scratch: &mut [Limb],
 ) {
     let tier = p.tier();
-    match (b, a.len() < SCHOOLBOOK_BELOW) {
+    match (b, a.len() < MONT_SCHOOLBOOK_BELOW) {
         (Some(b), true) => arith::mul_basecase_on(tier, t, a, b),
         (Some(b), false) => arith::mul_karatsuba_on(tier, t, a, b, scratch),
         (None, true) => arith::sqr_basecase_on(tier, t, a),
@@ -162,7 +159,7 @@ impl MontKernel for Redc {
     }
     fn is_constant_time(k: usize) -> bool {
         // Karatsuba branches on the signs of operand differences.
-        k < SCHOOLBOOK_BELOW
+        k < MONT_SCHOOLBOOK_BELOW
     }
     fn mul(p: &MontParams, out: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
         let k = p.k();
