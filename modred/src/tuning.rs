@@ -3,14 +3,15 @@
 
 /// Operand size (limbs) from which multiplication uses Karatsuba instead of schoolbook (Lim, Hwang,
 /// Lee, *Fast Modular Reduction With Precomputation*, JW-ISC '97, §1 and Table 1: the best depth
-/// grows with the size). `mul_n` / GMP on a Zen 4, 72 -> 40: 0.96-1.01 -> 0.83-0.90 at 40 limbs,
-/// 1.06-1.19 -> 0.99-1.05 at 64, 1.14-1.33 -> 0.99-1.03 at 128. Measurements: `docs/tuning.md`.
-pub const KARATSUBA_THRESHOLD: usize = 40;
+/// grows with the size). `mpn_mul_n` / GMP on a Zen 4, 40 -> 32: 1.01-1.05 -> 0.99-1.00 at 64
+/// limbs, 1.09-1.10 -> 1.02-1.04 at 128. Measurements: `docs/tuning.md`.
+pub const KARATSUBA_THRESHOLD: usize = 32;
 
 /// Operand size (limbs) from which squaring uses Karatsuba instead of the symmetric schoolbook.
-/// `sqr` / GMP on a Zen 4, 200 -> 96: 1.31-1.56 -> 1.25-1.31 at 128 limbs, 1.53-1.61 ->
-/// 1.25-1.37 at 192. Measurements: `docs/tuning.md`.
-pub const KARATSUBA_SQR_THRESHOLD: usize = 96;
+/// `mpn_sqr` / GMP on a Zen 4, after the one-pass MULX/ADX square, 96 -> 64: 1.13-1.14 ->
+/// 1.09-1.10 at 64 limbs, 1.18 -> 1.08 at 80, 1.18-1.19 -> 1.09-1.11 at 128.
+/// Measurements: `docs/tuning.md`.
+pub const KARATSUBA_SQR_THRESHOLD: usize = 64;
 
 /// Modulus size (limbs) below which `montgomery-redc` and `montgomery-fast` form their products
 /// by schoolbook on every tier, whatever the Karatsuba thresholds, so that both are constant

@@ -4,7 +4,7 @@
 use super::ntt;
 use super::{
     add_1_in_place, add_in_place, add_n, add_n_in_place, addmul_1_portable, addmul_2_portable, cmp_n,
-    mul_1_portable, sub_in_place, sub_n,
+    mul_1_portable, sub_1_in_place, sub_in_place, sub_n,
 };
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
@@ -116,8 +116,12 @@ pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
         r[lo_x..].fill(0);
         sub_n(&mut r[..lo_x], y, &x[..lo_x]);
     } else {
-        r.copy_from_slice(x);
-        sub_in_place(r, y);
+        // One pass: the low limbs by `sub_n`, its borrow out of the (at most one limb longer)
+        // top of x, which x >= y absorbs.
+        let borrow = sub_n(&mut r[..lo_x], &x[..lo_x], y);
+        r[lo_x..].copy_from_slice(&x[lo_x..]);
+        let out = sub_1_in_place(&mut r[lo_x..], borrow);
+        debug_assert_eq!(out, 0);
     }
     x_less
 }

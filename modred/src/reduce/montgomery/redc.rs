@@ -91,7 +91,7 @@ pub(crate) fn redc_two_rows(p: &MontParams, out: &mut [Limb], x: &mut [Limb]) {
 /// and the rows of `montgomery-fast`: schoolbook below [`MONT_SCHOOLBOOK_BELOW`] limbs on every tier
 /// (so both reducers are constant time there whatever the tier), from it Karatsuba with the
 /// tier's own thresholds inside (`arith::karatsuba_threshold`: the portable tier splits down
-/// to 24-limb products and 48-limb squares, the MULX/ADX rows to 40 and 96).
+/// to 24-limb products and 48-limb squares, the MULX/ADX rows to 32 and 64).
 /// Leaks: nothing but the lengths below [`MONT_SCHOOLBOOK_BELOW`] limbs; variable time from it
 /// (Karatsuba's sign branches and early-exit carries).
 pub(super) fn product(
