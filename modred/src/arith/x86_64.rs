@@ -335,7 +335,9 @@ pub unsafe fn mul_basecase_adx(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// [`super::sqr_basecase`], which describes the method): the off-diagonal triangle by rows,
 /// row i adding a_i * a[i+1..] at 2i + 1 (row 0 by [`mul_1_adx`], which also initialises
 /// r[1..=n]; row i then assigns r[n + i], so every limb a row adds to has been written), then
-/// [`sqr_diagonal_adx`]. `r.len() == 2 * a.len()`, `a` not empty.
+/// [`sqr_diagonal_adx`]. `r.len() == 2 * a.len()`, `a` not empty. Reference: Menezes, van
+/// Oorschot, Vanstone, *Handbook of Applied Cryptography*, 1996, Algorithm 14.16; Koç, Acar,
+/// Kaliski, *Analyzing and Comparing Montgomery Multiplication Algorithms*, IEEE Micro 1996, §4.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
