@@ -90,21 +90,32 @@ pub const NTT_SQR_THRESHOLD_IFMA: usize = 224;
 pub const NTT_THRESHOLD_ADX: usize = 2000;
 
 /// The NTT threshold (multiplication and squaring) of the AVX2 + FMA transform (`arith::ntt_fma`)
-/// next to the MULX/ADX rows and Toom-4: the adx tier on CPUs with AVX2 and FMA (else
-/// [`NTT_THRESHOLD_ADX`]). NTT / Toom-4, multiplication: 0.84 at 512, 1.24 at 640, 0.93 at 768,
-/// 0.77 at 900, 0.66 at 1024; squaring 0.84, 0.97, 0.74, 0.81, 0.69. Measurements:
-/// `docs/tuning.md`.
-pub const NTT_THRESHOLD_FMA: usize = 768;
+/// next to the MULX/ADX rows and Toom-3/4: the adx tier on CPUs with AVX2 and FMA (else
+/// [`NTT_THRESHOLD_ADX`]). Zen 4, `MODRED_CPU=adx`, NTT / Toom-4 multiplication (squaring): 0.77
+/// (0.82) at 416 limbs, 0.73 (0.74) at 448, 0.88 (0.87) at 576 (2048 points at 36 bits), 0.81
+/// (0.77) at 640, 0.69 (0.68) at 704, 0.66 (0.61) at 768. Measurements: `docs/tuning.md`.
+pub const NTT_THRESHOLD_FMA: usize = 400;
+
+/// Points of the AVX2 + FMA transforms' cache blocks: the stages whose butterfly blocks fit
+/// one run block by block (16 KiB of doubles, in a 32 KiB L1 data cache with the twiddles).
+/// Measurements: `docs/tuning.md`.
+pub const FMA_NTT_BLOCK: usize = 2048;
 
 /// Below [`NTT_THRESHOLD_FMA`], the AVX2 + FMA transform also serves products and squares of at
-/// least this many limbs whose transform carries at least [`NTT_DENSE_BITS_FMA`] product bits
-/// per point (448 to 560 limbs: 1024 points nearly filled, where Toom-4 costs most against them).
-/// NTT / Toom-4 mul 0.97 at 448, 0.85 at 480, 0.77 at 512, 0.79 at 544, 1.27 at 576.
+/// least this many limbs whose transform carries [`NTT_DENSE_BITS_FMA`] to
+/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 256 limbs (512 points) and 384 to
+/// 399 (1024 points). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits per point), 0.85
+/// at 256, 1.33 at 288 (36 bits), 1.09 at 320, 0.95 at 352, 0.91 at 384.
 /// Measurements: `docs/tuning.md`.
-pub const NTT_DENSE_MIN_FMA: usize = 448;
+pub const NTT_DENSE_MIN_FMA: usize = 240;
 
 /// See [`NTT_DENSE_MIN_FMA`].
-pub const NTT_DENSE_BITS_FMA: usize = 56;
+pub const NTT_DENSE_BITS_FMA: usize = 48;
+
+/// See [`NTT_DENSE_MIN_FMA`]: above 64 bits per point the coefficients straddle limbs, and
+/// their packing and carrying cost more than the transform saves (264-280 limbs at 512
+/// points: 1.20-1.34 of GMP against 1.03-1.09 with Toom-3).
+pub const NTT_DENSE_MAX_BITS_FMA: usize = 64;
 
 /// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: from `redc_n`'s own
 /// threshold ([`REDC_N_THRESHOLD`]) on. 200 against 400 at 16384 bits (256 limbs, `MODRED_CPU=adx`,

@@ -292,7 +292,7 @@ pub fn mul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
     if adx_row(a.len()) {
         // SAFETY: the tier in use has BMI2 and ADX; `r.len() == a.len()`.
-        return unsafe { x86_64::mul_row(r, a, b) };
+        return unsafe { x86_64::mul_1_adx(r, a, b, 0) };
     }
     mul_1_portable(r, a, b)
 }
@@ -328,7 +328,7 @@ pub fn addmul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
     if adx_row(a.len()) {
         // SAFETY: the tier in use has BMI2 and ADX; `r.len() == a.len()`.
-        return unsafe { x86_64::addmul_row(r, a, b) };
+        return unsafe { x86_64::addmul_1_adx(r, a, b, 0) };
     }
     addmul_1_portable(r, a, b)
 }
@@ -383,7 +383,7 @@ pub fn submul_1(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
     #[cfg(target_arch = "x86_64")]
     if adx_row(a.len()) {
         // SAFETY: the tier in use has BMI2 and ADX; `r.len() == a.len()`.
-        return unsafe { x86_64::submul_row(r, a, b) };
+        return unsafe { x86_64::submul_1_adx(r, a, b, 0) };
     }
     submul_1_portable(r, a, b)
 }

@@ -37,6 +37,7 @@
 
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
+use core::ops::RangeInclusive;
 use std::sync::{Arc, Mutex};
 
 /// The kernels a prime set runs on.
@@ -153,13 +154,16 @@ pub fn threshold(squaring: bool) -> usize {
 }
 
 /// Below [`threshold`], the window of sizes where the tier's transform also serves products
-/// whose transform is dense: (from this many limbs, at least this many product bits per point).
+/// whose transform is dense: (from this many limbs, product bits per point in this range).
 /// The AVX2 + FMA kernels and the portable tier have one ([`crate::tuning`]).
-pub fn dense_window() -> Option<(usize, usize)> {
+pub fn dense_window() -> Option<(usize, RangeInclusive<usize>)> {
     use crate::tuning::*;
     match cpu::tier() {
-        Tier::Adx if fma_in_use() => Some((NTT_DENSE_MIN_FMA, NTT_DENSE_BITS_FMA)),
-        Tier::Portable => Some((NTT_DENSE_MIN_PORTABLE, NTT_DENSE_BITS_PORTABLE)),
+        Tier::Adx if fma_in_use() => Some((
+            NTT_DENSE_MIN_FMA,
+            NTT_DENSE_BITS_FMA..=NTT_DENSE_MAX_BITS_FMA,
+        )),
+        Tier::Portable => Some((NTT_DENSE_MIN_PORTABLE, NTT_DENSE_BITS_PORTABLE..=usize::MAX)),
         _ => None,
     }
 }
@@ -173,7 +177,11 @@ pub fn pays(n: usize, squaring: bool) -> bool {
     }
     dense_window().is_some_and(|(min, bits)| {
         n >= min
-            && plan(prime_set(), 64 * n, 64 * n).is_some_and(|(points, _)| 128 * n / points >= bits)
+            && plan(prime_set(), 64 * n, 64 * n)
+                .is_some_and(|(points, _)| {
+                    // Bits per point 128 n / points, compared exactly.
+                    bits.start() * points <= 128 * n && 128 * n <= bits.end().saturating_mul(points)
+                })
     })
 }
 
@@ -1054,6 +1062,12 @@ fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mu
         // 8 (n >= 16 is one too), at most n; out holds 3 count limbs.
         return unsafe { super::ntt_ifma::crt(res, n, count, &k, out) };
     }
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.kernels == Kernels::Fma {
+        // SAFETY: the FMA set only runs on CPUs with AVX2 and FMA; count is a multiple of 8, at
+        // most n; out holds 3 count limbs; `k` is built for this set and length.
+        return unsafe { super::ntt_fma::crt(res, n, count, &k, out) };
+    }
     let [f1, f2, f3] = k.fields;
     let (p1, p2, p3) = (f1.p, f2.p, f3.p);
     let s64 = |x: [u64; 2], p: u64| [x[0], shoup_pre(x[0], p)];
@@ -1064,7 +1078,6 @@ fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mu
     );
     let (c12, p1_mod_p3, c123) = (s64(k.c12, p2), s64(k.p1_mod_p3, p3), s64(k.c123, p3));
     let fix = |x: u64, p: u64| x.min(x.wrapping_sub(p)); // [0, 2p) -> [0, p)
-    let (p1p2_lo, p1p2_hi) = (k.p1p2 as u64, (k.p1p2 >> 64) as u64);
     let (o0, rest) = out.split_at_mut(count);
     let (o1, o2) = rest.split_at_mut(count);
     for j in 0..count {
@@ -1077,15 +1090,23 @@ fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mu
         let u = reduce_2p(r3 + 2 * p3 - x1, 2 * p3);
         let v = shoup(x2, p1_mod_p3[0], p1_mod_p3[1], p3);
         let x3 = fix(shoup(u + 2 * p3 - v, c123[0], c123[1], p3), p3);
-        let m = x2 as u128 * p1 as u128 + x1 as u128;
-        let lo = x3 as u128 * p1p2_lo as u128;
-        let hi = x3 as u128 * p1p2_hi as u128;
-        let c0 = m as u64 as u128 + lo as u64 as u128;
-        let c1 = (m >> 64) + (lo >> 64) + (hi as u64 as u128) + (c0 >> 64);
-        let c2 = (hi >> 64) + (c1 >> 64);
-        debug_assert_eq!(c2 >> 64, 0);
-        (o0[j], o1[j], o2[j]) = (c0 as u64, c1 as u64, c2 as u64);
+        [o0[j], o1[j], o2[j]] = garner_sum(x1, x2, x3, p1, k.p1p2);
     }
+}
+
+/// Garner's last step: c = x1 + x2 p1 + x3 p1p2 (x1 < p1, x2 < p2, x3 < p3, so c < p1 p2 p3
+/// < 2^192) as three limbs, low first.
+/// Leaks: nothing (constant time).
+#[inline(always)]
+pub(crate) fn garner_sum(x1: u64, x2: u64, x3: u64, p1: u64, p1p2: u128) -> [u64; 3] {
+    let m = x2 as u128 * p1 as u128 + x1 as u128;
+    let lo = x3 as u128 * p1p2 as u64 as u128;
+    let hi = x3 as u128 * (p1p2 >> 64) as u64 as u128;
+    let c0 = m as u64 as u128 + lo as u64 as u128;
+    let c1 = (m >> 64) + (lo >> 64) + (hi as u64 as u128) + (c0 >> 64);
+    let c2 = (hi >> 64) + (c1 >> 64);
+    debug_assert_eq!(c2 >> 64, 0);
+    [c0 as u64, c1 as u64, c2 as u64]
 }
 
 /// `r = sum_k c_k 2^(k b)` over the coefficients `0..count` (three limbs each, limb i of
@@ -1096,6 +1117,16 @@ fn crt(set: &PrimeSet, res: &[u64], n: usize, count: usize, t: &Tables, out: &mu
 /// Leaks: nothing but the lengths without `wrap`; with it, variable time: the fold's carry
 /// propagation stops when the carry dies, and a scan for the value B^len - 1.
 fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
+    if b == 64 && !wrap {
+        accumulate_aligned(r, c, stride, count);
+    } else {
+        accumulate_packed(r, c, stride, count, b, wrap);
+    }
+}
+
+/// [`accumulate`] for any coefficient width: a running window (below).
+/// Leaks: as [`accumulate`].
+fn accumulate_packed(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
     let len = r.len();
     // The window in locals (an array shifted in memory stalled on store forwarding).
     let (mut a0, mut a1, mut a2, mut a3, mut a4) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -1153,6 +1184,26 @@ fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wr
         // B^len - 1 itself is 0 mod B^len - 1.
         if r.iter().all(|&x| x == Limb::MAX) {
             r.fill(0);
+        }
+    }
+}
+
+/// [`accumulate`] for 64-bit coefficients without `wrap`: coefficient k sits at limb k, so the
+/// sum is the three limb rows of `c` added at limbs 0, 1 and 2 (carry-chain passes).
+/// Leaks: nothing but the lengths (constant time).
+fn accumulate_aligned(r: &mut [Limb], c: &[u64], stride: usize, count: usize) {
+    let len = r.len();
+    let m = count.min(len);
+    r[..m].copy_from_slice(&c[..m]);
+    r[m..].fill(0);
+    for row in 1..3.min(len) {
+        let m = count.min(len - row);
+        let carry = super::add_n_in_place(&mut r[row..row + m], &c[row * stride..][..m]);
+        // Past the row r is still zero (rows end one limb apart): the carry lands there, or
+        // leaves the truncated window.
+        if let Some(x) = r.get_mut(row + m) {
+            debug_assert_eq!(*x, 0);
+            *x = carry;
         }
     }
 }
@@ -1255,6 +1306,69 @@ mod tests {
         }
     }
 
+    /// The AVX2 + FMA CRT against the congruences it must meet: each coefficient c < p1 p2 p3
+    /// with c = r_j / N mod p_j, for residues over [0, 2p) with both ends.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    #[test]
+    fn fma_crt_meets_the_congruences() {
+        if !fma_available() {
+            return;
+        }
+        let mut state = 7u64;
+        for log_len in [MIN_LOG_LEN, 10] {
+            let n = 1usize << log_len;
+            let t = tables(&FMA, log_len);
+            let k = CrtConsts::new(&FMA, &t, n);
+            let res: Vec<u64> = (0..3 * n)
+                .map(|i| {
+                    let p = FMA.primes[i / n];
+                    match i % n {
+                        0 => 0,
+                        1 => 2 * p - 1,
+                        2 => p,
+                        3 => p - 1,
+                        _ => crate::limb::xorshift64(&mut state) % (2 * p),
+                    }
+                })
+                .collect();
+            let mut out = vec![0u64; 3 * n];
+            // SAFETY: AVX2 and FMA checked; n a multiple of 4; `k` built for the FMA set and n.
+            unsafe { super::super::ntt_fma::crt(&res, n, n, &k, &mut out) };
+            let [p1, p2, p3] = FMA.primes;
+            let bound = p1 as u128 * p2 as u128; // p1 p2 p3 = bound p3
+            for i in 0..n {
+                let c = [out[i], out[n + i], out[2 * n + i]];
+                // c < p1 p2 p3: c / 2^64 < bound p3 / 2^64, checked as (c2 c1) < bound p3 >> 64.
+                let top = (c[2] as u128) << 64 | c[1] as u128;
+                let limit = (bound >> 64) * p3 as u128 + ((bound as u64 as u128 * p3 as u128) >> 64);
+                assert!(top <= limit, "coefficient {i} out of range");
+                for (j, &p) in FMA.primes.iter().enumerate() {
+                    let c_mod = c.iter().rev().fold(0u128, |acc, &x| ((acc << 64) | x as u128) % p as u128);
+                    let n_inv = p - (p - 1) / n as u64;
+                    let want = mulmod(res[j * n + i] % p, n_inv, p);
+                    assert_eq!(c_mod as u64, want, "coefficient {i} mod p{j}");
+                }
+            }
+        }
+    }
+
+    /// The aligned sum (64-bit coefficients) against the general one, full and truncated.
+    #[test]
+    fn aligned_accumulation_matches_the_general_one() {
+        let mut state = 11u64;
+        for (count, len) in [(1usize, 1usize), (1, 3), (5, 2), (8, 10), (16, 17), (16, 18), (32, 33), (32, 40)] {
+            let stride = count.next_multiple_of(8);
+            let mut c: Vec<u64> = (0..3 * stride)
+                .map(|_| crate::limb::xorshift64(&mut state))
+                .collect();
+            c[..count].fill(u64::MAX); // the longest carries
+            let (mut fast, mut general) = (vec![1; len], vec![2; len]);
+            accumulate_aligned(&mut fast, &c, stride, count);
+            accumulate_packed(&mut general, &c, stride, count, 64, false);
+            assert_eq!(fast, general, "count {count} len {len}");
+        }
+    }
+
     /// The FMA kernels against their scalar model (bit for bit), and the model's transforms
     /// against a direct evaluation: forward output i is the input polynomial at w^bitrev(i).
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -1265,7 +1379,8 @@ mod tests {
             return;
         }
         let mut state = 99u64;
-        for log_len in MIN_LOG_LEN..=11 {
+        // Past the cache block (FMA_NTT_BLOCK), whose outer stages run over the whole array.
+        for log_len in MIN_LOG_LEN..=13 {
             let n = 1usize << log_len;
             let t = tables(&FMA, log_len);
             for j in 0..3 {
@@ -1328,18 +1443,18 @@ mod tests {
         }
     }
 
-    /// Below its threshold, the NTT serves 448..=560 limbs with the AVX2 + FMA kernels (1024
-    /// points carrying 56 to 70 bits each) and on the portable tier 960..=1044 (1536 points, 80
-    /// to 87 bits), 1104..=1392 (2048 points, 69 to 87 bits) and 1656..=2047 (3072 points, 69
-    /// to 85 bits), no other size below it; on the ifma tier and an adx tier without FMA
-    /// exactly from the threshold.
+    /// Below its threshold, the NTT serves 240..=256 limbs (512 points carrying 60 to 64 bits
+    /// each) and 384..=399 (1024 points, 48 to 49 bits) with the AVX2 + FMA kernels, and on
+    /// the portable tier 960..=1044 (1536 points, 80 to 87 bits), 1104..=1392 (2048 points, 69
+    /// to 87 bits) and 1656..=2047 (3072 points, 69 to 85 bits), no other size below it; on the
+    /// ifma tier and an adx tier without FMA exactly from the threshold.
     #[test]
-    fn dense_windows_are_448_to_560_limbs_on_fma_and_three_ranges_portable() {
+    fn dense_windows_are_240_to_256_and_384_to_399_limbs_on_fma_and_three_ranges_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
             let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
             let window: Vec<usize> = if fma_in_use() {
-                (448..=560).collect()
+                (240..=256).chain(384..=399).collect()
             } else if cpu::tier() == Tier::Portable {
                 (960..=1044).chain(1104..=1392).chain(1656..=2047).collect()
             } else {

@@ -6,10 +6,12 @@
 //! floating-point one of van der Hoeven, Lecerf and Quintin ("Modular SIMD arithmetic in
 //! Mathemagix", ACM TOMS 2016; also FLINT 3's `fft_small`): h = fl(y w), l = y w - h (one FMA,
 //! exact), q = round(y w_q), r = (h - q p) + l = y w - q p exactly (the FMA rounds nothing: the
-//! result is an integer below 2^53). For |y| <= 4p, |y w / p| <= 2p < 2^51 and the computed
-//! y w_q is within 1/2 of y w / p, so |r| < p. A reduction x - round(x / p) p leaves
-//! |x| <= p/2 + 2 for |x| <= 4p. Rounding to nearest is the add-and-subtract of 1.5 2^52
-//! (exact for magnitudes below 2^51).
+//! result is an integer below 2^53). For |y| <= 4p, |y w / p| <= 2p < 2^51 and q is within
+//! 1/2 + 2^-2 of y w / p, so |r| < p. A reduction x - round(x / p) p leaves |x| <= p/2 + 2 for
+//! |x| <= 4p. Each rounded quotient is one FMA and a subtraction: fl(y w_q + 1.5 2^52) rounds
+//! the exact product once, to the integers (`round_mul`), on the FMA and add units every
+//! x86-64 with AVX2 has (a separate `vroundpd` measured slower on an Intel Xeon, an add and
+//! subtract after the product slower on a Zen 4).
 //!
 //! The transforms follow Harvey, "Faster arithmetic for number-theoretic transforms" (J.
 //! Symbolic Comput. 2014) as the portable ones, with signed lazy bounds: the forward (Cooley–
@@ -26,9 +28,11 @@
 //! Run by the caller only on CPUs with AVX2 and FMA. Variable time only in the lengths.
 
 use super::ntt::FpTwiddles;
+use crate::tuning::FMA_NTT_BLOCK;
 use core::arch::x86_64::*;
 
-/// 1.5 2^52: `(x + M) - M` is x rounded to the nearest integer (ties to even) for |x| < 2^51.
+/// 1.5 2^52: for |x| < 2^51, x + M rounded to a double is M plus x rounded to the nearest
+/// integer (ties to even), and subtracting M again is exact.
 const ROUND_MAGIC: f64 = 6_755_399_441_055_744.0;
 
 /// 2^52: `2^52 + x` for an integer 0 <= x < 2^52 has x in its low 52 bits.
@@ -55,12 +59,14 @@ impl Consts {
     }
 }
 
-/// `x` rounded to the nearest integer lane by lane, for |x| < 2^51.
+/// The exact product a b rounded to the nearest integer lane by lane, for |a b| < 2^51: one
+/// FMA adds [`ROUND_MAGIC`] (rounding once, to the integers, where doubles near 1.5 2^52 lie),
+/// a subtraction takes it off exactly.
 /// Leaks: nothing (constant time).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn round(x: __m256d, c: &Consts) -> __m256d {
-    _mm256_sub_pd(_mm256_add_pd(x, c.magic), c.magic)
+fn round_mul(a: __m256d, b: __m256d, c: &Consts) -> __m256d {
+    _mm256_sub_pd(_mm256_fmadd_pd(a, b, c.magic), c.magic)
 }
 
 /// `x - round(x / p) p`, in [-p/2 - 2, p/2 + 2], for integers |x| <= 4p (module docs).
@@ -68,7 +74,7 @@ fn round(x: __m256d, c: &Consts) -> __m256d {
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 fn reduce(x: __m256d, c: &Consts) -> __m256d {
-    _mm256_fnmadd_pd(round(_mm256_mul_pd(x, c.p_inv), c), c.p, x)
+    _mm256_fnmadd_pd(round_mul(x, c.p_inv, c), c.p, x)
 }
 
 /// `y w mod p` as y w - q p with |y w - q p| < p, for integers |y| <= 4p, |w| <= p/2 and
@@ -79,7 +85,7 @@ fn reduce(x: __m256d, c: &Consts) -> __m256d {
 fn mul_twiddle(y: __m256d, w: __m256d, w_q: __m256d, c: &Consts) -> __m256d {
     let h = _mm256_mul_pd(y, w);
     let l = _mm256_fmsub_pd(y, w, h);
-    let q = round(_mm256_mul_pd(y, w_q), c);
+    let q = round_mul(y, w_q, c);
     _mm256_add_pd(_mm256_fnmadd_pd(q, c.p, h), l)
 }
 
@@ -91,7 +97,7 @@ fn mul_twiddle(y: __m256d, w: __m256d, w_q: __m256d, c: &Consts) -> __m256d {
 fn mul(a: __m256d, b: __m256d, c: &Consts) -> __m256d {
     let h = _mm256_mul_pd(a, b);
     let l = _mm256_fmsub_pd(a, b, h);
-    let q = round(_mm256_mul_pd(h, c.p_inv), c);
+    let q = round_mul(h, c.p_inv, c);
     _mm256_add_pd(_mm256_fnmadd_pd(q, c.p, h), l)
 }
 
@@ -130,26 +136,28 @@ fn gs<const R: bool>(
     (s, mul_twiddle(_mm256_sub_pd(x, y), w, w_q, c))
 }
 
-/// One stage with butterflies `len >= 4` apart on the whole of `a` (blocks of 2 len values,
-/// block i with twiddle i): Cooley–Tukey when `FWD`, else Gentleman–Sande; `R` as [`ct`] /
-/// [`gs`].
-/// Leaks: nothing but the length (constant time).
+/// One stage with butterflies `len >= 4` apart on `a`, the points from `offset` (a multiple of
+/// 2 len) of the whole transform: blocks of 2 len values, global block i with twiddle i;
+/// Cooley–Tukey when `FWD`, else Gentleman–Sande; `R` as [`ct`] / [`gs`].
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
-/// AVX2 and FMA; `a.len()` a multiple of 2 len; `w`, `w_q` hold a twiddle per block.
+/// AVX2 and FMA; `a.len()` a multiple of 2 len; `w`, `w_q` hold a twiddle per global block.
 #[inline]
 #[target_feature(enable = "avx2,fma")]
 unsafe fn wide_stage<const FWD: bool, const R: bool>(
     a: &mut [f64],
+    offset: usize,
     len: usize,
     w: &[f64],
     w_q: &[f64],
     c: &Consts,
 ) {
-    debug_assert!(len >= 4 && a.len().is_multiple_of(2 * len));
+    debug_assert!(len >= 4 && a.len().is_multiple_of(2 * len) && offset.is_multiple_of(2 * len));
     let ptr = a.as_mut_ptr();
+    let first = offset / (2 * len);
     for i in 0..a.len() / (2 * len) {
-        let (wv, wq) = (_mm256_set1_pd(w[i]), _mm256_set1_pd(w_q[i]));
+        let (wv, wq) = (_mm256_set1_pd(w[first + i]), _mm256_set1_pd(w_q[first + i]));
         for j in (2 * len * i..2 * len * i + len).step_by(4) {
             // SAFETY: j + len + 4 <= 2 len (i + 1) <= a.len().
             unsafe {
@@ -163,6 +171,44 @@ unsafe fn wide_stage<const FWD: bool, const R: bool>(
                 _mm256_storeu_pd(ptr.add(j), x);
                 _mm256_storeu_pd(ptr.add(j + len), y);
             }
+        }
+    }
+}
+
+/// Forward stage number `stage` (0 first; butterflies `len` apart) of [`transform`], reducing
+/// when `stage` is even; `a` and `offset` as [`wide_stage`].
+///
+/// # Safety
+/// As [`wide_stage`].
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn forward_stage(a: &mut [f64], offset: usize, len: usize, stage: u32, tw: &FpTwiddles, c: &Consts) {
+    let (w, w_q) = (&tw.w[..], &tw.w_q[..]);
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        if stage.is_multiple_of(2) {
+            wide_stage::<true, true>(a, offset, len, w, w_q, c);
+        } else {
+            wide_stage::<true, false>(a, offset, len, w, w_q, c);
+        }
+    }
+}
+
+/// Inverse stage with butterflies `len` apart of [`transform_inverse`], reducing when log2
+/// `len` is odd; `a` and `offset` as [`wide_stage`].
+///
+/// # Safety
+/// As [`wide_stage`].
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn inverse_stage(a: &mut [f64], offset: usize, len: usize, tw: &FpTwiddles, c: &Consts) {
+    let (w, w_q) = (&tw.w_inv[..], &tw.w_inv_q[..]);
+    // SAFETY: the caller's guarantees.
+    unsafe {
+        if len.trailing_zeros() % 2 == 1 {
+            wide_stage::<false, true>(a, offset, len, w, w_q, c);
+        } else {
+            wide_stage::<false, false>(a, offset, len, w, w_q, c);
         }
     }
 }
@@ -201,25 +247,27 @@ unsafe fn quad(w: &[f64], k: usize) -> __m256d {
 #[target_feature(enable = "avx2,fma")]
 unsafe fn narrow_forward<const R2: bool, const R1: bool>(
     a: &mut [f64],
+    offset: usize,
     w: &[f64],
     w_q: &[f64],
     c: &Consts,
 ) {
     let n = a.len();
-    debug_assert!(n.is_multiple_of(8) && w.len() >= n / 2 + 4 && w_q.len() >= n / 2 + 4);
+    debug_assert!(n.is_multiple_of(8) && offset.is_multiple_of(8));
+    debug_assert!(w.len() >= (offset + n) / 2 + 4 && w_q.len() >= (offset + n) / 2 + 4);
     let ptr = a.as_mut_ptr();
-    for g in (0..n).step_by(8) {
-        // SAFETY: g + 8 <= n; the twiddle indices g / 4 + 1 and g / 2 + 3 are below n / 2, and
-        // the tables have padding.
+    for (g, t) in (0..n).step_by(8).zip((offset..).step_by(8)) {
+        // SAFETY: g + 8 <= n; the twiddle indices t / 4 + 1 and t / 2 + 3 are below
+        // (offset + n) / 2, and the tables have padding.
         unsafe {
             let (a0, a1) = (_mm256_loadu_pd(ptr.add(g)), _mm256_loadu_pd(ptr.add(g + 4)));
             // Distance 2: (0 1 4 5) with (2 3 6 7), blocks g/4 and g/4 + 1.
             let x = _mm256_permute2f128_pd::<0x20>(a0, a1);
             let y = _mm256_permute2f128_pd::<0x31>(a0, a1);
-            let (x, y) = ct::<R2>(x, y, pairs(w, g / 4), pairs(w_q, g / 4), c);
+            let (x, y) = ct::<R2>(x, y, pairs(w, t / 4), pairs(w_q, t / 4), c);
             // Distance 1: (0 2 4 6) with (1 3 5 7), blocks g/2 .. g/2 + 4.
             let (x, y) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
-            let (x, y) = ct::<R1>(x, y, quad(w, g / 2), quad(w_q, g / 2), c);
+            let (x, y) = ct::<R1>(x, y, quad(w, t / 2), quad(w_q, t / 2), c);
             // Back to (0 1 2 3), (4 5 6 7).
             let (lo, hi) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
             _mm256_storeu_pd(ptr.add(g), _mm256_permute2f128_pd::<0x20>(lo, hi));
@@ -236,11 +284,12 @@ unsafe fn narrow_forward<const R2: bool, const R1: bool>(
 /// As [`narrow_forward`].
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn narrow_inverse(a: &mut [f64], w: &[f64], w_q: &[f64], c: &Consts) {
+unsafe fn narrow_inverse(a: &mut [f64], offset: usize, w: &[f64], w_q: &[f64], c: &Consts) {
     let n = a.len();
-    debug_assert!(n.is_multiple_of(8) && w.len() >= n / 2 + 4 && w_q.len() >= n / 2 + 4);
+    debug_assert!(n.is_multiple_of(8) && offset.is_multiple_of(8));
+    debug_assert!(w.len() >= (offset + n) / 2 + 4 && w_q.len() >= (offset + n) / 2 + 4);
     let ptr = a.as_mut_ptr();
-    for g in (0..n).step_by(8) {
+    for (g, t) in (0..n).step_by(8).zip((offset..).step_by(8)) {
         // SAFETY: as in `narrow_forward`.
         unsafe {
             let (a0, a1) = (_mm256_loadu_pd(ptr.add(g)), _mm256_loadu_pd(ptr.add(g + 4)));
@@ -248,10 +297,10 @@ unsafe fn narrow_inverse(a: &mut [f64], w: &[f64], w_q: &[f64], c: &Consts) {
             let lo = _mm256_permute2f128_pd::<0x20>(a0, a1);
             let hi = _mm256_permute2f128_pd::<0x31>(a0, a1);
             let (x, y) = (_mm256_unpacklo_pd(lo, hi), _mm256_unpackhi_pd(lo, hi));
-            let (x, y) = gs::<false>(x, y, quad(w, g / 2), quad(w_q, g / 2), c);
+            let (x, y) = gs::<false>(x, y, quad(w, t / 2), quad(w_q, t / 2), c);
             // Distance 2: (0 1 4 5) with (2 3 6 7).
             let (x, y) = (_mm256_unpacklo_pd(x, y), _mm256_unpackhi_pd(x, y));
-            let (x, y) = gs::<true>(x, y, pairs(w, g / 4), pairs(w_q, g / 4), c);
+            let (x, y) = gs::<true>(x, y, pairs(w, t / 4), pairs(w_q, t / 4), c);
             _mm256_storeu_pd(ptr.add(g), _mm256_permute2f128_pd::<0x20>(x, y));
             _mm256_storeu_pd(ptr.add(g + 4), _mm256_permute2f128_pd::<0x31>(x, y));
         }
@@ -291,29 +340,33 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
         }
     }
     let a = as_f64(a);
-    let (w, w_q) = (&tw.w[..], &tw.w_q[..]);
     let log_n = n.trailing_zeros();
-    let mut len = n / 2;
-    let mut stage = 0;
-    while len >= 4 {
+    // The stages whose blocks (2 len points) exceed a cache block run over the whole array,
+    // the others block by block while the block stays in the L1 cache.
+    let block = FMA_NTT_BLOCK.min(n);
+    let (mut len, mut stage) = (n / 2, 0);
+    while 2 * len > block {
         // SAFETY: the caller's guarantees (the tables hold n / 2 + 8 entries).
-        unsafe {
-            if stage % 2 == 0 {
-                wide_stage::<true, true>(a, len, w, w_q, &c);
-            } else {
-                wide_stage::<true, false>(a, len, w, w_q, &c);
-            }
-        }
+        unsafe { forward_stage(a, 0, len, stage, tw, &c) };
         len /= 2;
         stage += 1;
     }
-    // Stage log_n - 2 (distance 2) reduces when log_n is even.
-    // SAFETY: the caller's guarantees.
-    unsafe {
-        if log_n.is_multiple_of(2) {
-            narrow_forward::<true, false>(a, w, w_q, &c);
-        } else {
-            narrow_forward::<false, true>(a, w, w_q, &c);
+    for (offset, chunk) in (0..).step_by(block).zip(a.chunks_exact_mut(block)) {
+        let (mut len, mut stage) = (len, stage);
+        while len >= 4 {
+            // SAFETY: as above; `offset` is a multiple of the block, hence of 2 len.
+            unsafe { forward_stage(chunk, offset, len, stage, tw, &c) };
+            len /= 2;
+            stage += 1;
+        }
+        // Stage log_n - 2 (distance 2) reduces when log_n is even.
+        // SAFETY: the caller's guarantees.
+        unsafe {
+            if log_n.is_multiple_of(2) {
+                narrow_forward::<true, false>(chunk, offset, &tw.w, &tw.w_q, &c);
+            } else {
+                narrow_forward::<false, true>(chunk, offset, &tw.w, &tw.w_q, &c);
+            }
         }
     }
 }
@@ -331,24 +384,26 @@ pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &FpTwiddles, p: u64) {
     let n = a.len();
     debug_assert!(n >= 16 && n.is_power_of_two() && p < 1 << 50);
     let c = Consts::new(p);
-    let (w, w_q) = (&tw.w_inv[..], &tw.w_inv_q[..]);
     {
         let a = as_f64(a);
-        // SAFETY: the caller's guarantees.
-        unsafe { narrow_inverse(a, w, w_q, &c) };
-        let mut len = 4;
-        let mut stage = 2;
+        // Block by block (see `transform`) up to butterflies block / 2 apart, then the wider
+        // stages over the whole array.
+        let block = FMA_NTT_BLOCK.min(n);
+        for (offset, chunk) in (0..).step_by(block).zip(a.chunks_exact_mut(block)) {
+            // SAFETY: the caller's guarantees; `offset` is a multiple of the block.
+            unsafe { narrow_inverse(chunk, offset, &tw.w_inv, &tw.w_inv_q, &c) };
+            let mut len = 4;
+            while len < block {
+                // SAFETY: as above.
+                unsafe { inverse_stage(chunk, offset, len, tw, &c) };
+                len *= 2;
+            }
+        }
+        let mut len = block;
         while len < n {
             // SAFETY: the caller's guarantees.
-            unsafe {
-                if stage % 2 == 1 {
-                    wide_stage::<false, true>(a, len, w, w_q, &c);
-                } else {
-                    wide_stage::<false, false>(a, len, w, w_q, &c);
-                }
-            }
+            unsafe { inverse_stage(a, 0, len, tw, &c) };
             len *= 2;
-            stage += 1;
         }
     }
     // To integers: reduce(x) + p + 2^52 is in [2^52, 2^52 + 2p), exact; its low bits are the
@@ -391,22 +446,116 @@ pub(crate) unsafe fn pointwise(a: &mut [u64], b: Option<&[u64]>, p: u64) {
     }
 }
 
+/// A constant of [`crt`] as a vector pair (w, fl(w / p)), w taken in [-p/2, p/2] (the form
+/// [`mul_twiddle`] takes).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn signed_const(w: u64, p: u64) -> [__m256d; 2] {
+    let w = if w > p / 2 {
+        -((p - w) as f64)
+    } else {
+        w as f64
+    };
+    [_mm256_set1_pd(w), _mm256_set1_pd(w / p as f64)]
+}
+
+/// `x + p` where x < 0: an integer within p to [0, p).
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn non_negative(x: __m256d, c: &Consts) -> __m256d {
+    let negative = _mm256_cmp_pd::<_CMP_LT_OQ>(x, _mm256_setzero_pd());
+    _mm256_add_pd(x, _mm256_and_pd(negative, c.p))
+}
+
+/// Garner's CRT of [`super::ntt`]'s `crt` for the FMA prime set, four coefficients per step:
+/// the three residues (integers in [0, 2p), as [`transform_inverse`] leaves them) scaled by
+/// 1 / N and the two Garner steps as floating-point products by constants ([`mul_twiddle`]),
+/// then c = x1 + x2 p1 + x3 p1 p2 (< p1 p2 p3 < 2^150) in three 64-bit limbs by scalar
+/// products, limb i of coefficient j at `out[i count + j]`.
+///
+/// Bounds (the primes lie within 2^-10 of each other): every [`mul_twiddle`] input stays
+/// within 4p of its prime: residues < 2p; r2 - x1 within p2 + p1; r3 - x1 - x2 p1 within
+/// p3 + p1 + p3; x2 < p2. Its outputs are within p, moved to [0, p) by [`non_negative`]
+/// where an x_i is formed.
+/// Leaks: nothing but the lengths (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `res` holds 3 n values, `count <= n` a multiple of 4, `out` 3 count limbs;
+/// `k` built for the FMA set and length n.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) unsafe fn crt(
+    res: &[u64],
+    n: usize,
+    count: usize,
+    k: &super::ntt::CrtConsts,
+    out: &mut [u64],
+) {
+    debug_assert!(
+        res.len() == 3 * n && count <= n && count.is_multiple_of(4) && out.len() >= 3 * count
+    );
+    let [f1, f2, f3] = k.fields;
+    let (p1, p2, p3) = (f1.p, f2.p, f3.p);
+    debug_assert!(p1.abs_diff(p2).max(p1.abs_diff(p3)).max(p2.abs_diff(p3)) < p3 >> 10);
+    let primes = [p1, p2, p3];
+    let c = primes.map(|p| Consts::new(p));
+    let scale: [_; 3] = core::array::from_fn(|i| signed_const(k.scale[i][0], primes[i]));
+    let c12 = signed_const(k.c12[0], p2);
+    let p1_mod_p3 = signed_const(k.p1_mod_p3[0], p3);
+    let c123 = signed_const(k.c123[0], p3);
+    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
+    let two_52 = _mm256_set1_pd(TWO_52);
+    // Integers in [0, 2^52) to doubles and back, through the bits of 2^52 + x.
+    let to_f64 = |v: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, bits_52)), two_52);
+    let to_u64 = |x: __m256d| _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(x, two_52)), bits_52);
+    let (o0, rest) = out.split_at_mut(count);
+    let (o1, o2) = rest.split_at_mut(count);
+    let mut lanes = [[0u64; 4]; 3];
+    for j in (0..count).step_by(4) {
+        // SAFETY: j + 4 <= count <= n, so each load stays within its third of `res`; the
+        // stores go to the local arrays.
+        unsafe {
+            let load = |i: usize| to_f64(_mm256_loadu_si256(res.as_ptr().add(i * n + j).cast()));
+            let (r1, r2, r3) = (load(0), load(1), load(2));
+            let x1 = non_negative(mul_twiddle(r1, scale[0][0], scale[0][1], &c[0]), &c[0]);
+            let r2 = mul_twiddle(r2, scale[1][0], scale[1][1], &c[1]);
+            let r3 = mul_twiddle(r3, scale[2][0], scale[2][1], &c[2]);
+            // x2 = (r2 - x1) / p1 mod p2.
+            let x2 = mul_twiddle(_mm256_sub_pd(r2, x1), c12[0], c12[1], &c[1]);
+            let x2 = non_negative(x2, &c[1]);
+            // x3 = (r3 - x1 - x2 p1) / (p1 p2) mod p3.
+            let w = mul_twiddle(x2, p1_mod_p3[0], p1_mod_p3[1], &c[2]);
+            let t = _mm256_sub_pd(_mm256_sub_pd(r3, x1), w);
+            let x3 = non_negative(mul_twiddle(t, c123[0], c123[1], &c[2]), &c[2]);
+            for (lane, x) in lanes.iter_mut().zip([x1, x2, x3]) {
+                _mm256_storeu_si256(lane.as_mut_ptr().cast(), to_u64(x));
+            }
+        }
+        for l in 0..4 {
+            let (x1, x2, x3) = (lanes[0][l], lanes[1][l], lanes[2][l]);
+            debug_assert!(x1 < p1 && x2 < p2 && x3 < p3);
+            [o0[j + l], o1[j + l], o2[j + l]] = super::ntt::garner_sum(x1, x2, x3, p1, k.p1p2);
+        }
+    }
+}
+
 /// A scalar model of the kernels, operation for operation (so bit for bit the same results),
 /// with the bounds the comments above claim as `debug_assert!`s.
 #[cfg(test)]
 pub(crate) mod reference {
     use super::{FpTwiddles, ROUND_MAGIC};
 
-    /// Round to nearest (ties to even) for |x| < 2^51.
-    fn round(x: f64) -> f64 {
-        debug_assert!(x.abs() < (1u64 << 51) as f64);
-        (x + ROUND_MAGIC) - ROUND_MAGIC
+    /// The exact a b rounded to nearest (ties to even) for |a b| < 2^51, as the vector
+    /// `round_mul`.
+    fn round_mul(a: f64, b: f64) -> f64 {
+        debug_assert!((a * b).abs() < (1u64 << 51) as f64);
+        a.mul_add(b, ROUND_MAGIC) - ROUND_MAGIC
     }
 
     /// As the vector `reduce`: |x| <= 4p in, within p/2 + 2 out.
     pub(crate) fn reduce(x: f64, p: f64) -> f64 {
         debug_assert!(x.abs() <= 4.0 * p);
-        let r = (-round(x * (1.0 / p))).mul_add(p, x);
+        let r = (-round_mul(x, 1.0 / p)).mul_add(p, x);
         debug_assert!(r.abs() <= p / 2.0 + 2.0);
         r
     }
@@ -416,7 +565,7 @@ pub(crate) mod reference {
         debug_assert!(y.abs() <= 4.0 * p && w.abs() <= p / 2.0);
         let h = y * w;
         let l = y.mul_add(w, -h);
-        let q = round(y * w_q);
+        let q = round_mul(y, w_q);
         let r = (-q).mul_add(p, h) + l;
         debug_assert!(r.abs() < p);
         r
@@ -427,7 +576,7 @@ pub(crate) mod reference {
         debug_assert!(a.abs() <= p / 2.0 + 2.0 && b.abs() <= p / 2.0 + 2.0);
         let h = a * b;
         let l = a.mul_add(b, -h);
-        let q = round(h * (1.0 / p));
+        let q = round_mul(h, 1.0 / p);
         let r = (-q).mul_add(p, h) + l;
         debug_assert!(r.abs() < p);
         r

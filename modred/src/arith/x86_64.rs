@@ -260,18 +260,6 @@ add_sub_blocks! {
     sub_blocks, "sbb"
 }
 
-/// `r += a * b` (any length), returning the carry limb: [`addmul_1_adx`] with no carry in.
-/// Leaks: nothing but the lengths (constant time).
-///
-/// # Safety
-/// BMI2 and ADX available; `r.len() == a.len()`.
-#[inline]
-#[target_feature(enable = "bmi2,adx")]
-pub(crate) unsafe fn addmul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    // SAFETY: the caller guarantees the CPU features and the lengths.
-    unsafe { addmul_1_adx(r, a, b, 0) }
-}
-
 mul_row_adx! {
     /// `r -= a * b + c` for any length (c: the borrow in), returning the borrow limb (the
     /// amount still to subtract at position `a.len()`).
@@ -287,30 +275,6 @@ mul_row_adx! {
     submul_1_adx, setup: "stc", negate: ["not {t0}", "not {t2}"], finish: ["cmc", "adcx {hi}, {t0}"]
 }
 
-/// `r -= a * b` (any length), returning the borrow limb: [`submul_1_adx`] with no borrow in.
-/// Leaks: nothing but the lengths (constant time).
-///
-/// # Safety
-/// BMI2 and ADX available; `r.len() == a.len()`.
-#[inline]
-#[target_feature(enable = "bmi2,adx")]
-pub(crate) unsafe fn submul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    // SAFETY: the caller guarantees the CPU features and the lengths.
-    unsafe { submul_1_adx(r, a, b, 0) }
-}
-
-/// `r = a * b` (any length), returning the high limb: [`mul_1_adx`] with no carry in.
-/// Leaks: nothing but the lengths (constant time).
-///
-/// # Safety
-/// BMI2 and ADX available; `r.len() == a.len()`.
-#[inline]
-#[target_feature(enable = "bmi2,adx")]
-pub(crate) unsafe fn mul_row(r: &mut [Limb], a: &[Limb], b: Limb) -> Limb {
-    // SAFETY: the caller guarantees the CPU features and the lengths.
-    unsafe { mul_1_adx(r, a, b, 0) }
-}
-
 /// Schoolbook `r = a * b` with every row on the ADX kernels inside one target-feature
 /// function, so the rows inline and the CPU check happens once. Same contract as
 /// [`super::mul_basecase`].
@@ -324,9 +288,9 @@ pub unsafe fn mul_basecase_adx(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     debug_assert!(r.len() == n + b.len() && n > 0 && !b.is_empty());
     // SAFETY: features guaranteed by the caller.
     unsafe {
-        r[n] = mul_row(&mut r[..n], a, b[0]);
+        r[n] = mul_1_adx(&mut r[..n], a, b[0], 0);
         for (j, &bj) in b.iter().enumerate().skip(1) {
-            r[n + j] = addmul_row(&mut r[j..j + n], a, bj);
+            r[n + j] = addmul_1_adx(&mut r[j..j + n], a, bj, 0);
         }
     }
 }
@@ -429,7 +393,7 @@ pub unsafe fn redc_rows_adx(x: &mut [Limb], m: &[Limb], n0: Limb) -> Limb {
     for i in 0..k {
         let t = x[i].wrapping_mul(n0);
         // SAFETY: features guaranteed by the caller.
-        let c = unsafe { addmul_row(&mut x[i..i + k], m, t) };
+        let c = unsafe { addmul_1_adx(&mut x[i..i + k], m, t, 0) };
         let (s, c1) = x[i + k].overflowing_add(c);
         let (s, c2) = s.overflowing_add(top);
         x[i + k] = s;
@@ -609,16 +573,16 @@ mod tests {
                 assert_eq!((c1, &r1), (c2, &r2), "submul n={n} pattern={pattern}");
             }
         }
-        // The wrapper without a borrow in, on short rows and extreme multipliers.
+        // No borrow in, on short rows and extreme multipliers.
         for n in 1..=13 {
             let a: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();
             let r0: Vec<u64> = (0..n).map(|_| lcg(&mut s)).collect();
             for b in [0, 1, u64::MAX, lcg(&mut s)] {
                 let (mut r1, mut r2) = (r0.clone(), r0.clone());
                 // SAFETY: BMI2 and ADX (the test returned early without them).
-                let c1 = unsafe { submul_row(&mut r1, &a, b) };
+                let c1 = unsafe { submul_1_adx(&mut r1, &a, b, 0) };
                 let c2 = submul_1_portable(&mut r2, &a, b);
-                assert_eq!((c1, &r1), (c2, &r2), "submul_row n={n} b={b}");
+                assert_eq!((c1, &r1), (c2, &r2), "submul n={n} b={b}");
             }
         }
     }
