@@ -1111,9 +1111,7 @@ pub(crate) fn garner_sum(x1: u64, x2: u64, x3: u64, p1: u64, p1p2: u128) -> [u64
 
 /// `r = sum_k c_k 2^(k b)` over the coefficients `0..count` (three limbs each, limb i of
 /// coefficient k at `c[i stride + k]`), truncated to `r.len()` limbs, or with `wrap` taken mod
-/// B^len - 1 (len = `r.len()`, a value in [0, B^len - 1)). A running five-limb window
-/// holds the sum's bits from limb `base` up; a limb is written once no later coefficient (at bit
-/// k b or above) can reach it.
+/// B^len - 1 (len = `r.len()`, a value in [0, B^len - 1)).
 /// Leaks: nothing but the lengths without `wrap`; with it, variable time: the fold's carry
 /// propagation stops when the carry dies, and a scan for the value B^len - 1.
 fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
@@ -1124,7 +1122,9 @@ fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wr
     }
 }
 
-/// [`accumulate`] for any coefficient width: a running window (below).
+/// [`accumulate`] for any coefficient width: a running five-limb window holds the sum's bits
+/// from limb `base` up; a limb is written once no later coefficient (at bit k b or above) can
+/// reach it.
 /// Leaks: as [`accumulate`].
 fn accumulate_packed(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
     let len = r.len();
