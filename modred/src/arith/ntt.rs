@@ -290,22 +290,20 @@ pub(crate) struct FpTwiddles {
     pub(crate) w_inv_q: Vec<f64>,
 }
 
+/// A constant w < p as the floating-point kernels take it: the integer in [-p/2, p/2]
+/// congruent to w, and its quotient fl(w / p), as doubles.
+#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+pub(crate) fn fp_constant(w: u64, p: u64) -> (f64, f64) {
+    debug_assert!(w < p);
+    let w = if w > p / 2 { -((p - w) as f64) } else { w as f64 };
+    (w, w / p as f64)
+}
+
 #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
 impl FpTwiddles {
     /// From the tables of [`Twiddles`] (entries below p, zero padding).
     fn new(w: &[u64], w_inv: &[u64], p: u64) -> Self {
-        let signed = |x: u64| {
-            if x > p / 2 {
-                -((p - x) as f64)
-            } else {
-                x as f64
-            }
-        };
-        let split = |t: &[u64]| -> (Vec<f64>, Vec<f64>) {
-            t.iter()
-                .map(|&x| (signed(x), signed(x) / p as f64))
-                .unzip()
-        };
+        let split = |t: &[u64]| -> (Vec<f64>, Vec<f64>) { t.iter().map(|&x| fp_constant(x, p)).unzip() };
         let ((w, w_q), (w_inv, w_inv_q)) = (split(w), split(w_inv));
         Self {
             w,

@@ -329,13 +329,11 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
     debug_assert!(n >= 16 && n.is_power_of_two() && p < 1 << 50);
     let c = Consts::new(p);
     // To doubles: the bits of 2^52 + x, minus 2^52 + 2p (exact: x < 4p < 2^52).
-    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
     let bias = _mm256_set1_pd(TWO_52 + 2.0 * p as f64);
     for i in (0..n).step_by(4) {
         // SAFETY: i + 4 <= n; f64 and u64 have the same size.
         unsafe {
-            let v = _mm256_loadu_si256(a.as_ptr().add(i).cast());
-            let x = _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, bits_52)), bias);
+            let x = int_to_f64(_mm256_loadu_si256(a.as_ptr().add(i).cast()), bias);
             _mm256_storeu_pd(a.as_mut_ptr().add(i).cast(), x);
         }
     }
@@ -408,15 +406,12 @@ pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &FpTwiddles, p: u64) {
     }
     // To integers: reduce(x) + p + 2^52 is in [2^52, 2^52 + 2p), exact; its low bits are the
     // value.
-    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
     let offset = _mm256_set1_pd(TWO_52 + p as f64);
     for i in (0..n).step_by(4) {
         // SAFETY: i + 4 <= n.
         unsafe {
-            let x = _mm256_loadu_pd(a.as_ptr().add(i).cast());
-            let y = _mm256_add_pd(reduce(x, &c), offset);
-            let v = _mm256_sub_epi64(_mm256_castpd_si256(y), bits_52);
-            _mm256_storeu_si256(a.as_mut_ptr().add(i).cast(), v);
+            let x = reduce(_mm256_loadu_pd(a.as_ptr().add(i).cast()), &c);
+            _mm256_storeu_si256(a.as_mut_ptr().add(i).cast(), f64_to_int(x, offset));
         }
     }
 }
@@ -446,17 +441,31 @@ pub(crate) unsafe fn pointwise(a: &mut [u64], b: Option<&[u64]>, p: u64) {
     }
 }
 
-/// A constant of [`crt`] as a vector pair (w, fl(w / p)), w taken in [-p/2, p/2] (the form
-/// [`mul_twiddle`] takes).
+/// A constant of [`crt`] broadcast as the pair (w, fl(w / p)) [`mul_twiddle`] takes
+/// ([`super::ntt::fp_constant`]).
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-fn signed_const(w: u64, p: u64) -> [__m256d; 2] {
-    let w = if w > p / 2 {
-        -((p - w) as f64)
-    } else {
-        w as f64
-    };
-    [_mm256_set1_pd(w), _mm256_set1_pd(w / p as f64)]
+fn broadcast_constant(w: u64, p: u64) -> [__m256d; 2] {
+    let (w, w_q) = super::ntt::fp_constant(w, p);
+    [_mm256_set1_pd(w), _mm256_set1_pd(w_q)]
+}
+
+/// Integers x < 2^52 to the doubles 2^52 + x - `bias` (the bits of 2^52 + x, as a double,
+/// minus `bias`): exact when `bias` is 2^52 plus a small integer (x or x - 2p).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn int_to_f64(v: __m256i, bias: __m256d) -> __m256d {
+    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
+    _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, bits_52)), bias)
+}
+
+/// Doubles x to the integers x + `offset` - 2^52, for x + `offset` in [2^52, 2^53): the low
+/// bits of that sum (exact, no rounding).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn f64_to_int(x: __m256d, offset: __m256d) -> __m256i {
+    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
+    _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(x, offset)), bits_52)
 }
 
 /// `x + p` where x < 0: an integer within p to [0, p).
@@ -494,20 +503,15 @@ pub(crate) unsafe fn crt(
     debug_assert!(
         res.len() == 3 * n && count <= n && count.is_multiple_of(4) && out.len() >= 3 * count
     );
-    let [f1, f2, f3] = k.fields;
-    let (p1, p2, p3) = (f1.p, f2.p, f3.p);
+    let primes = k.fields.map(|f| f.p);
+    let [p1, p2, p3] = primes;
     debug_assert!(p1.abs_diff(p2).max(p1.abs_diff(p3)).max(p2.abs_diff(p3)) < p3 >> 10);
-    let primes = [p1, p2, p3];
     let c = primes.map(|p| Consts::new(p));
-    let scale: [_; 3] = core::array::from_fn(|i| signed_const(k.scale[i][0], primes[i]));
-    let c12 = signed_const(k.c12[0], p2);
-    let p1_mod_p3 = signed_const(k.p1_mod_p3[0], p3);
-    let c123 = signed_const(k.c123[0], p3);
-    let bits_52 = _mm256_set1_epi64x(TWO_52.to_bits() as i64);
+    let scale: [_; 3] = core::array::from_fn(|i| broadcast_constant(k.scale[i][0], primes[i]));
+    let c12 = broadcast_constant(k.c12[0], p2);
+    let p1_mod_p3 = broadcast_constant(k.p1_mod_p3[0], p3);
+    let c123 = broadcast_constant(k.c123[0], p3);
     let two_52 = _mm256_set1_pd(TWO_52);
-    // Integers in [0, 2^52) to doubles and back, through the bits of 2^52 + x.
-    let to_f64 = |v: __m256i| _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(v, bits_52)), two_52);
-    let to_u64 = |x: __m256d| _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(x, two_52)), bits_52);
     let (o0, rest) = out.split_at_mut(count);
     let (o1, o2) = rest.split_at_mut(count);
     let mut lanes = [[0u64; 4]; 3];
@@ -515,7 +519,7 @@ pub(crate) unsafe fn crt(
         // SAFETY: j + 4 <= count <= n, so each load stays within its third of `res`; the
         // stores go to the local arrays.
         unsafe {
-            let load = |i: usize| to_f64(_mm256_loadu_si256(res.as_ptr().add(i * n + j).cast()));
+            let load = |i: usize| int_to_f64(_mm256_loadu_si256(res.as_ptr().add(i * n + j).cast()), two_52);
             let (r1, r2, r3) = (load(0), load(1), load(2));
             let x1 = non_negative(mul_twiddle(r1, scale[0][0], scale[0][1], &c[0]), &c[0]);
             let r2 = mul_twiddle(r2, scale[1][0], scale[1][1], &c[1]);
@@ -528,7 +532,7 @@ pub(crate) unsafe fn crt(
             let t = _mm256_sub_pd(_mm256_sub_pd(r3, x1), w);
             let x3 = non_negative(mul_twiddle(t, c123[0], c123[1], &c[2]), &c[2]);
             for (lane, x) in lanes.iter_mut().zip([x1, x2, x3]) {
-                _mm256_storeu_si256(lane.as_mut_ptr().cast(), to_u64(x));
+                _mm256_storeu_si256(lane.as_mut_ptr().cast(), f64_to_int(x, two_52));
             }
         }
         for l in 0..4 {
