@@ -91,10 +91,11 @@ pub const NTT_THRESHOLD_ADX: usize = 2000;
 
 /// The NTT threshold (multiplication and squaring) of the AVX2 + FMA transform (`arith::ntt_fma`)
 /// next to the MULX/ADX rows and Toom-3/4: the adx tier on CPUs with AVX2 and FMA (else
-/// [`NTT_THRESHOLD_ADX`]). Zen 4, `MODRED_CPU=adx`, NTT / Toom-4 multiplication (squaring): 0.77
-/// (0.82) at 416 limbs, 0.73 (0.74) at 448, 0.88 (0.87) at 576 (2048 points at 36 bits), 0.81
-/// (0.77) at 640, 0.69 (0.68) at 704, 0.66 (0.61) at 768. Measurements: `docs/tuning.md`.
-pub const NTT_THRESHOLD_FMA: usize = 400;
+/// [`NTT_THRESHOLD_ADX`]): from the first size past 768 points at 64 bits per point
+/// ([`NTT_DENSE_MAX_BITS_FMA`]), where 1024 points carry 48 bits. Zen 4, `MODRED_CPU=adx`,
+/// multiplication / GMP: 1.00-1.01 at 385-390 limbs against 1.12 for Toom-3 at 383; NTT / Toom-4
+/// (squaring) 0.77 (0.82) at 416, 0.73 (0.74) at 448. Measurements: `docs/tuning.md`.
+pub const NTT_THRESHOLD_FMA: usize = 385;
 
 /// Points of the AVX2 + FMA transforms' cache blocks: the stages whose butterfly blocks fit
 /// one run block by block (16 KiB of doubles, in a 32 KiB L1 data cache with the twiddles).
@@ -103,14 +104,17 @@ pub const FMA_NTT_BLOCK: usize = 2048;
 
 /// Below [`NTT_THRESHOLD_FMA`], the AVX2 + FMA transform also serves products and squares of at
 /// least this many limbs whose transform carries [`NTT_DENSE_BITS_FMA`] to
-/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 256 limbs (512 points) and 384 to
-/// 399 (1024 points). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits per point), 0.85
-/// at 256, 1.33 at 288 (36 bits), 1.09 at 320, 0.95 at 352, 0.91 at 384.
-/// Measurements: `docs/tuning.md`.
+/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 256 limbs (512 points) and 306 to
+/// 384 (768 points, the radix-3 length). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits
+/// per point), 0.85 at 256. Multiplication (squaring) / GMP with Toom-3 against 768 points:
+/// 1.05-1.06 (1.16-1.18) against 1.10-1.11 (1.25-1.26) at 296 limbs (49 bits), 1.13 (1.16)
+/// against 1.11-1.12 (1.20-1.25) at 304, 1.15 (1.15) against 1.08-1.10 (1.16-1.18) at 312,
+/// 1.11 (1.14) against 0.98-0.99 (1.04-1.05) at 336, 1.16 (1.24) against 0.94-0.95 (1.05) at
+/// 352. Measurements: `docs/tuning.md`.
 pub const NTT_DENSE_MIN_FMA: usize = 240;
 
 /// See [`NTT_DENSE_MIN_FMA`].
-pub const NTT_DENSE_BITS_FMA: usize = 48;
+pub const NTT_DENSE_BITS_FMA: usize = 51;
 
 /// See [`NTT_DENSE_MIN_FMA`]: above 64 bits per point the coefficients straddle limbs, and
 /// their packing and carrying cost more than the transform saves (264-280 limbs at 512

@@ -54,6 +54,26 @@ pub(crate) enum Kernels {
     Fma,
 }
 
+impl Kernels {
+    /// Whether these kernels also run transforms of 3 2^k points (a radix-3 step over
+    /// power-of-two ones): the portable and FMA kernels.
+    pub(crate) fn radix3(self) -> bool {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if self == Kernels::Ifma {
+            return false;
+        }
+        true
+    }
+
+    /// Whether these are the AVX2 + FMA kernels.
+    fn is_fma(self) -> bool {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        return self == Kernels::Fma;
+        #[cfg(not(all(target_arch = "x86_64", not(feature = "count"))))]
+        false
+    }
+}
+
 /// A set of three NTT primes and the arithmetic radix of the kernels that use them.
 pub(crate) struct PrimeSet {
     /// The primes, c 2^k + 1, each below 2^62 (so 4p < 2^64) and within a factor 2 of each
@@ -506,39 +526,69 @@ fn inverse(a: &mut [u64], w: &[u64], w_q: &[u64], p: u64) {
 /// The radix-3 step's constants of one prime for transforms of 3M points (M = 2^k): ψ a
 /// primitive 3M-th root of unity and ω = ψ^M a primitive cube root; `twist[e][i]` =
 /// ψ^(e i), `untwist[e][i]` = ψ^(-e i) for e = 1, 2 and i < M; every value with its Shoup
-/// quotient.
+/// quotient (the portable kernels), or the same constants as the FMA kernels take them (`fp`).
 struct Twist {
     omega: [u64; 2],
     twist: [Vec<[u64; 2]>; 2],
     untwist: [Vec<[u64; 2]>; 2],
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    fp: FpTwist,
+}
+
+/// The [`Twist`] constants for the floating-point kernels: each as [`fp_constant`]'s pair,
+/// `twist[e - 1]` = (ψ^(e i), quotients) for e = 1, 2, likewise `untwist` with ψ^(-e i).
+#[derive(Default)]
+#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+pub(crate) struct FpTwist {
+    pub(crate) omega: (f64, f64),
+    pub(crate) twist: [(Vec<f64>, Vec<f64>); 2],
+    pub(crate) untwist: [(Vec<f64>, Vec<f64>); 2],
 }
 
 impl Twist {
-    fn new(p: u64, g: u64, m: usize) -> Self {
+    fn new(p: u64, g: u64, m: usize, kernels: Kernels) -> Self {
         let psi = powmod(g, (p - 1) / (3 * m as u64), p);
         let psi_inv = powmod(psi, p - 2, p);
-        let pre = |w: u64| [w, shoup_pre(w, p)];
-        let powers = |x: u64| powers(x, m, p).into_iter().map(pre).collect::<Vec<_>>();
-        let square = mulmod(psi, psi, p);
+        let omega = powmod(psi, m as u64, p);
+        let twist = [powers(psi, m, p), powers(mulmod(psi, psi, p), m, p)];
+        let untwist = [powers(psi_inv, m, p), powers(mulmod(psi_inv, psi_inv, p), m, p)];
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if kernels == Kernels::Fma {
+            let split = |t: &[Vec<u64>; 2]| t.each_ref().map(|t| t.iter().map(|&x| fp_constant(x, p)).unzip());
+            return Self {
+                omega: [omega, 0],
+                twist: Default::default(),
+                untwist: Default::default(),
+                fp: FpTwist {
+                    omega: fp_constant(omega, p),
+                    twist: split(&twist),
+                    untwist: split(&untwist),
+                },
+            };
+        }
+        let _ = kernels;
+        let pre = |t: [Vec<u64>; 2]| t.map(|t| t.into_iter().map(|w| [w, shoup_pre(w, p)]).collect());
         Self {
-            omega: pre(powmod(psi, m as u64, p)),
-            twist: [powers(psi), powers(square)],
-            untwist: [powers(psi_inv), powers(mulmod(psi_inv, psi_inv, p))],
+            omega: [omega, shoup_pre(omega, p)],
+            twist: pre(twist),
+            untwist: pre(untwist),
+            #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+            fp: FpTwist::default(),
         }
     }
 }
 
-/// The [`Twist`]s of the portable set's three primes for 3 2^`log_m` points, built once per
-/// length and process.
-fn twists(log_m: u32) -> Arc<[Twist; 3]> {
-    static CACHE: Mutex<Vec<(u32, Arc<[Twist; 3]>)>> = Mutex::new(Vec::new());
-    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+/// The [`Twist`]s of the three primes of `set` (portable or FMA) for 3 2^`log_m` points, built
+/// once per set, length and process.
+fn twists(set: &PrimeSet, log_m: u32) -> Arc<[Twist; 3]> {
+    type Cache = Mutex<Vec<(u32, Arc<[Twist; 3]>)>>;
+    static CACHE: [Cache; 3] = [const { Mutex::new(Vec::new()) }; 3];
+    let mut cache = CACHE[set.slot].lock().unwrap_or_else(|e| e.into_inner());
     if let Some((_, t)) = cache.iter().find(|(l, _)| *l == log_m) {
         return t.clone();
     }
-    let set = &PORTABLE;
     let t = Arc::new(core::array::from_fn(|j| {
-        Twist::new(set.primes[j], set.generators[j], 1 << log_m)
+        Twist::new(set.primes[j], set.generators[j], 1 << log_m, set.kernels)
     }));
     cache.push((log_m, t.clone()));
     t
@@ -624,13 +674,13 @@ impl Setup {
     /// For `n`, one of the set's [`lengths`].
     fn new(set: &PrimeSet, n: usize) -> Self {
         let m = if n.is_power_of_two() { n } else { n / 3 };
-        debug_assert!(m.is_power_of_two() && (m == n || set.kernels == Kernels::Portable));
+        debug_assert!(m.is_power_of_two() && (m == n || set.kernels.radix3()));
         let log_m = m.trailing_zeros();
         Self {
             n,
             m,
             tables: tables(set, log_m),
-            twists: (m != n).then(|| twists(log_m)),
+            twists: (m != n).then(|| twists(set, log_m)),
         }
     }
 }
@@ -671,10 +721,10 @@ fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
 }
 
 /// The transform lengths (points) of `set`, shortest first: powers of two from 2^[`MIN_LOG_LEN`]
-/// to the set's longest, and for the portable kernels also 3 2^k between them (a radix-3 step
-/// over power-of-two transforms; 3 2^k divides every p - 1 of the set).
+/// to the set's longest, and for the portable and FMA kernels also 3 2^k between them (a
+/// radix-3 step over power-of-two transforms; 3 2^k divides every p - 1 of the set).
 fn lengths(set: &PrimeSet) -> impl Iterator<Item = usize> {
-    let radix3 = set.kernels == Kernels::Portable;
+    let radix3 = set.kernels.radix3();
     (MIN_LOG_LEN..=set.max_log_len).flat_map(move |log_len| {
         let three = (radix3 && log_len > MIN_LOG_LEN).then_some(3 << (log_len - 1));
         core::iter::once(1 << log_len).chain(three)
@@ -705,6 +755,11 @@ pub(crate) fn plan(set: &PrimeSet, bits_a: usize, bits_b: usize) -> Option<(usiz
         }
         let terms = bits_a.div_ceil(b).min(bits_b.div_ceil(b)).max(1);
         let log_terms = ceil_log2(terms);
+        // The FMA kernels' 3 2^k lengths with coefficients past one limb lose to the next
+        // length (2^(k+2) points, 4/3 as long) with coefficients within one.
+        if set.kernels.is_fma() && !n.is_power_of_two() && b > 64 {
+            continue;
+        }
         if 2 * b as u32 + log_terms <= set.coeff_bits {
             // Prefer limb-aligned coefficients when they fit the same length.
             let b = b as u32;
@@ -780,6 +835,41 @@ impl CrtConsts {
     }
 }
 
+/// One cache line of transform data.
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line([u64; 8]);
+
+/// Zeroed words for transform data, aligned to cache lines: the vector kernels' 32- and 64-byte
+/// loads and stores never straddle two lines (malloc's 16-byte alignment let half of the AVX2
+/// accesses do so, and made the transform 10-15% slower or not by the heap's state).
+struct Points(Vec<Line>);
+
+impl Points {
+    /// `len` (a multiple of 8) zero words.
+    fn zeroed(len: usize) -> Self {
+        debug_assert!(len.is_multiple_of(8));
+        Self(vec![Line::default(); len / 8])
+    }
+}
+
+impl core::ops::Deref for Points {
+    type Target = [u64];
+    fn deref(&self) -> &[u64] {
+        // SAFETY: `Line` is `repr(C)` around `[u64; 8]` with no padding (size 64 = its
+        // alignment), so the lines are 8 len contiguous, initialized u64s; the borrow carries
+        // over.
+        unsafe { core::slice::from_raw_parts(self.0.as_ptr().cast(), 8 * self.0.len()) }
+    }
+}
+
+impl core::ops::DerefMut for Points {
+    fn deref_mut(&mut self) -> &mut [u64] {
+        // SAFETY: as in `deref`, for the unique borrow.
+        unsafe { core::slice::from_raw_parts_mut(self.0.as_mut_ptr().cast(), 8 * self.0.len()) }
+    }
+}
+
 /// The transform of an operand: N values per prime (forward-transformed: integers in [0, 4p),
 /// or for the FMA kernels doubles' bit patterns within 3p), for
 /// products by [`Transformed::mul`] (full products with operands up to the length it was
@@ -796,7 +886,7 @@ pub struct Transformed {
     limbs: usize,
     /// Limbs of the longest other operand (full products), or 0 (cyclic).
     other: usize,
-    data: Vec<u64>,
+    data: Points,
     setup: Setup,
 }
 
@@ -842,7 +932,7 @@ impl Transformed {
     fn build(set: &'static PrimeSet, x: &[Limb], n: usize, b: u32, other: usize) -> Self {
         let setup = Setup::new(set, n);
         let count = (64 * x.len()).div_ceil(b as usize);
-        let mut data = vec![0; 3 * n];
+        let mut data = Points::zeroed(3 * n);
         for (j, d) in data.chunks_exact_mut(n).enumerate() {
             load(d, x, b, count, &setup.tables.fields[j]);
             transform(set, d, &setup, j);
@@ -898,9 +988,9 @@ impl Transformed {
 
     /// The three inverse transforms of (transform of `a`) times this operand's.
     /// Leaks: nothing but the lengths (constant time).
-    fn product(&self, a: &[Limb], ca: usize) -> Vec<u64> {
+    fn product(&self, a: &[Limb], ca: usize) -> Points {
         let n = self.points();
-        let mut res = vec![0; 3 * n];
+        let mut res = Points::zeroed(3 * n);
         for (j, (d, x)) in res
             .chunks_exact_mut(n)
             .zip(self.data.chunks_exact(n))
@@ -925,9 +1015,12 @@ fn transform(set: &PrimeSet, a: &mut [u64], s: &Setup, j: usize) {
         // powers of two >= 2^MIN_LOG_LEN = 16, within the tables.
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
         Kernels::Ifma => unsafe { super::ntt_ifma::transform(a, tw, f) },
-        // SAFETY: the FMA set is only chosen on CPUs with AVX2 and FMA; lengths as above.
+        // SAFETY: the FMA set is only chosen on CPUs with AVX2 and FMA; its lengths are 2^k
+        // or 3 2^k (with the twists) for 2^k >= 16, within the tables.
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        Kernels::Fma => unsafe { super::ntt_fma::transform(a, &tw.fp, f.p) },
+        Kernels::Fma => unsafe {
+            super::ntt_fma::transform(a, &tw.fp, s.twists.as_ref().map(|t| &t[j].fp), f.p)
+        },
         Kernels::Portable => {
             if let Some(twists) = &s.twists {
                 forward_radix3(a, &twists[j], f.p);
@@ -951,7 +1044,9 @@ fn transform_inverse(set: &PrimeSet, a: &mut [u64], s: &Setup, j: usize) {
         Kernels::Ifma => unsafe { super::ntt_ifma::transform_inverse(a, tw, f) },
         // SAFETY: as in `transform`.
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-        Kernels::Fma => unsafe { super::ntt_fma::transform_inverse(a, &tw.fp, f.p) },
+        Kernels::Fma => unsafe {
+            super::ntt_fma::transform_inverse(a, &tw.fp, s.twists.as_ref().map(|t| &t[j].fp), f.p)
+        },
         Kernels::Portable => {
             let h = s.m / 2;
             for block in a.chunks_exact_mut(s.m) {
@@ -1004,12 +1099,8 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
     let (n, cb) = plan(set, bits_a, bits_b).expect("ntt_fits");
     let (ca, cbb) = (bits_a.div_ceil(cb as usize), bits_b.div_ceil(cb as usize));
     let s = Setup::new(set, n);
-    let mut res = vec![0u64; 3 * n];
-    let mut tmp = if b.is_some() {
-        vec![0u64; n]
-    } else {
-        Vec::new()
-    };
+    let mut res = Points::zeroed(3 * n);
+    let mut tmp = Points::zeroed(if b.is_some() { n } else { 0 });
     for (j, out) in res.chunks_exact_mut(n).enumerate() {
         let f = &s.tables.fields[j];
         load(out, a, cb, ca, f);
@@ -1227,19 +1318,22 @@ mod tests {
         assert_eq!(plan(&IFMA, 130 * 64, 130 * 64), Some((256, 65)));
     }
 
-    /// The portable set's lengths are 2^k and 3 2^k in increasing order; the vector kernels'
-    /// only powers of two.
+    /// The portable and FMA sets' lengths are 2^k and 3 2^k in increasing order, each
+    /// dividing every p - 1; the IFMA kernels' only powers of two.
     #[test]
-    fn lengths_interleave_three_times_powers_of_two_on_the_portable_set() {
-        let first: Vec<usize> = lengths(&PORTABLE).take(7).collect();
-        assert_eq!(first, [16, 32, 48, 64, 96, 128, 192]);
-        let all: Vec<usize> = lengths(&PORTABLE).collect();
-        assert!(all.windows(2).all(|w| w[0] < w[1]));
-        assert!(all.iter().all(|&n| {
-            PORTABLE.primes.iter().all(|&p| (p - 1).is_multiple_of(n as u64))
-        }));
-        for set in sets().into_iter().filter(|s| s.kernels != Kernels::Portable) {
-            assert!(lengths(set).all(usize::is_power_of_two));
+    fn lengths_interleave_three_times_powers_of_two_except_on_ifma() {
+        for set in sets() {
+            if !set.kernels.radix3() {
+                assert!(lengths(set).all(usize::is_power_of_two));
+                continue;
+            }
+            let first: Vec<usize> = lengths(set).take(7).collect();
+            assert_eq!(first, [16, 32, 48, 64, 96, 128, 192]);
+            let all: Vec<usize> = lengths(set).collect();
+            assert!(all.windows(2).all(|w| w[0] < w[1]));
+            assert!(all.iter().all(|&n| {
+                set.primes.iter().all(|&p| (p - 1).is_multiple_of(n as u64))
+            }));
         }
     }
 
@@ -1368,7 +1462,8 @@ mod tests {
     }
 
     /// The FMA kernels against their scalar model (bit for bit), and the model's transforms
-    /// against a direct evaluation: forward output i is the input polynomial at w^bitrev(i).
+    /// against a direct evaluation: forward output i is the input polynomial at w^bitrev(i), and
+    /// with the radix-3 step (3M points) output e M + i at ψ^e w^bitrev(i) (w = ψ^3).
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
     #[test]
     fn fma_kernels_match_their_model() {
@@ -1377,12 +1472,16 @@ mod tests {
             return;
         }
         let mut state = 99u64;
-        // Past the cache block (FMA_NTT_BLOCK), whose outer stages run over the whole array.
-        for log_len in MIN_LOG_LEN..=13 {
-            let n = 1usize << log_len;
+        // Past the cache block (FMA_NTT_BLOCK), whose outer stages run over the whole array;
+        // 2^k and 3 2^k points.
+        let sizes = (MIN_LOG_LEN..=13).flat_map(|l| [(l, false), (l, true)]);
+        for (log_len, three) in sizes {
+            let n = if three { 3 << log_len } else { 1usize << log_len };
             let t = tables(&FMA, log_len);
+            let twist = three.then(|| twists(&FMA, log_len));
             for j in 0..3 {
                 let (p, tw) = (FMA.primes[j], &t.tw[j].fp);
+                let twist = twist.as_ref().map(|t| &t[j].fp);
                 let mut next = |m: u64| {
                     state = state
                         .wrapping_mul(6364136223846793005)
@@ -1396,44 +1495,49 @@ mod tests {
                 a[1] = 0;
                 let to_f = |v: &[u64]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
                 let (mut ma, mut mb) = (to_f(&a), to_f(&b));
-                reference::transform(&mut ma, tw, p as f64);
-                reference::transform(&mut mb, tw, p as f64);
+                reference::transform(&mut ma, tw, twist, p as f64);
+                reference::transform(&mut mb, tw, twist, p as f64);
                 let (mut va, mut vb) = (a.clone(), b.clone());
-                // SAFETY: AVX2 and FMA checked; n a power of two >= 16 within the tables.
+                // SAFETY: AVX2 and FMA checked; n a power of two >= 16 within the tables, or
+                // three times one with its twists.
                 unsafe {
-                    ntt_fma::transform(&mut va, tw, p);
-                    ntt_fma::transform(&mut vb, tw, p);
+                    ntt_fma::transform(&mut va, tw, twist, p);
+                    ntt_fma::transform(&mut vb, tw, twist, p);
                 }
                 let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
-                assert_eq!(va, bits(&ma), "forward 2^{log_len} p{j}");
+                assert_eq!(va, bits(&ma), "forward {n} p{j}");
                 assert_eq!(vb, bits(&mb));
-                // Output i = a(w^bitrev(i)) mod p (a few points).
+                // Output e M + i = a(ψ^e w^bitrev(i)) mod p (a few points).
+                let m = 1usize << log_len;
+                let psi = powmod(FMA.generators[j], (p - 1) / n as u64, p);
                 let w = powmod(FMA.generators[j], (p - 1) >> log_len, p);
-                for i in [0, 1, n / 2 - 1, n / 2, n - 1] {
-                    let e = powmod(w, (i.reverse_bits() >> (usize::BITS - log_len)) as u64, p);
+                for k in [0, 1, n / 2 - 1, n / 2, n - 1, m, m + 3, n - m + 1].into_iter().filter(|&k| k < n) {
+                    let (i, e) = (k % m, powmod(psi, (k / m) as u64, p));
+                    let rev = (i.reverse_bits() >> (usize::BITS - log_len)) as u64;
+                    let e = mulmod(e, powmod(w, rev, p), p);
                     let mut want = 0u64;
                     for &x in a.iter().rev() {
                         want = (mulmod(want, e, p) + x % p) % p;
                     }
-                    assert_eq!((ma[i] as i128).rem_euclid(p as i128) as u64, want, "eval {i}");
+                    assert_eq!((ma[k] as i128).rem_euclid(p as i128) as u64, want, "eval {k} of {n}");
                 }
                 reference::pointwise(&mut ma, &mb, p as f64);
                 // SAFETY: as above.
                 unsafe { ntt_fma::pointwise(&mut va, Some(&vb), p) };
-                assert_eq!(va, bits(&ma), "pointwise 2^{log_len} p{j}");
-                reference::transform_inverse(&mut ma, tw, p as f64);
+                assert_eq!(va, bits(&ma), "pointwise {n} p{j}");
+                reference::transform_inverse(&mut ma, tw, twist, p as f64);
                 // SAFETY: as above.
-                unsafe { ntt_fma::transform_inverse(&mut va, tw, p) };
+                unsafe { ntt_fma::transform_inverse(&mut va, tw, twist, p) };
                 let ints: Vec<u64> = ma.iter().map(|&x| x as u64).collect();
-                assert_eq!(va, ints, "inverse 2^{log_len} p{j}");
+                assert_eq!(va, ints, "inverse {n} p{j}");
                 // The inverse of the forward (reduced as the pointwise product leaves it) is N
                 // times the input.
                 let mut back = to_f(&a);
-                reference::transform(&mut back, tw, p as f64);
+                reference::transform(&mut back, tw, twist, p as f64);
                 for x in back.iter_mut() {
                     *x = reference::reduce(*x, p as f64);
                 }
-                reference::transform_inverse(&mut back, tw, p as f64);
+                reference::transform_inverse(&mut back, tw, twist, p as f64);
                 for (x, &y) in back.iter().zip(&a) {
                     assert_eq!(*x as u64 % p, mulmod(y % p, n as u64, p));
                 }
@@ -1442,17 +1546,17 @@ mod tests {
     }
 
     /// Below its threshold, the NTT serves 240..=256 limbs (512 points carrying 60 to 64 bits
-    /// each) and 384..=399 (1024 points, 48 to 49 bits) with the AVX2 + FMA kernels, and on
+    /// each) and 306..=384 (768 points, 51 to 64 bits) with the AVX2 + FMA kernels, and on
     /// the portable tier 960..=1044 (1536 points, 80 to 87 bits), 1104..=1392 (2048 points, 69
     /// to 87 bits) and 1656..=2047 (3072 points, 69 to 85 bits), no other size below it; on the
     /// ifma tier and an adx tier without FMA exactly from the threshold.
     #[test]
-    fn dense_windows_are_240_to_256_and_384_to_399_limbs_on_fma_and_three_ranges_portable() {
+    fn dense_windows_are_240_to_256_and_306_to_384_limbs_on_fma_and_three_ranges_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
             let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
             let window: Vec<usize> = if fma_in_use() {
-                (240..=256).chain(384..=399).collect()
+                (240..=256).chain(306..=384).collect()
             } else if cpu::tier() == Tier::Portable {
                 (960..=1044).chain(1104..=1392).chain(1656..=2047).collect()
             } else {

@@ -27,7 +27,7 @@
 //!
 //! Run by the caller only on CPUs with AVX2 and FMA. Variable time only in the lengths.
 
-use super::ntt::FpTwiddles;
+use super::ntt::{FpTwiddles, FpTwist};
 use crate::tuning::FMA_NTT_BLOCK;
 use core::arch::x86_64::*;
 
@@ -317,27 +317,48 @@ fn as_f64(a: &mut [u64]) -> &mut [f64] {
 /// Forward transform of `a` mod p (natural order in, bit-reversed out, as [`super::ntt`]'s
 /// portable one): integers in [0, 4p) in, doubles (bit patterns) within 2.5p + 2 out.
 /// Entry: x - 2p, within 2p. Stage s (0 first) reduces x when s is even: stage inputs stay
-/// within 3p ([`ct`]: reducing stages give 1.5p + 2, the others add p to that).
+/// within 3p ([`ct`]: reducing stages give 1.5p + 2, the others add p to that). With
+/// `twist`, `a` has 3M points: [`forward_radix3`] first (its outputs within 2p), then an
+/// M-point transform of each third.
 /// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
-/// AVX2 and FMA; `a.len()` a power of two >= 16; `tw` built for at least that length with the
-/// FMA prime set (p < 2^50).
+/// AVX2 and FMA; `a.len()` a power of two >= 16, or with `twist` (built for it) three times
+/// one; `tw` built for at least that power of two with the FMA prime set (p < 2^50).
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
+pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, twist: Option<&FpTwist>, p: u64) {
     let n = a.len();
-    debug_assert!(n >= 16 && n.is_power_of_two() && p < 1 << 50);
+    let m = if twist.is_some() { n / 3 } else { n };
+    debug_assert!(m >= 16 && m.is_power_of_two() && p < 1 << 50);
     let c = Consts::new(p);
     // To doubles: the bits of 2^52 + x, minus 2^52 + 2p (exact: x < 4p < 2^52).
     let bias = _mm256_set1_pd(TWO_52 + 2.0 * p as f64);
-    for i in (0..n).step_by(4) {
-        // SAFETY: i + 4 <= n; f64 and u64 have the same size.
-        unsafe {
-            let x = int_to_f64(_mm256_loadu_si256(a.as_ptr().add(i).cast()), bias);
-            _mm256_storeu_pd(a.as_mut_ptr().add(i).cast(), x);
+    match twist {
+        // SAFETY: the caller's guarantees.
+        Some(t) => unsafe { forward_radix3(a, t, bias, &c) },
+        None => {
+            for i in (0..n).step_by(4) {
+                // SAFETY: i + 4 <= n; f64 and u64 have the same size.
+                unsafe {
+                    let x = int_to_f64(_mm256_loadu_si256(a.as_ptr().add(i).cast()), bias);
+                    _mm256_storeu_pd(a.as_mut_ptr().add(i).cast(), x);
+                }
+            }
         }
     }
-    let a = as_f64(a);
+    for a in as_f64(a).chunks_exact_mut(m) {
+        // SAFETY: the caller's guarantees.
+        unsafe { forward_stages(a, tw, &c) };
+    }
+}
+
+/// The stages of [`transform`] on a power of two points (doubles within 2p in).
+///
+/// # Safety
+/// As [`transform`].
+#[target_feature(enable = "avx2,fma")]
+unsafe fn forward_stages(a: &mut [f64], tw: &FpTwiddles, c: &Consts) {
+    let n = a.len();
     let log_n = n.trailing_zeros();
     // The stages whose blocks (2 len points) exceed a cache block run over the whole array,
     // the others block by block while the block stays in the L1 cache.
@@ -345,7 +366,7 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
     let (mut len, mut stage) = (n / 2, 0);
     while 2 * len > block {
         // SAFETY: the caller's guarantees (the tables hold n / 2 + 8 entries).
-        unsafe { forward_stage(a, 0, len, stage, tw, &c) };
+        unsafe { forward_stage(a, 0, len, stage, tw, c) };
         len /= 2;
         stage += 1;
     }
@@ -353,7 +374,7 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
         let (mut len, mut stage) = (len, stage);
         while len >= 4 {
             // SAFETY: as above; `offset` is a multiple of the block, hence of 2 len.
-            unsafe { forward_stage(chunk, offset, len, stage, tw, &c) };
+            unsafe { forward_stage(chunk, offset, len, stage, tw, c) };
             len /= 2;
             stage += 1;
         }
@@ -361,9 +382,9 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
         // SAFETY: the caller's guarantees.
         unsafe {
             if log_n.is_multiple_of(2) {
-                narrow_forward::<true, false>(chunk, offset, &tw.w, &tw.w_q, &c);
+                narrow_forward::<true, false>(chunk, offset, &tw.w, &tw.w_q, c);
             } else {
-                narrow_forward::<false, true>(chunk, offset, &tw.w, &tw.w_q, &c);
+                narrow_forward::<false, true>(chunk, offset, &tw.w, &tw.w_q, c);
             }
         }
     }
@@ -372,46 +393,131 @@ pub(crate) unsafe fn transform(a: &mut [u64], tw: &FpTwiddles, p: u64) {
 /// Inverse transform of `a` without the 1/N (bit-reversed in, natural out): doubles within p
 /// in ([`pointwise`]'s output), integers in [0, 2p) out. The stage with butterflies 2^s apart
 /// reduces when s is odd: inputs of even stages stay within p, of odd ones within 2p ([`gs`]).
-/// Exit: reduced (within p/2 + 2) plus p.
+/// Exit: reduced (within p/2 + 2) plus p. With `twist`, the M-point inverse of each third,
+/// then [`inverse_radix3`] (which exits likewise): N = 3M times the input in all.
 /// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
 /// As [`transform`].
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &FpTwiddles, p: u64) {
+pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &FpTwiddles, twist: Option<&FpTwist>, p: u64) {
     let n = a.len();
-    debug_assert!(n >= 16 && n.is_power_of_two() && p < 1 << 50);
+    let m = if twist.is_some() { n / 3 } else { n };
+    debug_assert!(m >= 16 && m.is_power_of_two() && p < 1 << 50);
     let c = Consts::new(p);
-    {
-        let a = as_f64(a);
-        // Block by block (see `transform`) up to butterflies block / 2 apart, then the wider
-        // stages over the whole array.
-        let block = FMA_NTT_BLOCK.min(n);
-        for (offset, chunk) in (0..).step_by(block).zip(a.chunks_exact_mut(block)) {
-            // SAFETY: the caller's guarantees; `offset` is a multiple of the block.
-            unsafe { narrow_inverse(chunk, offset, &tw.w_inv, &tw.w_inv_q, &c) };
-            let mut len = 4;
-            while len < block {
-                // SAFETY: as above.
-                unsafe { inverse_stage(chunk, offset, len, tw, &c) };
-                len *= 2;
-            }
-        }
-        let mut len = block;
-        while len < n {
-            // SAFETY: the caller's guarantees.
-            unsafe { inverse_stage(a, 0, len, tw, &c) };
-            len *= 2;
-        }
+    for a in as_f64(a).chunks_exact_mut(m) {
+        // SAFETY: the caller's guarantees.
+        unsafe { inverse_stages(a, tw, &c) };
     }
     // To integers: reduce(x) + p + 2^52 is in [2^52, 2^52 + 2p), exact; its low bits are the
     // value.
     let offset = _mm256_set1_pd(TWO_52 + p as f64);
-    for i in (0..n).step_by(4) {
-        // SAFETY: i + 4 <= n.
+    match twist {
+        // SAFETY: the caller's guarantees.
+        Some(t) => unsafe { inverse_radix3(a, t, offset, &c) },
+        None => {
+            for i in (0..n).step_by(4) {
+                // SAFETY: i + 4 <= n.
+                unsafe {
+                    let x = reduce(_mm256_loadu_pd(a.as_ptr().add(i).cast()), &c);
+                    _mm256_storeu_si256(a.as_mut_ptr().add(i).cast(), f64_to_int(x, offset));
+                }
+            }
+        }
+    }
+}
+
+/// The stages of [`transform_inverse`] on a power of two points (outputs within 2p).
+///
+/// # Safety
+/// As [`transform`].
+#[target_feature(enable = "avx2,fma")]
+unsafe fn inverse_stages(a: &mut [f64], tw: &FpTwiddles, c: &Consts) {
+    let n = a.len();
+    // Block by block (see `forward_stages`) up to butterflies block / 2 apart, then the wider
+    // stages over the whole array.
+    let block = FMA_NTT_BLOCK.min(n);
+    for (offset, chunk) in (0..).step_by(block).zip(a.chunks_exact_mut(block)) {
+        // SAFETY: the caller's guarantees; `offset` is a multiple of the block.
+        unsafe { narrow_inverse(chunk, offset, &tw.w_inv, &tw.w_inv_q, c) };
+        let mut len = 4;
+        while len < block {
+            // SAFETY: as above.
+            unsafe { inverse_stage(chunk, offset, len, tw, c) };
+            len *= 2;
+        }
+    }
+    let mut len = block;
+    while len < n {
+        // SAFETY: the caller's guarantees.
+        unsafe { inverse_stage(a, 0, len, tw, c) };
+        len *= 2;
+    }
+}
+
+/// The radix-3 step of a forward transform of 3M points (as [`super::ntt`]'s portable one:
+/// Cooley and Tukey, Math. Comp. 1965, in Bernstein's twisted form), from `a`'s integers in
+/// [0, 4p) to doubles: with x_0, x_1, x_2 the thirds, each taken as x - 2p (the `bias`) and
+/// reduced to u_e within p/2 + 2, A_0 = u_0 + u_1 + u_2 (within 1.5p + 6), A_1 = (u_0 - u_2 + t)
+/// ψ^i and A_2 = (u_0 - u_1 - t) ψ^(2i) (within p) for t = ω (u_1 - u_2) (ω^2 = -1 - ω).
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `a.len()` = 3M, M a multiple of 4, `t` built for it.
+#[target_feature(enable = "avx2,fma")]
+unsafe fn forward_radix3(a: &mut [u64], t: &FpTwist, bias: __m256d, c: &Consts) {
+    let m = a.len() / 3;
+    debug_assert!(a.len() == 3 * m && m.is_multiple_of(4) && t.twist.iter().all(|t| t.0.len() == m));
+    let [(w1, w1_q), (w2, w2_q)] = &t.twist;
+    let (omega, omega_q) = (_mm256_set1_pd(t.omega.0), _mm256_set1_pd(t.omega.1));
+    let ptr = a.as_mut_ptr();
+    for i in (0..m).step_by(4) {
+        // SAFETY: i + 2m + 4 <= 3m = a.len(); i + 4 <= m for the tables.
         unsafe {
-            let x = reduce(_mm256_loadu_pd(a.as_ptr().add(i).cast()), &c);
-            _mm256_storeu_si256(a.as_mut_ptr().add(i).cast(), f64_to_int(x, offset));
+            let load = |e: usize| reduce(int_to_f64(_mm256_loadu_si256(ptr.add(i + e * m).cast()), bias), c);
+            let (u0, u1, u2) = (load(0), load(1), load(2));
+            let t = mul_twiddle(_mm256_sub_pd(u1, u2), omega, omega_q, c);
+            let a0 = _mm256_add_pd(_mm256_add_pd(u0, u1), u2);
+            let a1 = _mm256_add_pd(_mm256_sub_pd(u0, u2), t);
+            let a2 = _mm256_sub_pd(_mm256_sub_pd(u0, u1), t);
+            let a1 = mul_twiddle(a1, quad(w1, i), quad(w1_q, i), c);
+            let a2 = mul_twiddle(a2, quad(w2, i), quad(w2_q, i), c);
+            for (e, x) in [a0, a1, a2].into_iter().enumerate() {
+                _mm256_storeu_pd(ptr.add(i + e * m).cast(), x);
+            }
+        }
+    }
+}
+
+/// The inverse of [`forward_radix3`] times 3, after the three inverse M-point transforms (doubles
+/// within 2p) to integers in [0, 2p): B_e = A_e ψ^(-e i) (within p), A_0 reduced (p/2 + 2),
+/// x_0 = A_0 + B_1 + B_2, x_1 = A_0 - B_1 + t, x_2 = A_0 - B_2 - t for t = ω (B_2 - B_1), each
+/// within 2.5p + 2, then reduced, plus p, to integers as [`transform_inverse`]'s exit (`offset`).
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// As [`forward_radix3`].
+#[target_feature(enable = "avx2,fma")]
+unsafe fn inverse_radix3(a: &mut [u64], t: &FpTwist, offset: __m256d, c: &Consts) {
+    let m = a.len() / 3;
+    debug_assert!(a.len() == 3 * m && m.is_multiple_of(4) && t.untwist.iter().all(|t| t.0.len() == m));
+    let [(w1, w1_q), (w2, w2_q)] = &t.untwist;
+    let (omega, omega_q) = (_mm256_set1_pd(t.omega.0), _mm256_set1_pd(t.omega.1));
+    let ptr = a.as_mut_ptr();
+    for i in (0..m).step_by(4) {
+        // SAFETY: as in `forward_radix3`.
+        unsafe {
+            let load = |e: usize| _mm256_loadu_pd(ptr.add(i + e * m).cast());
+            let a0 = reduce(load(0), c);
+            let b1 = mul_twiddle(load(1), quad(w1, i), quad(w1_q, i), c);
+            let b2 = mul_twiddle(load(2), quad(w2, i), quad(w2_q, i), c);
+            let t = mul_twiddle(_mm256_sub_pd(b2, b1), omega, omega_q, c);
+            let x0 = _mm256_add_pd(_mm256_add_pd(a0, b1), b2);
+            let x1 = _mm256_add_pd(_mm256_sub_pd(a0, b1), t);
+            let x2 = _mm256_sub_pd(_mm256_sub_pd(a0, b2), t);
+            for (e, x) in [x0, x1, x2].into_iter().enumerate() {
+                _mm256_storeu_si256(ptr.add(i + e * m).cast(), f64_to_int(reduce(x, c), offset));
+            }
         }
     }
 }
@@ -547,7 +653,7 @@ pub(crate) unsafe fn crt(
 /// with the bounds the comments above claim as `debug_assert!`s.
 #[cfg(test)]
 pub(crate) mod reference {
-    use super::{FpTwiddles, ROUND_MAGIC};
+    use super::{FpTwiddles, FpTwist, ROUND_MAGIC};
 
     /// The exact a b rounded to nearest (ties to even) for |a b| < 2^51, as the vector
     /// `round_mul`.
@@ -586,46 +692,81 @@ pub(crate) mod reference {
         r
     }
 
-    /// The forward transform of integers in [0, 4p) (as the vector one).
-    pub(crate) fn transform(a: &mut [f64], tw: &FpTwiddles, p: f64) {
-        let n = a.len();
+    /// The forward transform of integers in [0, 4p) (as the vector one; 3M points with
+    /// `twist`).
+    pub(crate) fn transform(a: &mut [f64], tw: &FpTwiddles, twist: Option<&FpTwist>, p: f64) {
         for x in a.iter_mut() {
             debug_assert!(*x >= 0.0 && *x < 4.0 * p);
             *x -= 2.0 * p;
         }
-        let (mut len, mut stage) = (n / 2, 0);
-        while len > 0 {
-            for (i, chunk) in a.chunks_exact_mut(2 * len).enumerate() {
-                let (x, y) = chunk.split_at_mut(len);
-                for (x, y) in x.iter_mut().zip(y.iter_mut()) {
-                    debug_assert!(x.abs() <= 3.0 * p && y.abs() <= 3.0 * p);
-                    let u = if stage % 2 == 0 { reduce(*x, p) } else { *x };
-                    let t = mul_twiddle(*y, tw.w[i], tw.w_q[i], p);
-                    (*x, *y) = (u + t, u - t);
+        let m = match twist {
+            Some(t) => {
+                let m = a.len() / 3;
+                let (x0, rest) = a.split_at_mut(m);
+                let (x1, x2) = rest.split_at_mut(m);
+                let [(w1, w1_q), (w2, w2_q)] = &t.twist;
+                for i in 0..m {
+                    let (u0, u1, u2) = (reduce(x0[i], p), reduce(x1[i], p), reduce(x2[i], p));
+                    let t = mul_twiddle(u1 - u2, t.omega.0, t.omega.1, p);
+                    x0[i] = u0 + u1 + u2;
+                    x1[i] = mul_twiddle(u0 - u2 + t, w1[i], w1_q[i], p);
+                    x2[i] = mul_twiddle(u0 - u1 - t, w2[i], w2_q[i], p);
                 }
+                m
             }
-            len /= 2;
-            stage += 1;
+            None => a.len(),
+        };
+        for a in a.chunks_exact_mut(m) {
+            let (mut len, mut stage) = (m / 2, 0);
+            while len > 0 {
+                for (i, chunk) in a.chunks_exact_mut(2 * len).enumerate() {
+                    let (x, y) = chunk.split_at_mut(len);
+                    for (x, y) in x.iter_mut().zip(y.iter_mut()) {
+                        debug_assert!(x.abs() <= 3.0 * p && y.abs() <= 3.0 * p);
+                        let u = if stage % 2 == 0 { reduce(*x, p) } else { *x };
+                        let t = mul_twiddle(*y, tw.w[i], tw.w_q[i], p);
+                        (*x, *y) = (u + t, u - t);
+                    }
+                }
+                len /= 2;
+                stage += 1;
+            }
         }
     }
 
-    /// The inverse transform to integers in [0, 2p) (as the vector one).
-    pub(crate) fn transform_inverse(a: &mut [f64], tw: &FpTwiddles, p: f64) {
-        let n = a.len();
-        let (mut len, mut stage) = (1, 0);
-        while len < n {
-            let bound = if stage % 2 == 0 { p } else { 2.0 * p };
-            for (i, chunk) in a.chunks_exact_mut(2 * len).enumerate() {
-                let (x, y) = chunk.split_at_mut(len);
-                for (x, y) in x.iter_mut().zip(y.iter_mut()) {
-                    debug_assert!(x.abs() <= bound && y.abs() <= bound);
-                    let s = *x + *y;
-                    let s = if stage % 2 == 1 { reduce(s, p) } else { s };
-                    (*x, *y) = (s, mul_twiddle(*x - *y, tw.w_inv[i], tw.w_inv_q[i], p));
+    /// The inverse transform to integers in [0, 2p) (as the vector one; 3M points with
+    /// `twist`).
+    pub(crate) fn transform_inverse(a: &mut [f64], tw: &FpTwiddles, twist: Option<&FpTwist>, p: f64) {
+        let m = if twist.is_some() { a.len() / 3 } else { a.len() };
+        for a in a.chunks_exact_mut(m) {
+            let (mut len, mut stage) = (1, 0);
+            while len < m {
+                let bound = if stage % 2 == 0 { p } else { 2.0 * p };
+                for (i, chunk) in a.chunks_exact_mut(2 * len).enumerate() {
+                    let (x, y) = chunk.split_at_mut(len);
+                    for (x, y) in x.iter_mut().zip(y.iter_mut()) {
+                        debug_assert!(x.abs() <= bound && y.abs() <= bound);
+                        let s = *x + *y;
+                        let s = if stage % 2 == 1 { reduce(s, p) } else { s };
+                        (*x, *y) = (s, mul_twiddle(*x - *y, tw.w_inv[i], tw.w_inv_q[i], p));
+                    }
                 }
+                len *= 2;
+                stage += 1;
             }
-            len *= 2;
-            stage += 1;
+        }
+        if let Some(t) = twist {
+            let (x0, rest) = a.split_at_mut(m);
+            let (x1, x2) = rest.split_at_mut(m);
+            let [(w1, w1_q), (w2, w2_q)] = &t.untwist;
+            for i in 0..m {
+                debug_assert!(x0[i].abs() <= 2.0 * p && x1[i].abs() <= 2.0 * p && x2[i].abs() <= 2.0 * p);
+                let a0 = reduce(x0[i], p);
+                let b1 = mul_twiddle(x1[i], w1[i], w1_q[i], p);
+                let b2 = mul_twiddle(x2[i], w2[i], w2_q[i], p);
+                let t = mul_twiddle(b2 - b1, t.omega.0, t.omega.1, p);
+                (x0[i], x1[i], x2[i]) = (a0 + b1 + b2, a0 - b1 + t, a0 - b2 - t);
+            }
         }
         for x in a.iter_mut() {
             *x = reduce(*x, p) + p;

@@ -806,13 +806,18 @@ fn transformed_products_match_gmp() {
     }
 }
 
-/// The portable transforms of 3 2^k points (a radix-3 step over power-of-two blocks):
-/// products and squares at sizes whose plan takes them (several coefficient widths), and
-/// products mod B^N - 1 for N = 3 2^k, random and all-ones, against GMP.
+/// The portable and FMA transforms of 3 2^k points (a radix-3 step over power-of-two
+/// blocks): products and squares at sizes whose plan takes them (several coefficient widths),
+/// and products mod B^N - 1 for N = 3 2^k, random and all-ones, against GMP.
 #[test]
 fn radix3_transforms_match_gmp() {
+    for set in ntt_sets().into_iter().filter(|s| s.kernels.radix3()) {
+        radix3_transforms_match_gmp_on(set);
+    }
+}
+
+fn radix3_transforms_match_gmp_on(set: &'static ntt::PrimeSet) {
     let mut rng = StdRng::seed_from_u64(22);
-    let set = &ntt::PORTABLE;
     let mut radix3 = 0;
     for n in [6, 12, 23, 24, 45, 70, 96, 130, 190, 383, 384, 700, 768, 1100, 1536] {
         let (points, _) = ntt::plan(set, 64 * n, 64 * n).expect("fits");
@@ -830,7 +835,7 @@ fn radix3_transforms_match_gmp() {
             assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "{n}x{} limbs", b.len());
         }
     }
-    assert!(radix3 >= 8, "{radix3} sizes on 3 2^k points");
+    assert!(radix3 >= 8, "{radix3} sizes on 3 2^k points, {:?}", set.kernels);
     for len in [48, 96, 192, 768, 1536] {
         for pattern in [0, 1] {
             let x = operand(&mut rng, len, pattern);
