@@ -21,8 +21,9 @@
 //! uses one twiddle, the i-th entry of a table of roots in bit-reversed order; a table for 2^k
 //! points serves every smaller size as its prefix.
 //!
-//! The portable kernels also run transforms of 3 2^k points (every p - 1 of their primes is
-//! divisible by 3 2^40), so a product fills its transform at least two thirds instead of half:
+//! The portable and FMA kernels also run transforms of 3 2^k points (every p - 1 of their
+//! primes is divisible by 3 2^k for their longest 2^k), so a product fills its transform at
+//! least two thirds instead of half:
 //! one radix-3 step splits the cyclic convolution mod z^3M - 1 into three mod z^M - ω^e (ω a
 //! cube root of unity), twisted into cyclic ones of M = 2^k points by powers of a 3M-th root of
 //! unity (Cooley and Tukey's mixed radix, Math. Comp. 1965, in the twisted form of Bernstein,

@@ -19,7 +19,8 @@
 //! inverse (Gentleman–Sande) one (x, y) -> (x + y, w (x - y)) reduces x + y in every other
 //! stage (bounds at each kernel). Stages whose butterflies are at least four apart run straight
 //! on vectors; the last two (distances 2 and 1) run on pairs of vectors, 8 values, regrouped by
-//! `vperm2f128` and `vunpck{l,h}pd`.
+//! `vperm2f128` and `vunpck{l,h}pd`. Transforms of 3 2^k points run one radix-3 step
+//! ([`forward_radix3`], [`inverse_radix3`]) around three power-of-two ones.
 //!
 //! The buffers are the `u64` ones of [`super::ntt`]: [`transform`] turns `load`'s integers in
 //! [0, 4p) into doubles (bit patterns in the same words), the data stays in doubles through
