@@ -721,6 +721,58 @@ fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
     dst[filled..].fill(0);
 }
 
+/// An operand cut into b-bit coefficients, `count` of them, to load mod each prime
+/// ([`Self::load`]). For the FMA kernels with b != 64 the bits are cut once, into each
+/// coefficient's low 52 bits and the bits above (`split`: the low parts, then the high ones, each
+/// padded to a multiple of 4), which the three primes then reduce in vectors.
+struct Coefficients<'a> {
+    x: &'a [Limb],
+    b: u32,
+    count: usize,
+    #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+    split: Vec<u64>,
+}
+
+impl<'a> Coefficients<'a> {
+    fn new(set: &PrimeSet, x: &'a [Limb], b: u32, count: usize) -> Self {
+        let mut split = Vec::new();
+        if set.kernels.is_fma() && b != 64 {
+            debug_assert!(b <= 100);
+            let padded = count.next_multiple_of(4);
+            split = vec![0; 2 * padded];
+            let (lo, hi) = split.split_at_mut(padded);
+            for (k, (lo, hi)) in lo.iter_mut().zip(hi.iter_mut()).take(count).enumerate() {
+                let v = bits_at(x, k * b as usize, b);
+                (*lo, *hi) = (v as u64 & ((1 << 52) - 1), (v >> 52) as u64);
+            }
+        }
+        Self { x, b, count, split }
+    }
+
+    /// `dst[k]` = coefficient k mod the prime of `f`, in [0, 4p), zero past `count` (as
+    /// [`load`]) with the kernels of `set`.
+    /// Leaks: nothing but the lengths (constant time).
+    fn load(&self, set: &PrimeSet, dst: &mut [u64], f: &Field) {
+        #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+        if set.kernels == Kernels::Fma {
+            // SAFETY: the FMA set is only chosen on CPUs with AVX2 and FMA; `dst` holds the
+            // transform's n >= count points (and the split's padding to 4, as n is a multiple
+            // of 16).
+            unsafe {
+                if self.b == 64 {
+                    super::ntt_fma::load_limbs(dst, self.x, f.p);
+                } else {
+                    let (lo, hi) = self.split.split_at(self.split.len() / 2);
+                    super::ntt_fma::load_split(dst, lo, hi, self.count, f.p);
+                }
+            }
+            return;
+        }
+        let _ = set;
+        load(dst, self.x, self.b, self.count, f);
+    }
+}
+
 /// The transform lengths (points) of `set`, shortest first: powers of two from 2^[`MIN_LOG_LEN`]
 /// to the set's longest, and for the portable and FMA kernels also 3 2^k between them (a
 /// radix-3 step over power-of-two transforms; 3 2^k divides every p - 1 of the set).
@@ -933,9 +985,10 @@ impl Transformed {
     fn build(set: &'static PrimeSet, x: &[Limb], n: usize, b: u32, other: usize) -> Self {
         let setup = Setup::new(set, n);
         let count = (64 * x.len()).div_ceil(b as usize);
+        let coefficients = Coefficients::new(set, x, b, count);
         let mut data = Points::zeroed(3 * n);
         for (j, d) in data.chunks_exact_mut(n).enumerate() {
-            load(d, x, b, count, &setup.tables.fields[j]);
+            coefficients.load(set, d, &setup.tables.fields[j]);
             transform(set, d, &setup, j);
         }
         Self {
@@ -992,12 +1045,13 @@ impl Transformed {
     fn product(&self, a: &[Limb], ca: usize) -> Points {
         let n = self.points();
         let mut res = Points::zeroed(3 * n);
+        let coefficients = Coefficients::new(self.set, a, self.b, ca);
         for (j, (d, x)) in res
             .chunks_exact_mut(n)
             .zip(self.data.chunks_exact(n))
             .enumerate()
         {
-            load(d, a, self.b, ca, &self.setup.tables.fields[j]);
+            coefficients.load(self.set, d, &self.setup.tables.fields[j]);
             transform(self.set, d, &self.setup, j);
             pointwise(self.set, d, Some(x), &self.setup.tables, j);
             transform_inverse(self.set, d, &self.setup, j);
@@ -1102,13 +1156,15 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
     let s = Setup::new(set, n);
     let mut res = Points::zeroed(3 * n);
     let mut tmp = Points::zeroed(if b.is_some() { n } else { 0 });
+    let coefficients_a = Coefficients::new(set, a, cb, ca);
+    let coefficients_b = b.map(|b| Coefficients::new(set, b, cb, cbb));
     for (j, out) in res.chunks_exact_mut(n).enumerate() {
         let f = &s.tables.fields[j];
-        load(out, a, cb, ca, f);
+        coefficients_a.load(set, out, f);
         transform(set, out, &s, j);
-        match b {
+        match &coefficients_b {
             Some(b) => {
-                load(&mut tmp, b, cb, cbb, f);
+                b.load(set, &mut tmp, f);
                 transform(set, &mut tmp, &s, j);
                 pointwise(set, out, Some(&tmp), &s.tables, j);
             }
@@ -1137,7 +1193,7 @@ fn finish(
     let padded = count.next_multiple_of(8).min(n);
     let mut c = vec![0u64; 3 * padded];
     crt(set, res, n, padded, t, &mut c);
-    accumulate(r, &c, padded, count, b, wrap);
+    accumulate(r, &c, padded, count, b, wrap, set.coeff_bits);
 }
 
 /// Garner's CRT for coefficients `0..count` into `out` (limb i of coefficient j at
@@ -1202,13 +1258,62 @@ pub(crate) fn garner_sum(x1: u64, x2: u64, x3: u64, p1: u64, p1p2: u128) -> [u64
 /// `r = sum_k c_k 2^(k b)` over the coefficients `0..count` (three limbs each, limb i of
 /// coefficient k at `c[i stride + k]`), truncated to `r.len()` limbs, or with `wrap` taken mod
 /// B^len - 1 (len = `r.len()`, a value in [0, B^len - 1)).
+/// Each c_k is below 2^`coeff_bits`.
 /// Leaks: nothing but the lengths without `wrap`; with it, variable time: the fold's carry
 /// propagation stops when the carry dies, and a scan for the value B^len - 1.
-fn accumulate(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32, wrap: bool) {
+fn accumulate(
+    r: &mut [Limb],
+    c: &[u64],
+    stride: usize,
+    count: usize,
+    b: u32,
+    wrap: bool,
+    coeff_bits: u32,
+) {
     if b == 64 && !wrap {
         accumulate_aligned(r, c, stride, count);
+    } else if !wrap && 3 * b >= coeff_bits {
+        accumulate_rows(r, c, stride, count, b);
     } else {
         accumulate_packed(r, c, stride, count, b, wrap);
+    }
+}
+
+/// [`accumulate`] without `wrap` for coefficients below 2^(3b): coefficient k is OR-ed into
+/// row k mod 3 (within a row the coefficients start 3b bits apart, so they do not overlap),
+/// then the three rows are added by carry-chain passes, truncated to `r.len()` limbs.
+/// Leaks: nothing but the lengths (constant time).
+fn accumulate_rows(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32) {
+    let len = r.len();
+    let width = len + 4;
+    let mut rows = vec![0 as Limb; 3 * width];
+    for k in 0..count {
+        let (i, sh) = (k * b as usize / 64, (k * b as usize % 64) as u32);
+        if i >= len {
+            break;
+        }
+        let (c0, c1, c2) = (c[k], c[stride + k], c[2 * stride + k]);
+        let shifted = if sh == 0 {
+            [c0, c1, c2, 0]
+        } else {
+            [
+                c0 << sh,
+                c1 << sh | c0 >> (64 - sh),
+                c2 << sh | c1 >> (64 - sh),
+                c2 >> (64 - sh),
+            ]
+        };
+        // i + 4 <= len + 3 < width.
+        let row = &mut rows[(k % 3) * width + i..][..4];
+        for (x, s) in row.iter_mut().zip(shifted) {
+            debug_assert_eq!(*x & s, 0, "coefficients {k} and {} overlap", k - 3);
+            *x |= s;
+        }
+    }
+    r.copy_from_slice(&rows[..len]);
+    for row in 1..3 {
+        // The carries out of the truncated sum are dropped.
+        super::add_n_in_place(r, &rows[row * width..][..len]);
     }
 }
 
@@ -1459,6 +1564,77 @@ mod tests {
             accumulate_aligned(&mut fast, &c, stride, count);
             accumulate_packed(&mut general, &c, stride, count, 64, false);
             assert_eq!(fast, general, "count {count} len {len}");
+        }
+    }
+
+    /// The row-wise and window sums of coefficients below 2^150 (the FMA and IFMA sets' bound)
+    /// at widths from 50 bits, against GMP: random coefficients and all-ones ones (the longest
+    /// carries), sums truncated short of and past their length.
+    #[test]
+    fn packed_accumulations_match_gmp() {
+        let mut state = 12u64;
+        for b in [50u32, 51, 52, 63, 65, 70, 74] {
+            for (count, len) in [(1usize, 1usize), (1, 4), (7, 3), (8, 9), (24, 20), (24, 40), (40, 60)] {
+                let stride = count.next_multiple_of(8);
+                let mut c: Vec<u64> = (0..3 * stride)
+                    .map(|_| crate::limb::xorshift64(&mut state))
+                    .collect();
+                c[..count / 2].fill(u64::MAX);
+                c[stride..stride + count / 2].fill(u64::MAX);
+                for x in &mut c[2 * stride..] {
+                    *x &= (1 << 22) - 1;
+                }
+                c[2 * stride..2 * stride + count / 2].fill((1 << 22) - 1);
+                let mut want = rug::Integer::new();
+                for k in 0..count {
+                    let limbs = [c[k], c[stride + k], c[2 * stride + k]];
+                    let ck = rug::Integer::from_digits(&limbs, rug::integer::Order::Lsf);
+                    want += ck << (k as u32 * b);
+                }
+                want.keep_bits_mut(64 * len as u32);
+                let (mut rows, mut window) = (vec![1; len], vec![2; len]);
+                accumulate_rows(&mut rows, &c, stride, count, b);
+                accumulate_packed(&mut window, &c, stride, count, b, false);
+                let got = |r: &[u64]| rug::Integer::from_digits(r, rug::integer::Order::Lsf);
+                assert_eq!(got(&rows), want, "rows: b {b} count {count} len {len}");
+                assert_eq!(got(&window), want, "window: b {b} count {count} len {len}");
+            }
+        }
+    }
+
+    /// The FMA kernels' loads: limbs (64-bit coefficients, a length off a multiple of 4) and
+    /// coefficients of 52 to 74 bits cut across limbs, at the edges (0, p - 1, p, 2^52 - 1, 2^52,
+    /// all ones): each value in [0, 2p) and congruent to the coefficient (read bit by bit), zero
+    /// past them.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    #[test]
+    fn fma_loads_reduce_coefficients() {
+        if !fma_available() {
+            return;
+        }
+        let t = tables(&FMA, 5);
+        for (j, f) in t.fields.iter().enumerate() {
+            let p = f.p;
+            let mut x = vec![0, 1, p - 1, p, 2 * p, 4 * p - 1, (1 << 52) - 1, 1 << 52, u64::MAX];
+            x.extend((0..18).map(|i| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j as u64));
+            x.extend([u64::MAX; 6]);
+            for b in [64, 52, 53, 63, 65, 67, 70, 74] {
+                let count = (64 * x.len()).div_ceil(b as usize);
+                let mut dst = vec![7u64; 64];
+                Coefficients::new(&FMA, &x, b, count).load(&FMA, &mut dst, f);
+                for (k, &d) in dst.iter().enumerate() {
+                    let want = (0..b as usize)
+                        .map(|i| k * b as usize + i)
+                        .filter(|&bit| bit < 64 * x.len() && x[bit / 64] >> (bit % 64) & 1 == 1)
+                        .fold(0u128, |acc, bit| acc | 1 << (bit - k * b as usize));
+                    if k >= count {
+                        assert_eq!(d, 0, "past the coefficients, b {b}");
+                        continue;
+                    }
+                    assert!(d < 2 * p, "coefficient {k}, b {b}");
+                    assert_eq!(d % p, (want % p as u128) as u64, "coefficient {k}, b {b}, p{j}");
+                }
+            }
         }
     }
 

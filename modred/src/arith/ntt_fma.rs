@@ -523,6 +523,98 @@ unsafe fn inverse_radix3(a: &mut [u64], t: &FpTwist, offset: __m256d, c: &Consts
     }
 }
 
+/// (lo + hi 2^52) mod p as integers in [0, 2p), for integers lo < 2^52 and hi < 2^50: lo - 2p
+/// (within 2p + 4 (2^50 - p) < 2.01p, as p > 2^50 - 2^40) plus hi (2^52 mod p)
+/// ([`mul_twiddle`], within p), so within 3.01p, reduced to p/2 + 2, plus p.
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+fn reduce_split(lo: __m256i, hi: __m256i, k: &LoadConsts) -> __m256i {
+    let x = int_to_f64(lo, k.bias);
+    let t = mul_twiddle(int_to_f64(hi, _mm256_set1_pd(TWO_52)), k.r52[0], k.r52[1], &k.c);
+    f64_to_int(reduce(_mm256_add_pd(x, t), &k.c), k.offset)
+}
+
+/// The constants of [`reduce_split`] for one prime.
+struct LoadConsts {
+    c: Consts,
+    /// 2^52 + 2p.
+    bias: __m256d,
+    /// 2^52 + p.
+    offset: __m256d,
+    /// 2^52 mod p as [`mul_twiddle`] takes it.
+    r52: [__m256d; 2],
+}
+
+impl LoadConsts {
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    fn new(p: u64) -> Self {
+        debug_assert!(p < 1 << 50 && p > (1 << 50) - (1 << 40));
+        Self {
+            c: Consts::new(p),
+            bias: _mm256_set1_pd(TWO_52 + 2.0 * p as f64),
+            offset: _mm256_set1_pd(TWO_52 + p as f64),
+            r52: broadcast_constant((1 << 52) % p, p),
+        }
+    }
+}
+
+/// `dst[k] = x[k] mod p` for the limbs of `x` (64-bit coefficients), integers in [0, 2p),
+/// zero past them: each limb split into its low 52 bits and the 12 above ([`reduce_split`]).
+/// Leaks: nothing but the lengths (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `x.len() <= dst.len()`; p one of the FMA set's primes.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) unsafe fn load_limbs(dst: &mut [u64], x: &[u64], p: u64) {
+    debug_assert!(x.len() <= dst.len());
+    let k = LoadConsts::new(p);
+    let mask = _mm256_set1_epi64x((1 << 52) - 1);
+    let split = |v: __m256i| reduce_split(_mm256_and_si256(v, mask), _mm256_srli_epi64::<52>(v), &k);
+    let whole = x.len() / 4 * 4;
+    for i in (0..whole).step_by(4) {
+        // SAFETY: i + 4 <= x.len() <= dst.len().
+        unsafe {
+            let v = _mm256_loadu_si256(x.as_ptr().add(i).cast());
+            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), split(v));
+        }
+    }
+    let mut tail = [0u64; 4];
+    let rest = x.len() - whole;
+    tail[..rest].copy_from_slice(&x[whole..]);
+    // SAFETY: a local array of four words.
+    unsafe {
+        let v = split(_mm256_loadu_si256(tail.as_ptr().cast()));
+        _mm256_storeu_si256(tail.as_mut_ptr().cast(), v);
+    }
+    dst[whole..x.len()].copy_from_slice(&tail[..rest]);
+    dst[x.len()..].fill(0);
+}
+
+/// `dst[k] = (lo[k] + hi[k] 2^52) mod p` for the `count` coefficients split into their low 52
+/// bits and the bits above (below 2^48), integers in [0, 2p), zero past them.
+/// Leaks: nothing but the lengths (constant time).
+///
+/// # Safety
+/// AVX2 and FMA; `lo` and `hi` of one length, `count` rounded up to a multiple of 4, at most
+/// `dst.len()`; p one of the FMA set's primes.
+#[target_feature(enable = "avx2,fma")]
+pub(crate) unsafe fn load_split(dst: &mut [u64], lo: &[u64], hi: &[u64], count: usize, p: u64) {
+    let len = lo.len();
+    debug_assert!(hi.len() == len && len == count.next_multiple_of(4) && len <= dst.len());
+    let k = LoadConsts::new(p);
+    for i in (0..len).step_by(4) {
+        // SAFETY: i + 4 <= len <= dst.len().
+        unsafe {
+            let l = _mm256_loadu_si256(lo.as_ptr().add(i).cast());
+            let h = _mm256_loadu_si256(hi.as_ptr().add(i).cast());
+            _mm256_storeu_si256(dst.as_mut_ptr().add(i).cast(), reduce_split(l, h, &k));
+        }
+    }
+    dst[count..].fill(0);
+}
+
 /// `a[i] = a[i] b[i] mod p` (no Montgomery factor), within p, for forward outputs (doubles
 /// within 3p): both factors reduced to p/2 + 2 first ([`mul`]); `b` = `a` squares.
 /// Leaks: nothing but the length (constant time).
