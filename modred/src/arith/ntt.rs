@@ -557,7 +557,7 @@ impl Twist {
         if kernels == Kernels::Fma {
             let split = |t: &[Vec<u64>; 2]| t.each_ref().map(|t| t.iter().map(|&x| fp_constant(x, p)).unzip());
             return Self {
-                omega: [omega, 0],
+                omega: Default::default(),
                 twist: Default::default(),
                 untwist: Default::default(),
                 fp: FpTwist {
@@ -1326,8 +1326,9 @@ fn accumulate_packed(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: 
     // The window in locals (an array shifted in memory stalled on store forwarding).
     let (mut a0, mut a1, mut a2, mut a3, mut a4) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let mut base = 0usize; // bit offset of a0, a multiple of 64
-    let mut out = 0usize; // next limb of r to write
-                          // With wrap, limbs at len and above fold back to the bottom (B^len = 1): kept in `high`.
+    // The next limb of r to write. With wrap, limbs at len and above fold back to the bottom
+    // (B^len = 1): kept in `high`.
+    let mut out = 0usize;
     let mut high: Vec<Limb> = Vec::new();
     let mut emit = |x: Limb, out: &mut usize, r: &mut [Limb]| {
         if *out < len {

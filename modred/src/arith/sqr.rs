@@ -110,6 +110,19 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
     super::mul::karatsuba_combine(r, h, wm, true);
 }
 
+/// [`sqr`] with Karatsuba's scratch supplied (`scratch.len() >=`
+/// [`super::karatsuba_scratch_len`]`(n)`): the Karatsuba range runs in it without allocating
+/// (the Toom pieces'); other sizes go through [`sqr`].
+/// Leaks: as [`sqr`].
+pub(crate) fn sqr_in(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
+    let (n, tier) = (a.len(), cpu::tier());
+    if n >= super::karatsuba_threshold(tier, true) && n < super::toom3_threshold(tier, true) {
+        sqr_karatsuba(r, a, scratch)
+    } else {
+        sqr(r, a)
+    }
+}
+
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
 /// schoolbook below the tier's Karatsuba squaring threshold ([`super::karatsuba_threshold`]),
 /// Karatsuba below the tier's Toom-3 threshold ([`super::toom3_threshold`]), then the
@@ -123,8 +136,7 @@ pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     if n < super::karatsuba_threshold(tier, true) {
         sqr_basecase(r, a)
     } else if n < super::toom3_threshold(tier, true) {
-        let mut scratch = vec![0; super::karatsuba_scratch_len(n)];
-        sqr_karatsuba(r, a, &mut scratch)
+        super::mul::with_karatsuba_scratch(n, |scratch| sqr_karatsuba(r, a, scratch))
     } else if super::ntt::pays(n, true) {
         super::ntt::sqr_ntt(r, a)
     } else if n < TOOM4_SQR_THRESHOLD {

@@ -615,6 +615,30 @@ fn toom_and_ntt_agree_with_num_bigint() {
     }
 }
 
+/// The Toom pieces' products of (s + 1)-limb evaluations (s-limb product plus the top limbs'
+/// rows, the Karatsuba range in the caller's scratch) against num-bigint, for s on both sides of
+/// each tier's Karatsuba thresholds and above its Toom-3 ones, top limbs from 0 to 2^32 - 1, and
+/// all-ones and random low limbs.
+#[test]
+fn toom_evaluation_products_match_num_bigint() {
+    let mut rng = StdRng::seed_from_u64(23);
+    for s in [1, 2, 23, 24, 25, 31, 32, 33, 47, 48, 63, 64, 65, 130, 199, 200, 330] {
+        let mut k = vec![Limb::MAX; karatsuba_scratch_len(s)];
+        for (cx, cy) in [(0, 0), (0, 6), (2, 1), (6, 6), (14, 13), (u32::MAX as Limb, 7)] {
+            for pattern in [0, 1] {
+                let mut x = operand(&mut rng, s + 1, pattern);
+                let mut y = operand(&mut rng, s + 1, pattern + 2);
+                (x[s], y[s]) = (cx, cy);
+                let mut v = vec![Limb::MAX; 2 * s + 2];
+                toom::mul_evaluations(&mut v, &x, &y, &mut k);
+                assert_eq!(big(&v), big(&x) * big(&y), "mul s={s} tops {cx} {cy}");
+                toom::sqr_evaluation(&mut v, &x, &mut k);
+                assert_eq!(big(&v), big(&x) * big(&x), "sqr s={s} top {cx}");
+            }
+        }
+    }
+}
+
 /// [`toom4::splits`] as its doc says: below 10 only 4, 7 and 8, from 10 on every length.
 #[test]
 fn toom4_splits_every_length_from_10() {

@@ -7,7 +7,8 @@
 //! coefficients, found from five products of about s limbs: 5 products of n/3 limbs against
 //! Karatsuba's 9, so the cost grows like n^1.465.
 
-use super::{add_in_place, cmp, mul_n, shl_in_place, sqr as sqr_n, sub_in_place, trim};
+use super::{add_in_place, addmul_1, cmp, karatsuba_scratch_len, mul_n_in, shl_in_place, sqr_in};
+use super::{sub_in_place, trim};
 use crate::limb::Limb;
 
 /// `x /= d` in place, for an `x` divisible by `d`, a divisor of B - 1 = 2^64 - 1 (3 and 5
@@ -97,11 +98,48 @@ fn evaluate(a: &[Limb], s: usize, at1: &mut [Limb], atm1: &mut [Limb], at2: &mut
     neg
 }
 
+/// `v = x y` for two (s + 1)-limb Toom evaluations, whose top limbs are small: the product of
+/// the low s limbs by [`mul_n_in`] (in `scratch`) and the top limbs' rows, x y = xl yl + (cx yl + cy xl) B^s +
+/// cx cy B^2s, so the recursive product has s limbs, not s + 1 (which costs a limb more at
+/// every level below). `v.len() == 2s + 2`; cx, cy < 2^32 (the sum into the top two limbs,
+/// below 2 B + 2^64, fits them).
+/// Leaks: variable time: a zero top limb skips its row, and [`mul_n_in`]'s.
+pub(super) fn mul_evaluations(v: &mut [Limb], x: &[Limb], y: &[Limb], scratch: &mut [Limb]) {
+    let s = x.len() - 1;
+    debug_assert!(y.len() == s + 1 && v.len() == 2 * s + 2);
+    let (xl, cx, yl, cy) = (&x[..s], x[s], &y[..s], y[s]);
+    debug_assert!(cx < 1 << 32 && cy < 1 << 32);
+    mul_n_in(&mut v[..2 * s], xl, yl, scratch);
+    let mut top = (cx * cy) as u128;
+    for (row, c) in [(yl, cx), (xl, cy)] {
+        if c != 0 {
+            top += addmul_1(&mut v[s..2 * s], row, c) as u128;
+        }
+    }
+    (v[2 * s], v[2 * s + 1]) = (top as Limb, (top >> 64) as Limb);
+}
+
+/// `v = x^2` for an (s + 1)-limb Toom evaluation, as [`mul_evaluations`]: x^2 = xl^2 + 2 c xl
+/// B^s + c^2 B^2s, the square of the low limbs by [`sqr_in`]. `v.len() == 2s + 2`; c < 2^32.
+/// Leaks: variable time: a zero top limb skips its row, and [`sqr_in`]'s.
+pub(super) fn sqr_evaluation(v: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
+    let s = x.len() - 1;
+    debug_assert!(v.len() == 2 * s + 2);
+    let (xl, c) = (&x[..s], x[s]);
+    debug_assert!(c < 1 << 32);
+    sqr_in(&mut v[..2 * s], xl, scratch);
+    let mut top = (c * c) as u128;
+    if c != 0 {
+        top += addmul_1(&mut v[s..2 * s], xl, 2 * c) as u128;
+    }
+    (v[2 * s], v[2 * s + 1]) = (top as Limb, (top >> 64) as Limb);
+}
+
 /// Smallest operand length the 3-way split accepts (the top piece must be non-empty).
 pub const TOOM3_MIN_LEN: usize = 5;
 
 /// `r = a * b` for equal lengths n >= [`TOOM3_MIN_LEN`] by Toom-3 (module docs), the five
-/// products by [`mul_n`] (so by whichever method their size calls for); `r.len() == 2n`.
+/// products by [`super::mul_n`] (through [`mul_n_in`]) (so by whichever method their size calls for); `r.len() == 2n`.
 /// Allocates its scratch.
 /// Leaks: variable time: the sign of a(-1) b(-1) chooses a branch, the evaluation and
 /// interpolation's early-exit carries, and the five products' own.
@@ -109,7 +147,8 @@ pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(n >= TOOM3_MIN_LEN && b.len() == n && r.len() == 2 * n);
     let s = n.div_ceil(3);
-    let (mut e, mut v) = scratch(s);
+    let mut scratch = Scratch::new(s);
+    let (e, v, k) = scratch.parts(s);
     let (ea, eb) = e.split_at_mut(3 * (s + 1));
     let neg_a = {
         let (a1, rest) = ea.split_at_mut(s + 1);
@@ -121,20 +160,14 @@ pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
         let (bm1, b2) = rest.split_at_mut(s + 1);
         evaluate(b, s, b1, bm1, b2)
     };
-    let w = 2 * s + 2;
-    {
-        let (v1, rest) = v.split_at_mut(w);
-        let (vm1, v2) = rest.split_at_mut(w);
-        let v2 = &mut v2[..w];
-        for (i, v) in [v1, vm1, v2].into_iter().enumerate() {
-            let at = i * (s + 1)..(i + 1) * (s + 1);
-            mul_n(v, &ea[at.clone()], &eb[at]);
-        }
-        let (r_lo, r_hi) = r.split_at_mut(4 * s);
-        mul_n(&mut r_lo[..2 * s], &a[..s], &b[..s]);
-        mul_n(r_hi, &a[2 * s..], &b[2 * s..]);
+    for (i, v) in v.chunks_exact_mut(2 * s + 2).enumerate() {
+        let at = i * (s + 1)..(i + 1) * (s + 1);
+        mul_evaluations(v, &ea[at.clone()], &eb[at], k);
     }
-    interpolate(r, s, &mut v, neg_a != neg_b);
+    let (r_lo, r_hi) = r.split_at_mut(4 * s);
+    mul_n_in(&mut r_lo[..2 * s], &a[..s], &b[..s], k);
+    mul_n_in(r_hi, &a[2 * s..], &b[2 * s..], k);
+    interpolate(r, s, v, neg_a != neg_b);
 }
 
 /// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`super::sqr()`]); `r.len() ==
@@ -144,32 +177,39 @@ pub fn sqr_toom3(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert!(n >= TOOM3_MIN_LEN && r.len() == 2 * n);
     let s = n.div_ceil(3);
-    let (mut e, mut v) = scratch(s);
+    let mut scratch = Scratch::new(s);
+    let (e, v, k) = scratch.parts(s);
     let ea = &mut e[..3 * (s + 1)];
     {
         let (a1, rest) = ea.split_at_mut(s + 1);
         let (am1, a2) = rest.split_at_mut(s + 1);
         evaluate(a, s, a1, am1, a2);
     }
-    let w = 2 * s + 2;
-    {
-        let (v1, rest) = v.split_at_mut(w);
-        let (vm1, v2) = rest.split_at_mut(w);
-        let v2 = &mut v2[..w];
-        let piece = |i: usize| &ea[i * (s + 1)..(i + 1) * (s + 1)];
-        sqr_n(v1, piece(0));
-        sqr_n(vm1, piece(1));
-        sqr_n(v2, piece(2));
-        let (r_lo, r_hi) = r.split_at_mut(4 * s);
-        sqr_n(&mut r_lo[..2 * s], &a[..s]);
-        sqr_n(r_hi, &a[2 * s..]);
+    for (i, v) in v.chunks_exact_mut(2 * s + 2).enumerate() {
+        sqr_evaluation(v, &ea[i * (s + 1)..(i + 1) * (s + 1)], k);
     }
-    interpolate(r, s, &mut v, false);
+    let (r_lo, r_hi) = r.split_at_mut(4 * s);
+    sqr_in(&mut r_lo[..2 * s], &a[..s], k);
+    sqr_in(r_hi, &a[2 * s..], k);
+    interpolate(r, s, v, false);
 }
 
-/// Evaluation buffers (6 (s + 1) limbs) and the three middle products (3 (2s + 2) limbs).
-fn scratch(s: usize) -> (Vec<Limb>, Vec<Limb>) {
-    (vec![0; 6 * (s + 1)], vec![0; 3 * (2 * s + 2)])
+/// The scratch of one Toom-3 call in one allocation: the evaluation buffers (6 (s + 1) limbs),
+/// the three middle products (3 (2s + 2) limbs) and the Karatsuba scratch of the five products
+/// (of at most s limbs).
+struct Scratch(Vec<Limb>);
+
+impl Scratch {
+    fn new(s: usize) -> Self {
+        Self(vec![0; 6 * (s + 1) + 3 * (2 * s + 2) + karatsuba_scratch_len(s)])
+    }
+
+    /// (evaluations, middle products, Karatsuba scratch).
+    fn parts(&mut self, s: usize) -> (&mut [Limb], &mut [Limb], &mut [Limb]) {
+        let (e, rest) = self.0.split_at_mut(6 * (s + 1));
+        let (v, k) = rest.split_at_mut(3 * (2 * s + 2));
+        (e, v, k)
+    }
 }
 
 /// Interpolation and recomposition. On entry `r[..2s]` = v0 = c(0), `r[4s..]` = vinf = c(∞),

@@ -14,8 +14,8 @@
 //! (c2 + c4, 4c2 + 16c4) and the odd ones from three (c1 + c3 + c5, c1 + 4c3 + 16c5,
 //! 16c1 + 4c3 + c5), by exact divisions by 2, 3 and 5 ([`interpolate`]).
 
-use super::toom::{add_exact, divexact_by, half, rsub_exact, sub_exact};
-use super::{add_in_place, add_n, cmp_n, mul_n, shl_in_place, shr_in_place, sqr as sqr_n};
+use super::toom::{add_exact, divexact_by, half, mul_evaluations, rsub_exact, sqr_evaluation, sub_exact};
+use super::{add_in_place, add_n, cmp_n, karatsuba_scratch_len, mul_n_in, shl_in_place, shr_in_place, sqr_in};
 use super::{sub_1_in_place, sub_n, submul_1, trim};
 use crate::limb::Limb;
 
@@ -84,14 +84,18 @@ fn evaluate(a: &[Limb], s: usize, out: &mut [Limb], tmp: &mut [Limb]) -> (bool, 
     (neg1, neg2)
 }
 
-/// Evaluation scratch for two operands (2 x 5 (s + 1) limbs, plus 2 (s + 1) temporary) and the
-/// five middle products (5 (2s + 2) limbs).
+/// Evaluation scratch for two operands (2 x 5 (s + 1) limbs, plus 2 (s + 1) temporary), and
+/// the five middle products (5 (2s + 2) limbs) followed by the Karatsuba scratch of the seven
+/// products (of at most s limbs).
 fn scratch(s: usize) -> (Vec<Limb>, Vec<Limb>) {
-    (vec![0; 12 * (s + 1)], vec![0; 5 * (2 * s + 2)])
+    (
+        vec![0; 12 * (s + 1)],
+        vec![0; 5 * (2 * s + 2) + karatsuba_scratch_len(s)],
+    )
 }
 
 /// `r = a * b` for equal lengths n that [`splits`] (every n >= 10 does) by Toom-4 (module
-/// docs), the seven products by [`mul_n`] (so by whichever method their size calls for);
+/// docs), the seven products by [`mul_n_in`] (so by whichever method their size calls for);
 /// `r.len() == 2n`. Allocates its scratch.
 /// Leaks: variable time: the signs of a(-1) b(-1) and a(-2) b(-2) choose branches, the
 /// evaluation and interpolation's early-exit carries, and the seven products' own.
@@ -100,6 +104,7 @@ pub fn mul_toom4(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     debug_assert!(splits(n) && b.len() == n && r.len() == 2 * n);
     let s = n.div_ceil(4);
     let (mut e, mut v) = scratch(s);
+    let (v, k) = v.split_at_mut(5 * (2 * s + 2));
     let (ea, rest) = e.split_at_mut(5 * (s + 1));
     let (eb, tmp) = rest.split_at_mut(5 * (s + 1));
     let (neg_a1, neg_a2) = evaluate(a, s, ea, tmp);
@@ -107,12 +112,12 @@ pub fn mul_toom4(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let w = 2 * s + 2;
     for (i, vi) in v.chunks_exact_mut(w).enumerate() {
         let at = i * (s + 1)..(i + 1) * (s + 1);
-        mul_n(vi, &ea[at.clone()], &eb[at]);
+        mul_evaluations(vi, &ea[at.clone()], &eb[at], k);
     }
     let (r_lo, r_hi) = r.split_at_mut(6 * s);
-    mul_n(&mut r_lo[..2 * s], &a[..s], &b[..s]);
-    mul_n(r_hi, &a[3 * s..], &b[3 * s..]);
-    interpolate(r, s, &mut v, neg_a1 != neg_b1, neg_a2 != neg_b2);
+    mul_n_in(&mut r_lo[..2 * s], &a[..s], &b[..s], k);
+    mul_n_in(r_hi, &a[3 * s..], &b[3 * s..], k);
+    interpolate(r, s, v, neg_a1 != neg_b1, neg_a2 != neg_b2);
 }
 
 /// `r = a^2` by Toom-4 squaring (seven squares of about n/4 limbs by [`super::sqr()`]); n
@@ -123,16 +128,17 @@ pub fn sqr_toom4(r: &mut [Limb], a: &[Limb]) {
     debug_assert!(splits(n) && r.len() == 2 * n);
     let s = n.div_ceil(4);
     let (mut e, mut v) = scratch(s);
+    let (v, k) = v.split_at_mut(5 * (2 * s + 2));
     let (ea, rest) = e.split_at_mut(5 * (s + 1));
     evaluate(a, s, ea, &mut rest[5 * (s + 1)..]);
     let w = 2 * s + 2;
     for (i, vi) in v.chunks_exact_mut(w).enumerate() {
-        sqr_n(vi, &ea[i * (s + 1)..(i + 1) * (s + 1)]);
+        sqr_evaluation(vi, &ea[i * (s + 1)..(i + 1) * (s + 1)], k);
     }
     let (r_lo, r_hi) = r.split_at_mut(6 * s);
-    sqr_n(&mut r_lo[..2 * s], &a[..s]);
-    sqr_n(r_hi, &a[3 * s..]);
-    interpolate(r, s, &mut v, false, false);
+    sqr_in(&mut r_lo[..2 * s], &a[..s], k);
+    sqr_in(r_hi, &a[3 * s..], k);
+    interpolate(r, s, v, false, false);
 }
 
 /// `r -= c y` for a result known to be non-negative (`y` trimmed no longer than `r`).

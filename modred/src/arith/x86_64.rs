@@ -334,7 +334,6 @@ unsafe fn addmul_rows_triangle_adx(
             "lea {ap}, [{ap} - 24]",
             "lea {rp}, [{rp} - 24]",
             "jmp 43f",
-            ".p2align 5",
             "40:",
             "mulx {t1}, {t0}, qword ptr [{ap}]",
             "adox {t0}, {hi}",
@@ -437,15 +436,16 @@ pub unsafe fn sqr_basecase_adx(r: &mut [Limb], a: &[Limb]) {
     unsafe {
         r[n] = mul_1_adx(&mut r[1..n], &a[1..], a[0], 0);
         if n > 2 {
-            addmul_rows_triangle_adx(r[3..].as_mut_ptr(), a[2..].as_ptr(), a[1..].as_ptr(), n - 2, n - 2);
+            let (rp, ap, bp) = (r[3..].as_mut_ptr(), a[2..].as_ptr(), a[1..].as_ptr());
+            addmul_rows_triangle_adx(rp, ap, bp, n - 2, n - 2);
         }
         sqr_diagonal_adx(r, a);
     }
 }
 
-/// `r = 2 r + sum a_i^2 b^(2i)`, the last pass of the symmetric square, limb pair
-/// (2i, 2i + 1) by limb pair, two per iteration: the doubling is `adcx t, t` on the CF chain (the bit shifted out
-/// of a pair is the CF into the next), a_i^2 (`mulx`) is added on the OF chain. `r` holds the
+/// `r = 2 r + sum a_i^2 b^(2i)`, the last pass of the symmetric square, limb pair (2i, 2i + 1)
+/// by limb pair, two per iteration: the doubling is `adcx t, t` on the CF chain (the bit
+/// shifted out of a pair is the CF into the next), a_i^2 (`mulx`) is added on the OF chain. `r` holds the
 /// off-diagonal triangle, < b^(2n-1) * b / 2, so the doubling loses no bit, and the sum is
 /// a^2 < b^(2n): both chains end at zero (checked in debug builds). `r.len() == 2 * a.len()`,
 /// `a` not empty.
