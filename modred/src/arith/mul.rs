@@ -213,18 +213,18 @@ pub(crate) fn karatsuba_combine(r: &mut [Limb], h: usize, wm: &[Limb], subtract:
 }
 
 std::thread_local! {
-    /// The thread's Karatsuba scratch, kept between calls (see [`with_karatsuba_scratch`]).
-    static KARATSUBA_SCRATCH: core::cell::RefCell<Vec<Limb>> =
+    /// The thread's product scratch, kept between calls (see [`with_scratch`]).
+    static SCRATCH: core::cell::RefCell<Vec<Limb>> =
         const { core::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on [`karatsuba_scratch_len`]`(n)` limbs of scratch: the thread's buffer, kept
-/// between calls (it grows to the largest Karatsuba size used, below the Toom-3 threshold:
-/// a few KiB), or a fresh one when that is in use further up the stack. A fresh zeroed
-/// allocation per product cost 2-3% of a 64-192-limb Karatsuba product.
-pub(crate) fn with_karatsuba_scratch<R>(n: usize, f: impl FnOnce(&mut [Limb]) -> R) -> R {
-    let len = karatsuba_scratch_len(n);
-    KARATSUBA_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+/// Runs `f` on `len` limbs of scratch, whatever their contents: the thread's buffer, kept
+/// between calls, or a fresh one when that is in use further up the stack. Its users (the
+/// top-level Karatsuba products and Toom-3, below `TOOM4_THRESHOLD`) bound it to about 17 KiB
+/// (a 399-limb Toom-3 product). A fresh zeroed allocation per product cost 2-3% of a
+/// 64-192-limb Karatsuba product and about 1% of a 272-288-limb Toom-3 one.
+pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Limb]) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => {
             if buf.len() < len {
                 buf.resize(len, 0);
@@ -233,6 +233,11 @@ pub(crate) fn with_karatsuba_scratch<R>(n: usize, f: impl FnOnce(&mut [Limb]) ->
         }
         Err(_) => f(&mut vec![0; len]),
     })
+}
+
+/// [`with_scratch`] with [`karatsuba_scratch_len`]`(n)` limbs.
+pub(crate) fn with_karatsuba_scratch<R>(n: usize, f: impl FnOnce(&mut [Limb]) -> R) -> R {
+    with_scratch(karatsuba_scratch_len(n), f)
 }
 
 /// [`mul_n`] with Karatsuba's scratch supplied (`scratch.len() >=`

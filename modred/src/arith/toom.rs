@@ -8,7 +8,7 @@
 //! Karatsuba's 9, so the cost grows like n^1.465.
 
 use super::{add_in_place, addmul_1, cmp, karatsuba_scratch_len, mul_n_in, shl_in_place, sqr_in};
-use super::{sub_in_place, trim};
+use super::{sub_in_place, trim, with_scratch};
 use crate::limb::Limb;
 
 /// `x /= d` in place, for an `x` divisible by `d`, a divisor of B - 1 = 2^64 - 1 (3 and 5
@@ -139,77 +139,75 @@ pub(super) fn sqr_evaluation(v: &mut [Limb], x: &[Limb], scratch: &mut [Limb]) {
 pub const TOOM3_MIN_LEN: usize = 5;
 
 /// `r = a * b` for equal lengths n >= [`TOOM3_MIN_LEN`] by Toom-3 (module docs), the five
-/// products by [`super::mul_n`] (through [`mul_n_in`]) (so by whichever method their size calls for); `r.len() == 2n`.
-/// Allocates its scratch.
+/// products by [`mul_n_in`] (so by whichever method their size calls for); `r.len() == 2n`.
+/// Its scratch comes from [`with_scratch`].
 /// Leaks: variable time: the sign of a(-1) b(-1) chooses a branch, the evaluation and
 /// interpolation's early-exit carries, and the five products' own.
 pub fn mul_toom3(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(n >= TOOM3_MIN_LEN && b.len() == n && r.len() == 2 * n);
     let s = n.div_ceil(3);
-    let mut scratch = Scratch::new(s);
-    let (e, v, k) = scratch.parts(s);
-    let (ea, eb) = e.split_at_mut(3 * (s + 1));
-    let neg_a = {
-        let (a1, rest) = ea.split_at_mut(s + 1);
-        let (am1, a2) = rest.split_at_mut(s + 1);
-        evaluate(a, s, a1, am1, a2)
-    };
-    let neg_b = {
-        let (b1, rest) = eb.split_at_mut(s + 1);
-        let (bm1, b2) = rest.split_at_mut(s + 1);
-        evaluate(b, s, b1, bm1, b2)
-    };
-    for (i, v) in v.chunks_exact_mut(2 * s + 2).enumerate() {
-        let at = i * (s + 1)..(i + 1) * (s + 1);
-        mul_evaluations(v, &ea[at.clone()], &eb[at], k);
-    }
-    let (r_lo, r_hi) = r.split_at_mut(4 * s);
-    mul_n_in(&mut r_lo[..2 * s], &a[..s], &b[..s], k);
-    mul_n_in(r_hi, &a[2 * s..], &b[2 * s..], k);
-    interpolate(r, s, v, neg_a != neg_b);
+    with_scratch(scratch_len(s), |scratch| {
+        let (e, v, k) = scratch_parts(scratch, s);
+        let (ea, eb) = e.split_at_mut(3 * (s + 1));
+        let neg_a = {
+            let (a1, rest) = ea.split_at_mut(s + 1);
+            let (am1, a2) = rest.split_at_mut(s + 1);
+            evaluate(a, s, a1, am1, a2)
+        };
+        let neg_b = {
+            let (b1, rest) = eb.split_at_mut(s + 1);
+            let (bm1, b2) = rest.split_at_mut(s + 1);
+            evaluate(b, s, b1, bm1, b2)
+        };
+        for (i, v) in v.chunks_exact_mut(2 * s + 2).enumerate() {
+            let at = i * (s + 1)..(i + 1) * (s + 1);
+            mul_evaluations(v, &ea[at.clone()], &eb[at], k);
+        }
+        let (r_lo, r_hi) = r.split_at_mut(4 * s);
+        mul_n_in(&mut r_lo[..2 * s], &a[..s], &b[..s], k);
+        mul_n_in(r_hi, &a[2 * s..], &b[2 * s..], k);
+        interpolate(r, s, v, neg_a != neg_b);
+    })
 }
 
-/// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`super::sqr()`]); `r.len() ==
-/// 2n`, n >= [`TOOM3_MIN_LEN`]. Allocates its scratch.
+/// `r = a^2` by Toom-3 squaring (five squares of about n/3 limbs by [`sqr_in`]); `r.len() ==
+/// 2n`, n >= [`TOOM3_MIN_LEN`]. Its scratch comes from [`with_scratch`].
 /// Leaks: variable time, as [`mul_toom3`].
 pub fn sqr_toom3(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert!(n >= TOOM3_MIN_LEN && r.len() == 2 * n);
     let s = n.div_ceil(3);
-    let mut scratch = Scratch::new(s);
-    let (e, v, k) = scratch.parts(s);
-    let ea = &mut e[..3 * (s + 1)];
-    {
-        let (a1, rest) = ea.split_at_mut(s + 1);
-        let (am1, a2) = rest.split_at_mut(s + 1);
-        evaluate(a, s, a1, am1, a2);
-    }
-    for (i, v) in v.chunks_exact_mut(2 * s + 2).enumerate() {
-        sqr_evaluation(v, &ea[i * (s + 1)..(i + 1) * (s + 1)], k);
-    }
-    let (r_lo, r_hi) = r.split_at_mut(4 * s);
-    sqr_in(&mut r_lo[..2 * s], &a[..s], k);
-    sqr_in(r_hi, &a[2 * s..], k);
-    interpolate(r, s, v, false);
+    with_scratch(scratch_len(s), |scratch| {
+        let (e, v, k) = scratch_parts(scratch, s);
+        let ea = &mut e[..3 * (s + 1)];
+        {
+            let (a1, rest) = ea.split_at_mut(s + 1);
+            let (am1, a2) = rest.split_at_mut(s + 1);
+            evaluate(a, s, a1, am1, a2);
+        }
+        for (i, v) in v.chunks_exact_mut(2 * s + 2).enumerate() {
+            sqr_evaluation(v, &ea[i * (s + 1)..(i + 1) * (s + 1)], k);
+        }
+        let (r_lo, r_hi) = r.split_at_mut(4 * s);
+        sqr_in(&mut r_lo[..2 * s], &a[..s], k);
+        sqr_in(r_hi, &a[2 * s..], k);
+        interpolate(r, s, v, false);
+    })
 }
 
-/// The scratch of one Toom-3 call in one allocation: the evaluation buffers (6 (s + 1) limbs),
-/// the three middle products (3 (2s + 2) limbs) and the Karatsuba scratch of the five products
-/// (of at most s limbs).
-struct Scratch(Vec<Limb>);
+/// The scratch of one Toom-3 call: the evaluation buffers (6 (s + 1) limbs), the three middle
+/// products (3 (2s + 2) limbs) and the Karatsuba scratch of the five products (of at most s
+/// limbs); every part is written before it is read.
+fn scratch_len(s: usize) -> usize {
+    6 * (s + 1) + 3 * (2 * s + 2) + karatsuba_scratch_len(s)
+}
 
-impl Scratch {
-    fn new(s: usize) -> Self {
-        Self(vec![0; 6 * (s + 1) + 3 * (2 * s + 2) + karatsuba_scratch_len(s)])
-    }
-
-    /// (evaluations, middle products, Karatsuba scratch).
-    fn parts(&mut self, s: usize) -> (&mut [Limb], &mut [Limb], &mut [Limb]) {
-        let (e, rest) = self.0.split_at_mut(6 * (s + 1));
-        let (v, k) = rest.split_at_mut(3 * (2 * s + 2));
-        (e, v, k)
-    }
+/// [`scratch_len`]'s parts: (evaluations, middle products, Karatsuba scratch).
+fn scratch_parts(scratch: &mut [Limb], s: usize) -> (&mut [Limb], &mut [Limb], &mut [Limb]) {
+    let (e, rest) = scratch.split_at_mut(6 * (s + 1));
+    let (v, k) = rest.split_at_mut(3 * (2 * s + 2));
+    (e, v, k)
 }
 
 /// Interpolation and recomposition. On entry `r[..2s]` = v0 = c(0), `r[4s..]` = vinf = c(∞),
