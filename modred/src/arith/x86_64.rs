@@ -445,10 +445,10 @@ pub unsafe fn sqr_basecase_adx(r: &mut [Limb], a: &[Limb]) {
 
 /// `r = 2 r + sum a_i^2 b^(2i)`, the last pass of the symmetric square, limb pair (2i, 2i + 1)
 /// by limb pair, two per iteration: the doubling is `adcx t, t` on the CF chain (the bit
-/// shifted out of a pair is the CF into the next), a_i^2 (`mulx`) is added on the OF chain. `r` holds the
-/// off-diagonal triangle, < b^(2n-1) * b / 2, so the doubling loses no bit, and the sum is
-/// a^2 < b^(2n): both chains end at zero (checked in debug builds). `r.len() == 2 * a.len()`,
-/// `a` not empty.
+/// shifted out of a pair is the CF into the next), a_i^2 (`mulx`) is added on the OF chain.
+/// `r` holds the off-diagonal triangle, < b^(2n-1) * b / 2, so the doubling loses no bit, and
+/// the sum is a^2 < b^(2n): both chains end at zero (checked in debug builds).
+/// `r.len() == 2 * a.len()`, `a` not empty.
 /// Leaks: nothing but the length (constant time).
 ///
 /// # Safety
