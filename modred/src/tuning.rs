@@ -104,8 +104,9 @@ pub const FMA_NTT_BLOCK: usize = 2048;
 
 /// Below [`NTT_THRESHOLD_FMA`], the AVX2 + FMA transform also serves products and squares of at
 /// least this many limbs whose transform carries [`NTT_DENSE_BITS_FMA`] to
-/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 256 limbs (512 points) and 306 to
-/// 384 (768 points, the radix-3 length). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits
+/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 280 limbs (512 points; squares
+/// past 256 limbs from [`NTT_DENSE_PACKED_SQR_MIN_FMA`]) and 306 to 384 (768 points, the radix-3
+/// length). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits
 /// per point), 0.85 at 256. Multiplication (squaring) / GMP with Toom-3 against 768 points:
 /// 1.05-1.06 (1.16-1.18) against 1.10-1.11 (1.25-1.26) at 296 limbs (49 bits), 1.13 (1.16)
 /// against 1.11-1.12 (1.20-1.25) at 304, 1.15 (1.15) against 1.08-1.10 (1.16-1.18) at 312,
@@ -116,10 +117,19 @@ pub const NTT_DENSE_MIN_FMA: usize = 240;
 /// See [`NTT_DENSE_MIN_FMA`].
 pub const NTT_DENSE_BITS_FMA: usize = 51;
 
-/// See [`NTT_DENSE_MIN_FMA`]: above 64 bits per point the coefficients straddle limbs, and
-/// their packing and carrying cost more than the transform saves (264-280 limbs at 512
-/// points: 1.20-1.34 of GMP against 1.03-1.09 with Toom-3).
-pub const NTT_DENSE_MAX_BITS_FMA: usize = 64;
+/// See [`NTT_DENSE_MIN_FMA`]: up to 70 bits per point, 512 points also serve 257-280 limbs, their
+/// coefficients cut across limbs. Zen 4, `MODRED_CPU=adx`, `mul_n` / GMP `mpn_mul_n` with
+/// Toom-3 -> with 512 points (two runs each): 258 limbs 1.08-1.10 -> 0.99-1.04, 264 1.07 ->
+/// 0.99-1.00, 272 1.06-1.07 -> 0.88-0.97, 280 1.02 -> 0.85-0.90. Squares pay only from
+/// [`NTT_DENSE_PACKED_SQR_MIN_FMA`].
+pub const NTT_DENSE_MAX_BITS_FMA: usize = 70;
+
+/// Squares whose AVX2 + FMA transform would carry more than 64 bits per point (coefficients cut
+/// across limbs, in the window of [`NTT_DENSE_MAX_BITS_FMA`]) take it only from this many limbs.
+/// `sqr` / GMP `mpn_sqr` with Toom-3 -> with 512 points (same runs): 258 limbs 1.12 -> 1.18-1.19,
+/// 264 1.12 -> 1.15-1.16, 272 1.13 -> 1.08-1.10, 280 1.10-1.11 -> 1.04-1.05; from 268 limbs in a
+/// later build, 268 1.10-1.11 -> 1.12-1.13, 272 1.11 -> 1.11.
+pub const NTT_DENSE_PACKED_SQR_MIN_FMA: usize = 272;
 
 /// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: from `redc_n`'s own
 /// threshold ([`REDC_N_THRESHOLD`]) on. 200 against 400 at 16384 bits (256 limbs, `MODRED_CPU=adx`,

@@ -134,6 +134,13 @@ pub(crate) const FMA: PrimeSet = PrimeSet {
     ..IFMA
 };
 
+// The FMA CRT's last step (`ntt_fma::garner_sum`) needs p1, p2 = a 2^32 + 1 with a < 2^18.
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+const _: () = {
+    let [p1, p2, _] = FMA.primes;
+    assert!(p1 as u32 == 1 && p2 as u32 == 1 && p1 >> 32 < 1 << 18 && p2 >> 32 < 1 << 18);
+};
+
 /// Whether this CPU runs the [`FMA`] kernels (AVX2 and FMA).
 #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
 pub(crate) fn fma_available() -> bool {
@@ -201,9 +208,21 @@ pub fn pays(n: usize, squaring: bool) -> bool {
             && plan(prime_set(), 64 * n, 64 * n)
                 .is_some_and(|(points, _)| {
                     // Bits per point 128 n / points, compared exactly.
-                    bits.start() * points <= 128 * n && 128 * n <= bits.end().saturating_mul(points)
+                    let packed = 128 * n > 64 * points;
+                    bits.start() * points <= 128 * n
+                        && 128 * n <= bits.end().saturating_mul(points)
+                        && !(squaring && packed && n < dense_packed_square_min())
                 })
     })
+}
+
+/// Squares in the [`dense_window`] whose points carry more than 64 bits (coefficients cut
+/// across limbs) use the transform from this many limbs on the tier in use.
+fn dense_packed_square_min() -> usize {
+    match cpu::tier() {
+        Tier::Adx if fma_in_use() => crate::tuning::NTT_DENSE_PACKED_SQR_MIN_FMA,
+        _ => 0,
+    }
 }
 
 /// Operand size (limbs) from which products with one operand's transform computed once and
@@ -721,6 +740,34 @@ fn load(dst: &mut [u64], x: &[Limb], b: u32, count: usize, f: &Field) {
     dst[filled..].fill(0);
 }
 
+/// Cuts `x` into `lo.len()` b-bit coefficients (b <= 100), coefficient k as its low 52 bits
+/// (all b when b <= 52) in `lo[k]` and the bits above in `hi[k]` (below 2^48), zero bits past
+/// `x`: each part one unaligned 64-bit load, shifted and masked.
+/// Leaks: nothing but the lengths (constant time).
+fn split_coefficients(x: &[Limb], b: u32, lo: &mut [u64], hi: &mut [u64]) {
+    debug_assert!(b <= 100 && hi.len() == lo.len());
+    debug_assert!(lo.len() <= (64 * x.len()).div_ceil(b as usize));
+    // x's bytes and 16 zero bytes: coefficient k < ceil(64 len / b) starts below bit 64 len,
+    // so its windows (from bit k b + 52 at most) read bytes below 8 len + 14.
+    let mut bytes = Vec::with_capacity(8 * x.len() + 16);
+    bytes.extend(x.iter().flat_map(|l| l.to_le_bytes()));
+    bytes.extend([0; 16]);
+    // The 57 bits (or more) from bit o: one unaligned load and a shift below 8 (a double-width
+    // `shrd` by a variable count measured slow on Zen 4).
+    let window = |o: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&bytes[o / 8..o / 8 + 8]);
+        u64::from_le_bytes(w) >> (o % 8)
+    };
+    let lo_bits = b.min(52);
+    let (lo_mask, hi_mask) = ((1u64 << lo_bits) - 1, (1u64 << (b - lo_bits)) - 1);
+    for (k, (lo, hi)) in lo.iter_mut().zip(hi.iter_mut()).enumerate() {
+        let o = k * b as usize;
+        *lo = window(o) & lo_mask;
+        *hi = window(o + lo_bits as usize) & hi_mask;
+    }
+}
+
 /// An operand cut into b-bit coefficients, `count` of them, to load mod each prime
 /// ([`Self::load`]). For the FMA kernels with b != 64 the bits are cut once, into each
 /// coefficient's low 52 bits and the bits above (`split`: the low parts, then the high ones, each
@@ -741,10 +788,7 @@ impl<'a> Coefficients<'a> {
             let padded = count.next_multiple_of(4);
             split = vec![0; 2 * padded];
             let (lo, hi) = split.split_at_mut(padded);
-            for (k, (lo, hi)) in lo.iter_mut().zip(hi.iter_mut()).take(count).enumerate() {
-                let v = bits_at(x, k * b as usize, b);
-                (*lo, *hi) = (v as u64 & ((1 << 52) - 1), (v >> 52) as u64);
-            }
+            split_coefficients(x, b, &mut lo[..count], &mut hi[..count]);
         }
         Self { x, b, count, split }
     }
@@ -1551,6 +1595,56 @@ mod tests {
         }
     }
 
+    /// The FMA CRT's vector Garner sum against the scalar one ([`garner_sum`]): every
+    /// combination of 0, 1, p - 1 and values with all-ones low or high halves for each x_i
+    /// (the longest carries between the 32-bit columns), and random ones.
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    #[test]
+    fn fma_garner_sum_matches_the_scalar_one() {
+        use core::arch::x86_64::{__m256i, _mm256_loadu_si256, _mm256_storeu_si256};
+        if !fma_available() {
+            return;
+        }
+        let [p1, p2, p3] = FMA.primes;
+        let p1p2 = p1 as u128 * p2 as u128;
+        let edges =
+            |p: u64| [0, 1, p - 1, p >> 1, 0xffff_ffff, (p - 1) & !0xffff_ffff, p - (1 << 32)];
+        let mut state = 5u64;
+        let mut xs: Vec<[u64; 3]> = Vec::new();
+        for a in edges(p1) {
+            for b in edges(p2) {
+                for c in edges(p3) {
+                    xs.push([a, b, c]);
+                }
+            }
+        }
+        for _ in 0..4000 {
+            let mut r = || crate::limb::xorshift64(&mut state);
+            xs.push([r() % p1, r() % p2, r() % p3]);
+        }
+        // SAFETY: AVX2 and FMA checked above.
+        let g = unsafe { super::super::ntt_fma::GarnerConsts::new(p1, p2) };
+        for four in xs.chunks(4) {
+            let lane = |i: usize| core::array::from_fn::<u64, 4, _>(|l| four[l % four.len()][i]);
+            let [x1, x2, x3] = [lane(0), lane(1), lane(2)];
+            // SAFETY: AVX2 and FMA checked above; four-word local arrays.
+            let limbs: [[u64; 4]; 3] = unsafe {
+                let load = |x: &[u64; 4]| _mm256_loadu_si256(x.as_ptr().cast::<__m256i>());
+                let sum = super::super::ntt_fma::garner_sum(load(&x1), load(&x2), load(&x3), &g);
+                sum.map(|v| {
+                    let mut out = [0u64; 4];
+                    _mm256_storeu_si256(out.as_mut_ptr().cast(), v);
+                    out
+                })
+            };
+            for l in 0..4 {
+                let want = garner_sum(x1[l], x2[l], x3[l], p1, p1p2);
+                let got = [limbs[0][l], limbs[1][l], limbs[2][l]];
+                assert_eq!(got, want, "x = {:?}", (x1[l], x2[l], x3[l]));
+            }
+        }
+    }
+
     /// The aligned sum (64-bit coefficients) against the general one, full and truncated.
     #[test]
     fn aligned_accumulation_matches_the_general_one() {
@@ -1604,7 +1698,7 @@ mod tests {
     }
 
     /// The FMA kernels' loads: limbs (64-bit coefficients, a length off a multiple of 4) and
-    /// coefficients of 52 to 74 bits cut across limbs, at the edges (0, p - 1, p, 2^52 - 1, 2^52,
+    /// coefficients of 36 to 100 bits cut across limbs, at the edges (0, p - 1, p, 2^52 - 1, 2^52,
     /// all ones): each value in [0, 2p) and congruent to the coefficient (read bit by bit), zero
     /// past them.
     #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
@@ -1619,7 +1713,7 @@ mod tests {
             let mut x = vec![0, 1, p - 1, p, 2 * p, 4 * p - 1, (1 << 52) - 1, 1 << 52, u64::MAX];
             x.extend((0..18).map(|i| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j as u64));
             x.extend([u64::MAX; 6]);
-            for b in [64, 52, 53, 63, 65, 67, 70, 74] {
+            for b in [64, 36, 51, 52, 53, 63, 65, 67, 70, 74, 100] {
                 let count = (64 * x.len()).div_ceil(b as usize);
                 let mut dst = vec![7u64; 64];
                 Coefficients::new(&FMA, &x, b, count).load(&FMA, &mut dst, f);
@@ -1723,18 +1817,20 @@ mod tests {
         }
     }
 
-    /// Below its threshold, the NTT serves 240..=256 limbs (512 points carrying 60 to 64 bits
-    /// each) and 306..=384 (768 points, 51 to 64 bits) with the AVX2 + FMA kernels, and on
-    /// the portable tier 960..=1044 (1536 points, 80 to 87 bits), 1104..=1392 (2048 points, 69
-    /// to 87 bits) and 1656..=2047 (3072 points, 69 to 85 bits), no other size below it; on the
-    /// ifma tier and an adx tier without FMA exactly from the threshold.
+    /// Below its threshold, the NTT serves 240..=280 limbs (512 points carrying 60 to 70 bits
+    /// each; squares past 64 bits only from 272 limbs) and 306..=384 (768 points, 51 to 64
+    /// bits) with the AVX2 + FMA kernels, and on the portable tier 960..=1044 (1536 points, 80
+    /// to 87 bits), 1104..=1392 (2048 points, 69 to 87 bits) and 1656..=2047 (3072 points, 69
+    /// to 85 bits), no other size below it; on the ifma tier and an adx tier without FMA
+    /// exactly from the threshold.
     #[test]
-    fn dense_windows_are_240_to_256_and_306_to_384_limbs_on_fma_and_three_ranges_portable() {
+    fn dense_windows_are_240_to_280_and_306_to_384_limbs_on_fma_and_three_ranges_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
             let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
             let window: Vec<usize> = if fma_in_use() {
-                (240..=256).chain(306..=384).collect()
+                let packed = if squaring { 272..=280 } else { 257..=280 };
+                (240..=256).chain(packed).chain(306..=384).collect()
             } else if cpu::tier() == Tier::Portable {
                 (960..=1044).chain(1104..=1392).chain(1656..=2047).collect()
             } else {

@@ -679,8 +679,8 @@ fn non_negative(x: __m256d, c: &Consts) -> __m256d {
 /// Garner's CRT of [`super::ntt`]'s `crt` for the FMA prime set, four coefficients per step:
 /// the three residues (integers in [0, 2p), as [`transform_inverse`] leaves them) scaled by
 /// 1 / N and the two Garner steps as floating-point products by constants ([`mul_twiddle`]),
-/// then c = x1 + x2 p1 + x3 p1 p2 (< p1 p2 p3 < 2^150) in three 64-bit limbs by scalar
-/// products, limb i of coefficient j at `out[i count + j]`.
+/// then c = x1 + x2 p1 + x3 p1 p2 (< p1 p2 p3 < 2^150) in three 64-bit limbs
+/// ([`garner_sum`]), limb i of coefficient j at `out[i count + j]`.
 ///
 /// Bounds (the primes lie within 2^-10 of each other): every [`mul_twiddle`] input stays
 /// within 4p of its prime: residues < 2p; r2 - x1 within p2 + p1; r3 - x1 - x2 p1 within
@@ -711,12 +711,10 @@ pub(crate) unsafe fn crt(
     let p1_mod_p3 = broadcast_constant(k.p1_mod_p3[0], p3);
     let c123 = broadcast_constant(k.c123[0], p3);
     let two_52 = _mm256_set1_pd(TWO_52);
-    let (o0, rest) = out.split_at_mut(count);
-    let (o1, o2) = rest.split_at_mut(count);
-    let mut lanes = [[0u64; 4]; 3];
+    let g = GarnerConsts::new(p1, p2);
     for j in (0..count).step_by(4) {
-        // SAFETY: j + 4 <= count <= n, so each load stays within its third of `res`; the
-        // stores go to the local arrays.
+        // SAFETY: j + 4 <= count <= n, so each load stays within its third of `res` and each
+        // store within its third of `out` (3 count limbs).
         unsafe {
             let load = |i: usize| int_to_f64(_mm256_loadu_si256(res.as_ptr().add(i * n + j).cast()), two_52);
             let (r1, r2, r3) = (load(0), load(1), load(2));
@@ -730,16 +728,77 @@ pub(crate) unsafe fn crt(
             let w = mul_twiddle(x2, p1_mod_p3[0], p1_mod_p3[1], &c[2]);
             let t = _mm256_sub_pd(_mm256_sub_pd(r3, x1), w);
             let x3 = non_negative(mul_twiddle(t, c123[0], c123[1], &c[2]), &c[2]);
-            for (lane, x) in lanes.iter_mut().zip([x1, x2, x3]) {
-                _mm256_storeu_si256(lane.as_mut_ptr().cast(), f64_to_int(x, two_52));
+            let [x1, x2, x3] = [x1, x2, x3].map(|x| f64_to_int(x, two_52));
+            for (i, limb) in garner_sum(x1, x2, x3, &g).into_iter().enumerate() {
+                _mm256_storeu_si256(out.as_mut_ptr().add(i * count + j).cast(), limb);
             }
         }
-        for l in 0..4 {
-            let (x1, x2, x3) = (lanes[0][l], lanes[1][l], lanes[2][l]);
-            debug_assert!(x1 < p1 && x2 < p2 && x3 < p3);
-            [o0[j + l], o1[j + l], o2[j + l]] = super::ntt::garner_sum(x1, x2, x3, p1, k.p1p2);
+    }
+}
+
+/// The constants of [`garner_sum`] for p1 = a1 2^32 + 1 and p2 = a2 2^32 + 1 (the FMA set's
+/// primes are c 2^32 + 1 with c < 2^18): a1, a1 + a2 and the two 32-bit halves of a1 a2.
+pub(crate) struct GarnerConsts {
+    a1: __m256i,
+    a1_plus_a2: __m256i,
+    a1a2_lo: __m256i,
+    a1a2_hi: __m256i,
+}
+
+impl GarnerConsts {
+    #[inline]
+    #[target_feature(enable = "avx2,fma")]
+    pub(crate) fn new(p1: u64, p2: u64) -> Self {
+        let (a1, a2) = (p1 >> 32, p2 >> 32);
+        debug_assert!(p1 as u32 == 1 && p2 as u32 == 1 && a1 < 1 << 18 && a2 < 1 << 18);
+        let a1a2 = a1 * a2;
+        let set = |x: u64| _mm256_set1_epi64x(x as i64);
+        Self {
+            a1: set(a1),
+            a1_plus_a2: set(a1 + a2),
+            a1a2_lo: set(a1a2 & 0xffff_ffff),
+            a1a2_hi: set(a1a2 >> 32),
         }
     }
+}
+
+/// Garner's last step in four lanes: c = x1 + x2 p1 + x3 p1 p2 (x1 < p1, x2 < p2, x3 < p3, all
+/// below 2^50, so c < p1 p2 p3 < 2^150) as three 64-bit limbs, low first, for primes of the form
+/// a 2^32 + 1 ([`GarnerConsts`]). With p1 p2 = a1 a2 2^64 + (a1 + a2) 2^32 + 1,
+/// c = (x1 + x2 + x3) + (x2 a1 + x3 (a1 + a2)) 2^32 + x3 a1 a2 2^64: 32-bit partial products
+/// (`vpmuludq`) summed in 64-bit columns of weight 2^32k, then the carries passed up.
+/// Leaks: nothing (constant time).
+#[inline]
+#[target_feature(enable = "avx2,fma")]
+pub(crate) fn garner_sum(x1: __m256i, x2: __m256i, x3: __m256i, g: &GarnerConsts) -> [__m256i; 3] {
+    let low_half = |x: __m256i| _mm256_blend_epi32::<0b1010_1010>(x, _mm256_setzero_si256());
+    // x = x_hi 2^32 + x_lo; `_mm256_mul_epu32` reads the low halves itself.
+    let (x2_hi, x3_hi) = (_mm256_srli_epi64::<32>(x2), _mm256_srli_epi64::<32>(x3));
+    // x3_lo (a1 a2)_lo < 2^64: its halves go to columns 2 and 3.
+    let cross = _mm256_mul_epu32(x3, g.a1a2_lo);
+    // Column sums, each below 2^53: col0 < 3 2^50; col1 < 2^32 (2^18 + 2^19); col2 < 2^32 +
+    // 2^18 (2^18 + 2^19); col3 < 2^32 + 2^32 2^4 + 2^18 2^32; col4 < 2^18 2^4.
+    let col0 = _mm256_add_epi64(_mm256_add_epi64(x1, x2), x3);
+    let col1 = _mm256_add_epi64(_mm256_mul_epu32(x2, g.a1), _mm256_mul_epu32(x3, g.a1_plus_a2));
+    let col2 = _mm256_add_epi64(
+        _mm256_add_epi64(_mm256_mul_epu32(x2_hi, g.a1), _mm256_mul_epu32(x3_hi, g.a1_plus_a2)),
+        low_half(cross),
+    );
+    let col3 = _mm256_add_epi64(
+        _mm256_add_epi64(_mm256_srli_epi64::<32>(cross), _mm256_mul_epu32(x3, g.a1a2_hi)),
+        _mm256_mul_epu32(x3_hi, g.a1a2_lo),
+    );
+    let col4 = _mm256_mul_epu32(x3_hi, g.a1a2_hi);
+    // Carries up the columns (each sum stays below 2^54); the top column is below 2^22 after
+    // its carry, as c < 2^150.
+    let col1 = _mm256_add_epi64(col1, _mm256_srli_epi64::<32>(col0));
+    let col2 = _mm256_add_epi64(col2, _mm256_srli_epi64::<32>(col1));
+    let col3 = _mm256_add_epi64(col3, _mm256_srli_epi64::<32>(col2));
+    let col4 = _mm256_add_epi64(col4, _mm256_srli_epi64::<32>(col3));
+    let pair = |lo: __m256i, hi: __m256i| {
+        _mm256_blend_epi32::<0b1010_1010>(lo, _mm256_slli_epi64::<32>(hi))
+    };
+    [pair(col0, col1), pair(col2, col3), col4]
 }
 
 /// A scalar model of the kernels, operation for operation (so bit for bit the same results),
