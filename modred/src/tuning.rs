@@ -104,9 +104,8 @@ pub const FMA_NTT_BLOCK: usize = 2048;
 
 /// Below [`NTT_THRESHOLD_FMA`], the AVX2 + FMA transform also serves products and squares of at
 /// least this many limbs whose transform carries [`NTT_DENSE_BITS_FMA`] to
-/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 280 limbs (512 points; squares
-/// past 256 limbs from [`NTT_DENSE_PACKED_SQR_MIN_FMA`]) and 306 to 384 (768 points, the radix-3
-/// length). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits
+/// [`NTT_DENSE_MAX_BITS_FMA`] product bits per point: 240 to 280 limbs (512 points) and 300 to
+/// 384 (768 points, the radix-3 length). NTT / Toom-3 multiplication about 0.99 at 224 (56 bits
 /// per point), 0.85 at 256. Multiplication (squaring) / GMP with Toom-3 against 768 points:
 /// 1.05-1.06 (1.16-1.18) against 1.10-1.11 (1.25-1.26) at 296 limbs (49 bits), 1.13 (1.16)
 /// against 1.11-1.12 (1.20-1.25) at 304, 1.15 (1.15) against 1.08-1.10 (1.16-1.18) at 312,
@@ -114,22 +113,20 @@ pub const FMA_NTT_BLOCK: usize = 2048;
 /// 352. Measurements: `docs/tuning.md`.
 pub const NTT_DENSE_MIN_FMA: usize = 240;
 
-/// See [`NTT_DENSE_MIN_FMA`].
-pub const NTT_DENSE_BITS_FMA: usize = 51;
+/// See [`NTT_DENSE_MIN_FMA`]. 50 bits: 768 points from 300 limbs. With the vector Garner sum
+/// (Zen 4, `MODRED_CPU=adx`, two runs each), `mul_n` / GMP with Toom-3 against 768 points: 294
+/// limbs 0.91-1.02 against 1.03-1.04, 298 1.04-1.06 against 1.01-1.02, 300 1.10 against
+/// 1.05-1.06, 302 1.07-1.09 against 1.04-1.05, 304 1.11 against 1.04; squares about even (300:
+/// 1.08-1.11 against 1.13, 304: 1.12 against 1.10).
+pub const NTT_DENSE_BITS_FMA: usize = 50;
 
 /// See [`NTT_DENSE_MIN_FMA`]: up to 70 bits per point, 512 points also serve 257-280 limbs, their
-/// coefficients cut across limbs. Zen 4, `MODRED_CPU=adx`, `mul_n` / GMP `mpn_mul_n` with
-/// Toom-3 -> with 512 points (two runs each): 258 limbs 1.08-1.10 -> 0.99-1.04, 264 1.07 ->
-/// 0.99-1.00, 272 1.06-1.07 -> 0.88-0.97, 280 1.02 -> 0.85-0.90. Squares pay only from
-/// [`NTT_DENSE_PACKED_SQR_MIN_FMA`].
+/// coefficients cut across limbs. Zen 4, `MODRED_CPU=adx`, `mul_n` / GMP `mpn_mul_n` (`sqr` /
+/// `mpn_sqr`) with Toom-3 -> with 512 points (two runs each): 258 limbs 1.08-1.10 -> 0.95-1.01
+/// (1.12 -> 1.07), 264 1.07 -> 0.92-0.93 (1.13-1.21 -> 1.02-1.04), 268 1.06 -> 0.88-0.90
+/// (1.11-1.13 -> 1.00-1.02), 272 1.06-1.07 -> 0.87 (1.11 -> 1.00), 280 1.02 -> 0.84 (1.10 ->
+/// 0.95-0.99).
 pub const NTT_DENSE_MAX_BITS_FMA: usize = 70;
-
-/// Squares whose AVX2 + FMA transform would carry more than 64 bits per point (coefficients cut
-/// across limbs, in the window of [`NTT_DENSE_MAX_BITS_FMA`]) take it only from this many limbs.
-/// `sqr` / GMP `mpn_sqr` with Toom-3 -> with 512 points (same runs): 258 limbs 1.12 -> 1.18-1.19,
-/// 264 1.12 -> 1.15-1.16, 272 1.13 -> 1.08-1.10, 280 1.10-1.11 -> 1.04-1.05; from 268 limbs in a
-/// later build, 268 1.10-1.11 -> 1.12-1.13, 272 1.11 -> 1.11.
-pub const NTT_DENSE_PACKED_SQR_MIN_FMA: usize = 272;
 
 /// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: from `redc_n`'s own
 /// threshold ([`REDC_N_THRESHOLD`]) on. 200 against 400 at 16384 bits (256 limbs, `MODRED_CPU=adx`,

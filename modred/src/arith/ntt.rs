@@ -208,21 +208,9 @@ pub fn pays(n: usize, squaring: bool) -> bool {
             && plan(prime_set(), 64 * n, 64 * n)
                 .is_some_and(|(points, _)| {
                     // Bits per point 128 n / points, compared exactly.
-                    let packed = 128 * n > 64 * points;
-                    bits.start() * points <= 128 * n
-                        && 128 * n <= bits.end().saturating_mul(points)
-                        && !(squaring && packed && n < dense_packed_square_min())
+                    bits.start() * points <= 128 * n && 128 * n <= bits.end().saturating_mul(points)
                 })
     })
-}
-
-/// Squares in the [`dense_window`] whose points carry more than 64 bits (coefficients cut
-/// across limbs) use the transform from this many limbs on the tier in use.
-fn dense_packed_square_min() -> usize {
-    match cpu::tier() {
-        Tier::Adx if fma_in_use() => crate::tuning::NTT_DENSE_PACKED_SQR_MIN_FMA,
-        _ => 0,
-    }
 }
 
 /// Operand size (limbs) from which products with one operand's transform computed once and
@@ -1237,7 +1225,30 @@ fn finish(
     let padded = count.next_multiple_of(8).min(n);
     let mut c = vec![0u64; 3 * padded];
     crt(set, res, n, padded, t, &mut c);
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.kernels == Kernels::Fma && b > 64 && !wrap {
+        return accumulate_four_rows(r, &c, padded, count, b);
+    }
     accumulate(r, &c, padded, count, b, wrap, set.coeff_bits);
+}
+
+/// [`accumulate`] without `wrap` for the FMA set's coefficients past 64 bits (below 2^150):
+/// spread into four rows by [`super::ntt_fma::spread_rows`] (plain stores, no overlap within a
+/// row), then the rows added by carry-chain passes, truncated to `r.len()` limbs.
+/// Leaks: nothing but the lengths (constant time).
+#[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+fn accumulate_four_rows(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u32) {
+    let len = r.len();
+    let width = len + 4;
+    let mut rows = vec![0 as Limb; 4 * width];
+    // SAFETY: the FMA set only runs on CPUs with AVX2; `c` holds 3 stride words and stride is
+    // count rounded up to 8 (or the transform length, a multiple of 16); rows hold 4 width.
+    unsafe { super::ntt_fma::spread_rows(&mut rows, width, c, stride, count, b, len) };
+    r.copy_from_slice(&rows[..len]);
+    for row in rows.chunks_exact(width).skip(1) {
+        // The carries out of the truncated sum are dropped.
+        super::add_n_in_place(r, &row[..len]);
+    }
 }
 
 /// Garner's CRT for coefficients `0..count` into `out` (limb i of coefficient j at
@@ -1662,14 +1673,17 @@ mod tests {
         }
     }
 
-    /// The row-wise and window sums of coefficients below 2^150 (the FMA and IFMA sets' bound)
-    /// at widths from 50 bits, against GMP: random coefficients and all-ones ones (the longest
-    /// carries), sums truncated short of and past their length.
+    /// The row-wise (three rows; four for the FMA set past 64 bits) and window sums of
+    /// coefficients below 2^150 (the FMA and IFMA sets' bound) at widths from 50 bits, against
+    /// GMP: random coefficients and all-ones ones (the longest carries), sums truncated short of
+    /// and past their length.
     #[test]
     fn packed_accumulations_match_gmp() {
         let mut state = 12u64;
         for b in [50u32, 51, 52, 63, 65, 70, 74] {
-            for (count, len) in [(1usize, 1usize), (1, 4), (7, 3), (8, 9), (24, 20), (24, 40), (40, 60)] {
+            for (count, len) in
+                [(1usize, 1usize), (1, 4), (7, 3), (8, 9), (24, 20), (24, 40), (40, 60), (131, 150)]
+            {
                 let stride = count.next_multiple_of(8);
                 let mut c: Vec<u64> = (0..3 * stride)
                     .map(|_| crate::limb::xorshift64(&mut state))
@@ -1693,6 +1707,12 @@ mod tests {
                 let got = |r: &[u64]| rug::Integer::from_digits(r, rug::integer::Order::Lsf);
                 assert_eq!(got(&rows), want, "rows: b {b} count {count} len {len}");
                 assert_eq!(got(&window), want, "window: b {b} count {count} len {len}");
+                #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+                if b > 64 && fma_available() {
+                    let mut four = vec![3; len];
+                    accumulate_four_rows(&mut four, &c, stride, count, b);
+                    assert_eq!(got(&four), want, "four rows: b {b} count {count} len {len}");
+                }
             }
         }
     }
@@ -1818,19 +1838,17 @@ mod tests {
     }
 
     /// Below its threshold, the NTT serves 240..=280 limbs (512 points carrying 60 to 70 bits
-    /// each; squares past 64 bits only from 272 limbs) and 306..=384 (768 points, 51 to 64
-    /// bits) with the AVX2 + FMA kernels, and on the portable tier 960..=1044 (1536 points, 80
-    /// to 87 bits), 1104..=1392 (2048 points, 69 to 87 bits) and 1656..=2047 (3072 points, 69
-    /// to 85 bits), no other size below it; on the ifma tier and an adx tier without FMA
-    /// exactly from the threshold.
+    /// each) and 300..=384 (768 points, 50 to 64 bits) with the AVX2 + FMA kernels, and on the
+    /// portable tier 960..=1044 (1536 points, 80 to 87 bits), 1104..=1392 (2048 points, 69 to
+    /// 87 bits) and 1656..=2047 (3072 points, 69 to 85 bits), no other size below it; on the
+    /// ifma tier and an adx tier without FMA exactly from the threshold.
     #[test]
-    fn dense_windows_are_240_to_280_and_306_to_384_limbs_on_fma_and_three_ranges_portable() {
+    fn dense_windows_are_240_to_280_and_300_to_384_limbs_on_fma_and_three_ranges_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
             let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
             let window: Vec<usize> = if fma_in_use() {
-                let packed = if squaring { 272..=280 } else { 257..=280 };
-                (240..=256).chain(packed).chain(306..=384).collect()
+                (240..=280).chain(300..=384).collect()
             } else if cpu::tier() == Tier::Portable {
                 (960..=1044).chain(1104..=1392).chain(1656..=2047).collect()
             } else {

@@ -801,6 +801,68 @@ pub(crate) fn garner_sum(x1: __m256i, x2: __m256i, x3: __m256i, g: &GarnerConsts
     [pair(col0, col1), pair(col2, col3), col4]
 }
 
+/// Coefficients past 64 bits (64 < b, each below 2^193) into four rows for [`super::ntt`]'s
+/// row-wise sum: coefficient k shifted by k b mod 64 is four words, stored at limb k b / 64 of
+/// row k mod 4 (`rows[(k mod 4) width ..]`). Four coefficients apart start at least four limbs
+/// apart (4 b > 256), so a row's words never overlap and plain stores do (the words a row
+/// skips stay as the caller left them: zero). Coefficients from limb `len` on are left out.
+/// Each step shifts four consecutive coefficients (one per row) in the lanes (`vpsllvq` and
+/// `vpsrlvq`, where a count of 64 gives 0) and transposes them to one vector per coefficient.
+/// Leaks: nothing but the lengths (constant time).
+///
+/// # Safety
+/// AVX2; `c` holds 3 `stride` words with `count` rounded up to 4 at most `stride`; `rows`
+/// holds 4 `width` words, `width >= len + 4`.
+#[target_feature(enable = "avx2")]
+pub(crate) unsafe fn spread_rows(
+    rows: &mut [u64],
+    width: usize,
+    c: &[u64],
+    stride: usize,
+    count: usize,
+    b: u32,
+    len: usize,
+) {
+    debug_assert!(b > 64 && count.next_multiple_of(4) <= stride && c.len() >= 3 * stride);
+    debug_assert!(width >= len + 4 && rows.len() >= 4 * width);
+    let b = b as usize;
+    let lane_offsets = _mm256_setr_epi64x(0, b as i64, 2 * b as i64, 3 * b as i64);
+    let (mask, sixty_four) = (_mm256_set1_epi64x(63), _mm256_set1_epi64x(64));
+    for j in (0..count).step_by(4) {
+        if j * b / 64 >= len {
+            break;
+        }
+        // SAFETY: j + 4 <= stride (count rounded up to 4), so the loads stay in each third of
+        // `c`; each store of four words at limb i < len of a row ends within width >= len + 4.
+        unsafe {
+            let load = |i: usize| _mm256_loadu_si256(c.as_ptr().add(i * stride + j).cast());
+            let (c0, c1, c2) = (load(0), load(1), load(2));
+            let offsets = _mm256_add_epi64(_mm256_set1_epi64x((j * b) as i64), lane_offsets);
+            let left = _mm256_and_si256(offsets, mask);
+            let right = _mm256_sub_epi64(sixty_four, left);
+            let s0 = _mm256_sllv_epi64(c0, left);
+            let s1 = _mm256_or_si256(_mm256_sllv_epi64(c1, left), _mm256_srlv_epi64(c0, right));
+            let s2 = _mm256_or_si256(_mm256_sllv_epi64(c2, left), _mm256_srlv_epi64(c1, right));
+            let s3 = _mm256_srlv_epi64(c2, right);
+            // Transpose: coefficient j + l's four words in one vector.
+            let (a_lo, a_hi) = (_mm256_unpacklo_epi64(s0, s1), _mm256_unpackhi_epi64(s0, s1));
+            let (b_lo, b_hi) = (_mm256_unpacklo_epi64(s2, s3), _mm256_unpackhi_epi64(s2, s3));
+            let words = [
+                _mm256_permute2x128_si256::<0x20>(a_lo, b_lo),
+                _mm256_permute2x128_si256::<0x20>(a_hi, b_hi),
+                _mm256_permute2x128_si256::<0x31>(a_lo, b_lo),
+                _mm256_permute2x128_si256::<0x31>(a_hi, b_hi),
+            ];
+            for (l, w) in words.into_iter().enumerate() {
+                let (k, limb) = (j + l, (j + l) * b / 64);
+                if k < count && limb < len {
+                    _mm256_storeu_si256(rows.as_mut_ptr().add(l * width + limb).cast(), w);
+                }
+            }
+        }
+    }
+}
+
 /// A scalar model of the kernels, operation for operation (so bit for bit the same results),
 /// with the bounds the comments above claim as `debug_assert!`s.
 #[cfg(test)]
