@@ -1208,8 +1208,9 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
 }
 
 /// From the three inverse transforms `res` to the product: the coefficients `0..count` by CRT
-/// ([`crt`]), added at their bit offsets `k b` into `r` ([`accumulate`]); with `wrap`, the
-/// sum is taken mod B^len - 1 (len = `r.len()`).
+/// ([`crt`]), added at their bit offsets `k b` into `r` ([`accumulate`]; for the FMA set's
+/// coefficients past 64 bits without `wrap`, four rows summed, `accumulate_four_rows`); with
+/// `wrap`, the sum is taken mod B^len - 1 (len = `r.len()`).
 /// Leaks: nothing but the lengths, except with `wrap` (as [`accumulate`]).
 #[allow(clippy::too_many_arguments)]
 fn finish(
