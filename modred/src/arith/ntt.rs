@@ -1208,9 +1208,8 @@ pub(crate) fn convolve(set: &'static PrimeSet, r: &mut [Limb], a: &[Limb], b: Op
 }
 
 /// From the three inverse transforms `res` to the product: the coefficients `0..count` by CRT
-/// ([`crt`]), added at their bit offsets `k b` into `r` ([`accumulate`]; for the FMA set's
-/// coefficients past 64 bits without `wrap`, four rows summed, `accumulate_four_rows`); with
-/// `wrap`, the sum is taken mod B^len - 1 (len = `r.len()`).
+/// ([`crt`]), added at their bit offsets `k b` into `r` ([`accumulate`]); with `wrap`, the sum
+/// is taken mod B^len - 1 (len = `r.len()`).
 /// Leaks: nothing but the lengths, except with `wrap` (as [`accumulate`]).
 #[allow(clippy::too_many_arguments)]
 fn finish(
@@ -1226,11 +1225,7 @@ fn finish(
     let padded = count.next_multiple_of(8).min(n);
     let mut c = vec![0u64; 3 * padded];
     crt(set, res, n, padded, t, &mut c);
-    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
-    if set.kernels == Kernels::Fma && b > 64 && !wrap {
-        return accumulate_four_rows(r, &c, padded, count, b);
-    }
-    accumulate(r, &c, padded, count, b, wrap, set.coeff_bits);
+    accumulate(set, r, &c, padded, count, b, wrap);
 }
 
 /// [`accumulate`] without `wrap` for the FMA set's coefficients past 64 bits (below 2^150):
@@ -1245,9 +1240,17 @@ fn accumulate_four_rows(r: &mut [Limb], c: &[u64], stride: usize, count: usize, 
     // SAFETY: the FMA set only runs on CPUs with AVX2; `c` holds 3 stride words and stride is
     // count rounded up to 8 (or the transform length, a multiple of 16); rows hold 4 width.
     unsafe { super::ntt_fma::spread_rows(&mut rows, width, c, stride, count, b, len) };
+    add_rows(r, &rows, width);
+}
+
+/// `r` = the sum of the rows of `rows` (each `width` limbs, at least `r.len()`), truncated to
+/// `r.len()` limbs: the carries out of the window are dropped.
+/// Leaks: nothing but the lengths (constant time).
+fn add_rows(r: &mut [Limb], rows: &[Limb], width: usize) {
+    let len = r.len();
+    debug_assert!(width >= len && rows.len().is_multiple_of(width));
     r.copy_from_slice(&rows[..len]);
     for row in rows.chunks_exact(width).skip(1) {
-        // The carries out of the truncated sum are dropped.
         super::add_n_in_place(r, &row[..len]);
     }
 }
@@ -1314,21 +1317,28 @@ pub(crate) fn garner_sum(x1: u64, x2: u64, x3: u64, p1: u64, p1p2: u128) -> [u64
 /// `r = sum_k c_k 2^(k b)` over the coefficients `0..count` (three limbs each, limb i of
 /// coefficient k at `c[i stride + k]`), truncated to `r.len()` limbs, or with `wrap` taken mod
 /// B^len - 1 (len = `r.len()`, a value in [0, B^len - 1)).
-/// Each c_k is below 2^`coeff_bits`.
+/// Each c_k is below 2^`set.coeff_bits`. Without `wrap`: 64-bit coefficients by limb rows
+/// ([`accumulate_aligned`]), the FMA set's past 64 bits by four rows (`accumulate_four_rows`),
+/// coefficients below 2^(3b) by three rows ([`accumulate_rows`]); the rest by a running window
+/// ([`accumulate_packed`]).
 /// Leaks: nothing but the lengths without `wrap`; with it, variable time: the fold's carry
 /// propagation stops when the carry dies, and a scan for the value B^len - 1.
 fn accumulate(
+    set: &PrimeSet,
     r: &mut [Limb],
     c: &[u64],
     stride: usize,
     count: usize,
     b: u32,
     wrap: bool,
-    coeff_bits: u32,
 ) {
+    #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
+    if set.kernels == Kernels::Fma && b > 64 && !wrap {
+        return accumulate_four_rows(r, c, stride, count, b);
+    }
     if b == 64 && !wrap {
         accumulate_aligned(r, c, stride, count);
-    } else if !wrap && 3 * b >= coeff_bits {
+    } else if !wrap && 3 * b >= set.coeff_bits {
         accumulate_rows(r, c, stride, count, b);
     } else {
         accumulate_packed(r, c, stride, count, b, wrap);
@@ -1366,11 +1376,7 @@ fn accumulate_rows(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: u3
             *x |= s;
         }
     }
-    r.copy_from_slice(&rows[..len]);
-    for row in 1..3 {
-        // The carries out of the truncated sum are dropped.
-        super::add_n_in_place(r, &rows[row * width..][..len]);
-    }
+    add_rows(r, &rows, width);
 }
 
 /// [`accumulate`] for any coefficient width: a running five-limb window holds the sum's bits

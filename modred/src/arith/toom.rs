@@ -101,8 +101,8 @@ fn evaluate(a: &[Limb], s: usize, at1: &mut [Limb], atm1: &mut [Limb], at2: &mut
 /// `v = x y` for two (s + 1)-limb Toom evaluations, whose top limbs are small: the product of
 /// the low s limbs by [`mul_n_in`] (in `scratch`) and the top limbs' rows,
 /// x y = xl yl + (cx yl + cy xl) B^s + cx cy B^2s, so the recursive product has s limbs, not
-/// s + 1 (which costs a limb more at every level below). `v.len() == 2s + 2`; cx, cy < 2^32 (the sum into the top two limbs,
-/// below 2 B + 2^64, fits them).
+/// s + 1 (which costs a limb more at every level below). `v.len() == 2s + 2`; cx, cy < 2^32
+/// (the sum into the top two limbs, below 2 B + 2^64, fits them).
 /// Leaks: variable time: a zero top limb skips its row, and [`mul_n_in`]'s.
 pub(super) fn mul_evaluations(v: &mut [Limb], x: &[Limb], y: &[Limb], scratch: &mut [Limb]) {
     let s = x.len() - 1;
