@@ -10,7 +10,9 @@
 //!
 //! `DIVSWEEP=n1,n2,...` instead measures 2n-by-n division at those divisor sizes (limbs):
 //! Newton with its one-off reciprocal / schoolbook, and with a reused reciprocal / schoolbook
-//! (the thresholds `DIV_NEWTON_THRESHOLD_*` and `RECIPROCAL_REUSE_THRESHOLD_*`).
+//! (the thresholds `DIV_NEWTON_THRESHOLD_*` and `RECIPROCAL_REUSE_THRESHOLD_*`), and the
+//! divide-and-conquer division / schoolbook and Newton / divide-and-conquer
+//! (`DIV_DC_THRESHOLD`).
 
 use modred::{Natural, Result};
 use rand::{rngs::StdRng, Rng, SeedableRng};
@@ -52,7 +54,7 @@ fn main() -> Result<()> {
         {
             let d: Vec<u64> = (0..n).map(|_| rng.gen::<u64>() | (1 << 63)).collect();
             let u: Vec<u64> = (0..2 * n).map(|_| rng.gen()).collect();
-            let (mut r, mut rr) = (vec![], vec![]);
+            let (mut r, mut rr, mut rd, mut rn) = (vec![], vec![], vec![], vec![]);
             for _ in 0..5 {
                 let min = Duration::from_millis(100);
                 let mut un = u.clone();
@@ -65,17 +67,26 @@ fn main() -> Result<()> {
                 let b = time(min, || {
                     black_box(modred::arith::div_newton::div_rem_newton(&u, &d));
                 });
+                let dc = time(min, || {
+                    let mut w = un.clone();
+                    modred::arith::div_dc::divrem_dc(&mut w, &d, None);
+                    black_box(w);
+                });
                 let inv = modred::arith::div_newton::Reciprocal::new(&d);
                 let c = time(min, || {
                     black_box(inv.div_rem(&u, false));
                 });
                 r.push(b / a);
                 rr.push(c / a);
+                rd.push(dc / a);
+                rn.push(b / dc);
             }
             println!(
-                "n={n} newton/knuth {:.2} reused/knuth {:.2}",
+                "n={n} newton/knuth {:.2} reused/knuth {:.2} dc/knuth {:.2} newton/dc {:.2}",
                 median(&mut r),
-                median(&mut rr)
+                median(&mut rr),
+                median(&mut rd),
+                median(&mut rn)
             );
         }
         return Ok(());

@@ -164,21 +164,31 @@ pub const NTT_DENSE_BITS_PORTABLE: usize = 69;
 /// vs 1.34-1.35 at 496. Measurements: `docs/tuning.md`.
 pub const NTT_TRANSFORMED_THRESHOLD_PORTABLE: usize = 448;
 
+/// Quotient size (limbs) from which a division block goes divide-and-conquer
+/// (`arith::div_dc`) instead of Knuth's Algorithm D, for divisors below the Newton threshold.
+/// 2n-by-n, divide-and-conquer / Knuth (Intel Xeon, `DIVSWEEP` of `examples/oneoff.rs`): 1.02
+/// at 48-80 limbs, 0.95 at 96, 0.75 at 256, 0.41 at 1024 (adx); 0.94 at 48, 0.79 at 96, 0.61
+/// at 256, 0.32 at 1024 (portable); 0.93 at 128, 0.55 at 512 (ifma).
+pub const DIV_DC_THRESHOLD: usize = 48;
+
 /// Divisor size (limbs) below which the reciprocal floor(B^2n / d) of `crate::arith::div_newton` is
 /// one schoolbook division instead of Newton's iteration. Measurements: `docs/tuning.md`.
 pub const RECIPROCAL_BASECASE: usize = 192;
 
 /// Divisor size (limbs) from which a one-off division (`arith::div_rem`, quotient at least half as
 /// long) computes the Newton reciprocal (without its exact correction) and divides by Barrett
-/// blocks, on the ifma tier; the next two constants are the adx and portable tiers', whose
-/// products (Toom-3 on rows below the NTT) pay later. Measurements: `docs/tuning.md`.
-pub const DIV_NEWTON_THRESHOLD_IFMA: usize = 400;
+/// blocks, on the ifma tier; the next two constants are the adx and portable tiers'. Below it
+/// the divide-and-conquer division ([`DIV_DC_THRESHOLD`]), which also runs on the fast
+/// products, serves: Newton / divide-and-conquer, 2n-by-n, 1.21 at 512 limbs, 1.10 at 768, 1.01
+/// at 1024 (ifma); 1.16 at 1536, 1.06 at 2048, 0.92 at 2560, 0.91 at 4096 (adx); 1.19 at 4096,
+/// 1.09 at 6144, 0.98 at 8192, 0.91 at 12288 (portable). Measurements: `docs/tuning.md`.
+pub const DIV_NEWTON_THRESHOLD_IFMA: usize = 1024;
 
 /// [`DIV_NEWTON_THRESHOLD_IFMA`] on the adx tier.
-pub const DIV_NEWTON_THRESHOLD_ADX: usize = 1536;
+pub const DIV_NEWTON_THRESHOLD_ADX: usize = 2560;
 
 /// [`DIV_NEWTON_THRESHOLD_IFMA`] on the portable tier.
-pub const DIV_NEWTON_THRESHOLD_PORTABLE: usize = 640;
+pub const DIV_NEWTON_THRESHOLD_PORTABLE: usize = 8192;
 
 /// Divisor size (limbs) from which a context that divides by the same number many times
 /// (`classical`, `barrett`, decimal printing) keeps its Newton reciprocal, on the ifma tier; the

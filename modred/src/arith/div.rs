@@ -9,6 +9,7 @@
 
 use super::{add_n_in_place, shl, shl_in_place, shr_in_place, submul_1, trim};
 use crate::limb::{div_wide_hw, mul_wide, DLimb, Limb, LIMB_BITS};
+use crate::tuning::DIV_DC_THRESHOLD;
 
 /// Divide `u` (in place) by the normalized divisor `v` (top bit of `v[n-1]` set, n >= 2).
 ///
@@ -142,7 +143,12 @@ fn divide(u: &[Limb], v: &[Limb], q: Option<&mut [Limb]>) -> Vec<Limb> {
     let out = shl_in_place(&mut un[..u.len()], s);
     un[u.len()] = out;
     let quotient_len = un.len() - n;
-    divrem_normalized(&mut un, &vn, q.map(|q| &mut q[..quotient_len]));
+    let q = q.map(|q| &mut q[..quotient_len]);
+    if n >= DIV_DC_THRESHOLD && quotient_len >= DIV_DC_THRESHOLD {
+        super::div_dc::divrem_dc(&mut un, &vn, q);
+    } else {
+        divrem_normalized(&mut un, &vn, q);
+    }
     un.truncate(n);
     shr_in_place(&mut un, s);
     let r_len = trim(&un).len();

@@ -8,6 +8,7 @@
 
 pub mod carry_chain;
 mod div;
+pub mod div_dc;
 pub mod div_newton;
 pub mod gcd;
 pub mod gcd_lehmer;
