@@ -90,15 +90,13 @@ fn div_block(q: &mut [Limb], u: &mut [Limb], v: &[Limb]) -> Limb {
 }
 
 /// The quotient of the 2k-limb `u` by the normalized k-limb `v` (the top k limbs of `u` at most
-/// `v`): its high half, then its low half, each a [`div_block`] of the window left by the one
-/// before. Returns the quotient's top bit; the remainder (< v) is in `u[..k]`.
+/// `v`, k at least [`DIV_DC_THRESHOLD`]: only [`div_block`] calls it, past its base case): its
+/// high half, then its low half, each a [`div_block`] of the window left by the one before.
+/// Returns the quotient's top bit; the remainder (< v) is in `u[..k]`.
 /// Leaks: variable time (module docs).
 fn div_2k_by_k(q: &mut [Limb], u: &mut [Limb], v: &[Limb]) -> Limb {
     let k = v.len();
-    debug_assert!(q.len() == k && u.len() == 2 * k);
-    if k < DIV_DC_THRESHOLD.max(2) {
-        return schoolbook(q, u, v);
-    }
+    debug_assert!(q.len() == k && u.len() == 2 * k && k >= DIV_DC_THRESHOLD.max(2));
     let lo = k / 2;
     let (q_lo, q_hi) = q.split_at_mut(lo);
     let qh = div_block(q_hi, &mut u[lo..], v);
@@ -126,9 +124,9 @@ mod tests {
     use super::*;
     use crate::limb::xorshift64;
 
-    /// Against Knuth's division (and GMP for the quotient), at the threshold and one limb either
-    /// side, for 2n-by-n and unbalanced dividends, random, all-ones and divisors of the form
-    /// B^n / 2 (the largest quotient digits), with every correction path taken.
+    /// Against Knuth's division and GMP (quotient and remainder), at the threshold and one limb
+    /// either side, for 2n-by-n and unbalanced dividends, random, all-ones and divisors of the
+    /// form B^n / 2 (the largest quotient digits), and divisors with an all-ones top half.
     #[test]
     fn dc_division_matches_knuth_and_gmp() {
         let t = DIV_DC_THRESHOLD;
