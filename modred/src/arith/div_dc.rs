@@ -36,6 +36,8 @@ pub fn divrem_dc(u: &mut [Limb], v: &[Limb], q: Option<&mut [Limb]>) {
             &mut own[..]
         }
     };
+    // The correction products' buffer, shared by every block (each uses at most n limbs of it).
+    let mut t = vec![0; n];
     let mut end = qn;
     while end > 0 {
         let k = match end % n {
@@ -44,7 +46,7 @@ pub fn divrem_dc(u: &mut [Limb], v: &[Limb], q: Option<&mut [Limb]>) {
         };
         let start = end - k;
         // The window u[start..start + n + k] has its top n limbs (the running remainder) below v.
-        let qh = div_block(&mut q[start..end], &mut u[start..start + n + k], v);
+        let qh = div_block(&mut q[start..end], &mut u[start..start + n + k], v, &mut t);
         debug_assert_eq!(qh, 0);
         u[start + n..start + n + k].fill(0);
         end = start;
@@ -57,24 +59,24 @@ pub fn divrem_dc(u: &mut [Limb], v: &[Limb], q: Option<&mut [Limb]>) {
 /// limbs `u[n..]` are left undefined.
 /// With s = n - k: the quotient of u's top 2k limbs by v's top k limbs ([`div_2k_by_k`]) is
 /// at most 2 too large (module docs); the remainder then loses q^ times v's low s limbs and
-/// takes v back while negative.
+/// takes v back while negative. `t` (at least n limbs) is scratch for that product.
 /// Leaks: variable time (module docs).
-fn div_block(q: &mut [Limb], u: &mut [Limb], v: &[Limb]) -> Limb {
+fn div_block(q: &mut [Limb], u: &mut [Limb], v: &[Limb], t: &mut [Limb]) -> Limb {
     let (n, k) = (v.len(), q.len());
     debug_assert!(k >= 1 && k <= n && u.len() == n + k);
     if k < DIV_DC_THRESHOLD.max(2) {
         return schoolbook(q, u, v);
     }
     let s = n - k;
-    let mut qh = div_2k_by_k(q, &mut u[s..], &v[s..]);
+    let mut qh = div_2k_by_k(q, &mut u[s..], &v[s..], t);
     if s == 0 {
         return qh;
     }
     // u = (q^ v_top + r_top) B^s + u_low = q^ v - q^ v_low + (r_top B^s + u_low), and
     // r_top B^s + u_low is u[..n] now.
-    let mut t = vec![0; n];
-    mul(&mut t, q, &v[..s]);
-    let mut borrow = sub_n_in_place(&mut u[..n], &t);
+    let t = &mut t[..n];
+    mul(t, q, &v[..s]);
+    let mut borrow = sub_n_in_place(&mut u[..n], t);
     if qh != 0 {
         // The quotient's top bit, B^k v_low, lands at limb k.
         borrow += sub_n_in_place(&mut u[k..n], &v[..s]);
@@ -92,16 +94,17 @@ fn div_block(q: &mut [Limb], u: &mut [Limb], v: &[Limb]) -> Limb {
 /// The quotient of the 2k-limb `u` by the normalized k-limb `v` (the top k limbs of `u` at most
 /// `v`, k at least [`DIV_DC_THRESHOLD`]: only [`div_block`] calls it, past its base case): its
 /// high half, then its low half, each a [`div_block`] of the window left by the one before.
-/// Returns the quotient's top bit; the remainder (< v) is in `u[..k]`.
+/// Returns the quotient's top bit; the remainder (< v) is in `u[..k]`. `t` (at least k limbs) is
+/// scratch for the blocks' correction products.
 /// Leaks: variable time (module docs).
-fn div_2k_by_k(q: &mut [Limb], u: &mut [Limb], v: &[Limb]) -> Limb {
+fn div_2k_by_k(q: &mut [Limb], u: &mut [Limb], v: &[Limb], t: &mut [Limb]) -> Limb {
     let k = v.len();
     debug_assert!(q.len() == k && u.len() == 2 * k && k >= DIV_DC_THRESHOLD.max(2));
     let lo = k / 2;
     let (q_lo, q_hi) = q.split_at_mut(lo);
-    let qh = div_block(q_hi, &mut u[lo..], v);
+    let qh = div_block(q_hi, &mut u[lo..], v, t);
     // The remainder u[lo..lo + k] is below v: the low half's quotient is below B^lo.
-    let ql = div_block(q_lo, &mut u[..k + lo], v);
+    let ql = div_block(q_lo, &mut u[..k + lo], v, t);
     debug_assert_eq!(ql, 0);
     qh
 }
