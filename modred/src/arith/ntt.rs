@@ -248,11 +248,20 @@ fn powmod(mut a: u64, mut e: u64, p: u64) -> u64 {
 
 /// x^0, x^1, ..., x^(count - 1) mod p.
 fn powers(x: u64, count: usize, p: u64) -> Vec<u64> {
+    // Shoup's product by the fixed x (one quotient, computed once) rather than a 128-bit
+    // remainder per power: the tables are built once per process, but a one-off product (the
+    // CLI's `mulmod`) pays for them, and the remainders (`__umodti3`) cost more than the
+    // transforms they serve.
+    debug_assert!(x < p && p < 1 << 63);
+    let x_q = shoup_pre(x, p);
     let mut y = 1;
     (0..count)
         .map(|_| {
             let v = y;
-            y = mulmod(y, x, p);
+            y = shoup(y, x, x_q, p); // in [0, 2p)
+            if y >= p {
+                y -= p;
+            }
             v
         })
         .collect()
@@ -263,9 +272,13 @@ fn shoup_pre(w: u64, p: u64) -> u64 {
     shoup_pre_radix(w, p, 64)
 }
 
-/// Shoup's quotient w' = floor(w 2^radix / p) for w < p.
+/// Shoup's quotient w' = floor(w 2^radix / p) for w < p, radix <= 64: one 128-by-64 division
+/// (the hardware's where there is one, not a call of `__udivti3`).
 fn shoup_pre_radix(w: u64, p: u64, radix: u32) -> u64 {
-    (((w as u128) << radix) / p as u128) as u64
+    debug_assert!(w < p && radix <= 64);
+    let n = (w as u128) << radix;
+    // The high half is below p (w < p), so the quotient fits a limb.
+    crate::limb::div_wide_hw((n >> 64) as u64, n as u64, p).0
 }
 
 /// `w y mod p` in [0, 2p) for any `y < 2^64`, given w < p and w' = [`shoup_pre`]`(w)`
@@ -356,11 +369,17 @@ impl Twiddles {
                 j.reverse_bits() >> (usize::BITS - bits)
             }
         };
+        // The floating-point kernels take their constants from the entries alone (no Shoup
+        // quotients).
+        let quotients = !kernels.is_fma();
         let table = |pw: &[u64]| {
             let mut t: Vec<u64> = (0..half).map(|j| pw[rev(j)]).collect();
-            let mut q: Vec<u64> = t.iter().map(|&x| shoup_pre_radix(x, p, radix)).collect();
+            let mut q = Vec::new();
+            if quotients {
+                q = t.iter().map(|&x| shoup_pre_radix(x, p, radix)).collect();
+                q.resize(half + 8, 0);
+            }
             t.resize(half + 8, 0);
-            q.resize(half + 8, 0);
             (t, q)
         };
         let (w, w_q) = table(&powers(w));
