@@ -55,7 +55,7 @@ pub fn run(args: Args) -> Result<ExitCode, CliError> {
 /// The result of a `batch` line `isprime N` or `nextprime N` (`None` for any other line):
 /// `prime`/`composite`, or the next prime in `common`'s base.
 pub fn batch_line(line: &str, common: &Common) -> Option<Result<String, CliError>> {
-    let mut words = line.split_whitespace();
+    let mut words = line.split_ascii_whitespace(); // as `batch`'s other lines
     let op = words.next()?;
     if op != "isprime" && op != "nextprime" {
         return None;
