@@ -98,6 +98,27 @@ pub fn div_wide_hw(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
 pub fn div_wide_asm(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
     debug_assert!(hi < d, "div_wide_asm: quotient overflows a digit");
     crate::count::div();
+    div_instruction(hi, lo, d)
+}
+
+/// The quotient of [`div_wide_hw`] without its operation count: for set-up outside the counted
+/// algorithms (the NTT's tables, whose arithmetic is uncounted u128 throughout). Requires
+/// `hi < d`.
+/// Leaks: variable time, as [`div_wide_hw`].
+#[inline(always)]
+pub(crate) fn div_wide_quotient_uncounted(hi: Limb, lo: Limb, d: Limb) -> Limb {
+    debug_assert!(hi < d, "quotient overflows a digit");
+    #[cfg(target_arch = "x86_64")]
+    let q = div_instruction(hi, lo, d).0;
+    #[cfg(not(target_arch = "x86_64"))]
+    let q = ((((hi as DLimb) << LIMB_BITS) | lo as DLimb) / d as DLimb) as Limb;
+    q
+}
+
+/// One `div r64`, not counted; `hi < d` (guaranteed by the callers).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn div_instruction(hi: Limb, lo: Limb, d: Limb) -> (Limb, Limb) {
     let (q, r);
     // SAFETY: `div` faults only on a zero divisor or a quotient overflow, both excluded by
     // the caller's hi < d. It touches only the named registers and flags.

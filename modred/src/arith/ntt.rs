@@ -273,12 +273,13 @@ fn shoup_pre(w: u64, p: u64) -> u64 {
 }
 
 /// Shoup's quotient w' = floor(w 2^radix / p) for w < p, radix <= 64: one 128-by-64 division
-/// (the hardware's where there is one, not a call of `__udivti3`).
+/// (the hardware's where there is one, not a call of `__udivti3`; uncounted, as the rest of
+/// the transform's arithmetic).
 fn shoup_pre_radix(w: u64, p: u64, radix: u32) -> u64 {
     debug_assert!(w < p && radix <= 64);
     let n = (w as u128) << radix;
     // The high half is below p (w < p), so the quotient fits a limb.
-    crate::limb::div_wide_hw((n >> 64) as u64, n as u64, p).0
+    crate::limb::div_wide_quotient_uncounted((n >> 64) as u64, n as u64, p)
 }
 
 /// `w y mod p` in [0, 2p) for any `y < 2^64`, given w < p and w' = [`shoup_pre`]`(w)`
