@@ -19,29 +19,55 @@ use crate::limb::Limb;
 use crate::tuning::MULMOD_BNM1_THRESHOLD;
 
 /// `r = a b mod (B^n - 1)` for `n = r.len() >= 1` and `a.len(), b.len() <= n`. Output: a
-/// residue in [0, B^n - 1] (all ones is the other representation of 0).
+/// residue in [0, B^n - 1] (all ones is the other representation of 0). Allocates one scratch
+/// buffer for the whole recursion.
 /// Leaks: variable time (see the module documentation).
 pub fn mulmod_bnm1(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let mut scratch = vec![0; scratch_len(r.len())];
+    mulmod_bnm1_with(r, a, b, &mut scratch);
+}
+
+/// The scratch [`mulmod_bnm1_with`] needs for a residue of n limbs.
+fn scratch_len(n: usize) -> usize {
+    if n % 2 == 1 || n < MULMOD_BNM1_THRESHOLD {
+        2 * n
+    } else {
+        let h = n / 2;
+        6 * h + 3 + scratch_len(h)
+    }
+}
+
+/// [`mulmod_bnm1`] on `scratch` of at least [`scratch_len`]`(r.len())` limbs.
+fn mulmod_bnm1_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
     let n = r.len();
-    debug_assert!(n >= 1 && a.len() <= n && b.len() <= n);
+    debug_assert!(n >= 1 && a.len() <= n && b.len() <= n && scratch.len() >= scratch_len(n));
     let (a, b) = (trim(a), trim(b));
     if a.is_empty() || b.is_empty() {
         return r.fill(0);
     }
     if n % 2 == 1 || n < MULMOD_BNM1_THRESHOLD {
-        let mut t = vec![0; a.len() + b.len()];
-        mul(&mut t, a, b);
+        let t = &mut scratch[..a.len() + b.len()];
+        mul(t, a, b);
         r.fill(0);
-        return add_mod_bnm1(r, &t);
+        return add_mod_bnm1(r, t);
     }
     let h = n / 2;
-    let (mut am, mut bm) = (vec![0; h], vec![0; h]);
-    add_mod_bnm1(&mut am, a);
-    add_mod_bnm1(&mut bm, b);
-    let mut x1 = vec![0; h];
-    mulmod_bnm1(&mut x1, &am, &bm);
-    let x2 = mulmod_bnp1(&residue_bnp1(a, h), &residue_bnp1(b, h), h);
-    crt(r, &mut x1, &x2);
+    // [ap, bp, x2: h + 1 each][t: 2h, then am, bm][x1: h][the level below].
+    let (ap, rest) = scratch.split_at_mut(h + 1);
+    let (bp, rest) = rest.split_at_mut(h + 1);
+    let (x2, rest) = rest.split_at_mut(h + 1);
+    let (t, rest) = rest.split_at_mut(2 * h);
+    let (x1, below) = rest.split_at_mut(h);
+    residue_bnp1(ap, a, h);
+    residue_bnp1(bp, b, h);
+    mulmod_bnp1(x2, ap, bp, h, t);
+    let (am, bm) = t.split_at_mut(h);
+    am.fill(0);
+    bm.fill(0);
+    add_mod_bnm1(am, a);
+    add_mod_bnm1(bm, b);
+    mulmod_bnm1_with(x1, am, bm, below);
+    crt(r, x1, x2, &mut ap[..h]);
 }
 
 /// The size (limbs) from `k` up that [`mulmod_bnm1`] serves best for operands of k limbs: k
@@ -55,33 +81,33 @@ pub fn mulmod_bnm1_size(k: usize) -> usize {
     k.next_multiple_of(1 << d)
 }
 
-/// a mod (B^h + 1) for `a.len() <= 2h`, as h + 1 limbs with value in [0, B^h]: a_lo - a_hi,
+/// `x` (h + 1 limbs) = a mod (B^h + 1) for `a.len() <= 2h`, with value in [0, B^h]: a_lo - a_hi,
 /// plus B^h + 1 when that borrows (B^h = -1).
 /// Leaks: variable time.
-fn residue_bnp1(a: &[Limb], h: usize) -> Vec<Limb> {
-    let mut x = vec![0; h + 1];
+fn residue_bnp1(x: &mut [Limb], a: &[Limb], h: usize) {
+    debug_assert_eq!(x.len(), h + 1);
+    x.fill(0);
     let (lo, hi) = a.split_at(a.len().min(h));
     x[..lo.len()].copy_from_slice(lo);
     if sub_in_place(&mut x[..h], hi) != 0 {
         // x[..h] holds the difference + B^h; + 1 more is the residue, at most B^h.
         x[h] = add_1_in_place(&mut x[..h], 1);
     }
-    x
 }
 
-/// x y mod (B^h + 1) for x, y in [0, B^h] (h + 1 limbs each), as h + 1 limbs in [0, B^h]:
-/// B^h = -1 is handled apart (a negation); else the 2h-limb product's low half minus its high
-/// half, plus B^h + 1 when that borrows.
+/// `z` (h + 1 limbs) = x y mod (B^h + 1) for x, y in [0, B^h] (h + 1 limbs each), in [0, B^h]:
+/// B^h = -1 is handled apart (a negation); else the 2h-limb product (into `t`, 2h limbs) and
+/// its low half minus its high half, plus B^h + 1 when that borrows.
 /// Leaks: variable time.
-fn mulmod_bnp1(x: &[Limb], y: &[Limb], h: usize) -> Vec<Limb> {
-    let mut z = vec![0; h + 1];
+fn mulmod_bnp1(z: &mut [Limb], x: &[Limb], y: &[Limb], h: usize, t: &mut [Limb]) {
+    debug_assert!(z.len() == h + 1 && t.len() == 2 * h);
+    z.fill(0);
     match (x[h] != 0, y[h] != 0) {
         (true, true) => z[0] = 1,
-        (true, false) => negate_bnp1(&mut z, &y[..h]),
-        (false, true) => negate_bnp1(&mut z, &x[..h]),
+        (true, false) => negate_bnp1(z, &y[..h]),
+        (false, true) => negate_bnp1(z, &x[..h]),
         (false, false) => {
-            let mut t = vec![0; 2 * h];
-            mul_n(&mut t, &x[..h], &y[..h]);
+            mul_n(t, &x[..h], &y[..h]);
             z[..h].copy_from_slice(&t[..h]);
             if sub_n_in_place(&mut z[..h], &t[h..]) != 0 {
                 z[h] = add_1_in_place(&mut z[..h], 1);
@@ -89,7 +115,6 @@ fn mulmod_bnp1(x: &[Limb], y: &[Limb], h: usize) -> Vec<Limb> {
         }
     }
     debug_assert!(z[h] <= 1 && (z[h] == 0 || z[..h].iter().all(|&l| l == 0)));
-    z
 }
 
 /// z (h + 1 limbs) = -v mod (B^h + 1) = B^h + 1 - v for v in [0, B^h) (h limbs), 0 for v = 0.
@@ -106,17 +131,17 @@ fn negate_bnp1(z: &mut [Limb], v: &[Limb]) {
 
 /// `r` (2h limbs) = the residue mod B^(2h) - 1 that is x1 mod B^h - 1 (h limbs, destroyed) and
 /// x2 mod B^h + 1 (h + 1 limbs, value <= B^h): x2 + (B^h + 1) t with t = (x1 - x2) / 2 mod
-/// B^h - 1. Output in [0, B^(2h) - 1].
-fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb]) {
+/// B^h - 1. Output in [0, B^(2h) - 1]. `x2_low` (h limbs) is scratch.
+fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb], x2_low: &mut [Limb]) {
     let h = x1.len();
-    debug_assert!(r.len() == 2 * h && x2.len() == h + 1);
+    debug_assert!(r.len() == 2 * h && x2.len() == h + 1 && x2_low.len() == h);
     // x2 mod B^h - 1: its low limbs plus its top (B^h = 1); no carry, as x2[h] = 1 only with
     // the low limbs zero.
-    let mut x2_low = x2[..h].to_vec();
-    add_1_in_place(&mut x2_low, x2[h]);
+    x2_low.copy_from_slice(&x2[..h]);
+    add_1_in_place(x2_low, x2[h]);
     // d = x1 - x2 mod B^h - 1: a borrow means d + B^h is held, so 1 less is d + (B^h - 1); the
     // held value is then >= 1 (x1 - x2 >= -(B^h - 1)), so no second borrow.
-    if sub_n_in_place(x1, &x2_low) != 0 {
+    if sub_n_in_place(x1, x2_low) != 0 {
         let borrow = sub_1_in_place(x1, 1);
         debug_assert_eq!(borrow, 0);
     }
