@@ -392,6 +392,12 @@ pub const ADX_MONT_MIN_LIMBS: usize = 9;
 /// See [`ADX_MONT_MIN_LIMBS`].
 pub const ADX_MONT_MAX_LIMBS: usize = 128;
 
+/// From this many limbs to [`ADX_MONT_MAX_LIMBS`], the adx tier's variable-time exponentiations
+/// multiply (their squares stay on the generated kernels) by a Karatsuba product and the REDC
+/// over products (`reduce::montgomery::redc_n`) instead of the generated integrated product,
+/// whose 2k^2 MULX cost 1.5x its square at 128 limbs. Measurements: `docs/tuning.md`.
+pub const ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS: usize = 120;
+
 /// Generated MULX/ADX Montgomery kernels up to this many limbs have straight-line rows; larger
 /// ones run their rows (and final subtraction) as loops over blocks of 8 limbs, which keeps the
 /// code of the 65-128-limb kernels small. Measurements: `docs/tuning.md`.

@@ -131,25 +131,48 @@ impl<'a> Kernels<'a> {
     }
 }
 
-/// [`ExpArith`] on almost-Montgomery residues (k limbs, `< R`) with the generated kernels.
-/// Leaks: as [`Kernels::mul`] with its finish.
-struct AdxArith<'a>(Kernels<'a>);
+/// [`ExpArith`] on almost-Montgomery residues (k limbs, `< R`) with the generated kernels; with
+/// `products`, the multiplications (not the squares) by a product and the REDC over products.
+/// Leaks: as [`Kernels::mul`] with its finish; variable time with `products`.
+struct AdxArith<'a> {
+    kernels: Kernels<'a>,
+    products: Option<Products<'a>>,
+}
+
+/// The multiplications of [`AdxArith`] by [`crate::arith::mul_n`] (Karatsuba at 65-128 limbs)
+/// and [`super::redc_n::RedcN::reduce_vartime`], with the 2k-limb product buffer.
+struct Products<'a> {
+    redc: &'a super::redc_n::RedcN,
+    product: Vec<Limb>,
+}
 
 impl ExpArith for AdxArith<'_> {
     type Elem = Vec<Limb>;
     #[inline(always)]
     fn sqr_in_place(&mut self, a: &mut Vec<Limb>) {
-        self.0.sqr_in_place(a)
+        self.kernels.sqr_in_place(a)
     }
     #[inline(always)]
     fn mul_in_place(&mut self, a: &mut Vec<Limb>, b: &Vec<Limb>) {
-        self.0.mul_in_place(a, b)
+        match &mut self.products {
+            // a, b < R: the product is below R^2, not m R as `reduce_vartime` asks for an
+            // output below m, but (a b + q m) / R < R + m still, so the one subtraction it
+            // makes leaves a residue below R, as the kernels' (almost-Montgomery) results.
+            Some(Products { redc, product }) => {
+                crate::arith::mul_n(product, a, b);
+                redc.reduce_vartime(a, product, self.kernels.m);
+            }
+            None => self.kernels.mul_in_place(a, b),
+        }
     }
 }
 
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on the generated kernels, or
-/// `None` below the [`Tier::Adx`] tier or when none exist for this size.
-/// Leaks: variable time (the scan's branches, the lazy finish) except `FusedPow::Ct`, which
+/// `None` below the [`Tier::Adx`] tier or when none exist for this size. The variable-time scans
+/// on the adx tier multiply by products and the REDC over products from
+/// `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs (`MontParams::pow_mul_redc`).
+/// Leaks: variable time (the scan's branches, the lazy finish, those products) except
+/// `FusedPow::Ct`, which
 /// scans its table with masks on masked kernels: then nothing but the lengths (of m and of the
 /// exponent).
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
@@ -195,7 +218,14 @@ fn pow_with(
     exp: &[Limb],
     alg: FusedPow,
 ) -> Vec<Limb> {
-    let mut ar = AdxArith(kernels);
+    let products = match &p.pow_mul_redc {
+        Some(redc) if !alg.is_constant_time() => Some(Products {
+            redc,
+            product: vec![0; 2 * p.k()],
+        }),
+        _ => None,
+    };
+    let mut ar = AdxArith { kernels, products };
     let mut g = base.to_vec();
     ar.mul_in_place(&mut g, &p.r2);
     let acc = alg.run(&mut ar, g, p.one.clone(), exp);
@@ -254,7 +284,7 @@ impl FusedArith for Session {
 mod tests {
     use super::*;
     use crate::limb::xorshift64 as rng;
-    use crate::reduce::montgomery::test_util::{big, limbs};
+    use crate::reduce::montgomery::test_util::{big, every_scan, limbs};
     use crate::tuning;
     use num_bigint::BigUint;
 
@@ -351,7 +381,11 @@ mod tests {
         assert_eq!(checked, 2 * sizes * 6 * 8);
     }
 
-    /// Exponentiation by every scan on the kernels against num-bigint's `modpow`.
+    /// Exponentiation on the kernels against num-bigint's `modpow`: sliding windows and `ct` at
+    /// every size listed, every scan (and the base m - 1) from one limb below the size where the
+    /// variable-time scans multiply by products and the REDC over products
+    /// (`tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS`), with the moduli whose residues below R
+    /// go furthest above m (top limb 1).
     #[test]
     fn pow_matches_num_bigint() {
         if crate::cpu::detected() < Tier::Adx {
@@ -362,24 +396,34 @@ mod tests {
         for k in [
             9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 66, 72, 73, 96, 127, 128,
         ] {
+            let products = k >= tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS;
+            let every = k + 1 >= tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS;
             for m in moduli(k, &mut s) {
                 let p = MontParams::with_tier(&m, Tier::Adx);
+                assert_eq!(p.pow_mul_redc.is_some(), products, "k={k}");
                 let mb = big(&m);
-                let b = limbs(
+                let random = limbs(
                     &(big(&(0..k).map(|_| rng(&mut s)).collect::<Vec<_>>()) % &mb),
                     k,
                 );
+                let m_minus_1 = limbs(&(&mb - 1u32), k);
                 let e: Vec<Limb> = (0..3).map(|_| rng(&mut s)).collect();
-                let want = big(&b).modpow(&big(&e), &mb);
-                for alg in [
-                    FusedPow::Sliding { w: 5 },
-                    FusedPow::Ct {
-                        exp_bits: 192,
-                        w: 4,
-                    },
-                ] {
-                    let got = pow(&p, &b, &e, alg).expect("generated size");
-                    assert_eq!(big(&got), want, "k={k} {alg:?}");
+                let algs = if every {
+                    every_scan(3).to_vec()
+                } else {
+                    vec![FusedPow::Sliding { w: 5 }, every_scan(3)[4]]
+                };
+                let bases = if every {
+                    vec![random, m_minus_1]
+                } else {
+                    vec![random]
+                };
+                for b in &bases {
+                    let want = big(b).modpow(&big(&e), &mb);
+                    for &alg in &algs {
+                        let got = pow(&p, b, &e, alg).expect("generated size");
+                        assert_eq!(big(&got), want, "k={k} {alg:?}");
+                    }
                 }
             }
         }

@@ -75,6 +75,7 @@ use crate::error::{Error, Result};
 use crate::limb::{neg_inv_newton, Limb};
 use crate::natural::Natural;
 use crate::scan::{FusedArith, FusedPow};
+use crate::tuning::{ADX_MONT_MAX_LIMBS, ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS};
 use core::marker::PhantomData;
 
 /// The per-modulus constants of Montgomery arithmetic with R = b^k = 2^(64k), and the kernel
@@ -102,6 +103,11 @@ pub struct MontParams {
     /// The constants of REDC over products ([`redc_n::RedcN`]), from [`redc_n::threshold`]
     /// limbs on.
     pub(crate) redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
+    /// On the adx tier from `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs to the largest
+    /// generated kernel: the REDC over products that the variable-time exponentiations of
+    /// `adx_mont::pow` multiply with (the same constants as `redc_n`, which starts higher).
+    #[cfg_attr(not(modred_adx_mont), allow(dead_code))]
+    pub(crate) pow_mul_redc: Option<std::sync::Arc<redc_n::RedcN>>,
 }
 
 /// 2^e mod m (trimmed), by one division.
@@ -144,6 +150,14 @@ impl MontParams {
         let tier = cpu::cap(tier);
         let redc_n =
             (k >= redc_n::threshold(tier)).then(|| std::sync::Arc::new(redc_n::RedcN::new(m)));
+        let pow_mul_redc = (cfg!(modred_adx_mont)
+            && tier == Tier::Adx
+            && (ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS..=ADX_MONT_MAX_LIMBS).contains(&k))
+        .then(|| {
+            redc_n
+                .clone()
+                .unwrap_or_else(|| std::sync::Arc::new(redc_n::RedcN::new(m)))
+        });
         #[cfg(target_arch = "x86_64")]
         let ifma_rr = ifma::rr_for(m, tier);
         #[cfg(not(target_arch = "x86_64"))]
@@ -158,6 +172,7 @@ impl MontParams {
             ifma_rr,
             tier,
             redc_n,
+            pow_mul_redc,
         }
     }
 

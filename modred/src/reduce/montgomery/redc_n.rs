@@ -63,7 +63,8 @@ impl RedcN {
 
     /// `out = x R^{-1} mod m` for a 2k-limb `x < m R`. Output `< m`. q = (x mod R) m' mod R
     /// makes x + q m divisible by R, and (x + q m) / R < 2m; its low half is zero, so
-    /// (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0].
+    /// (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0]. For `x < R^2` (a product of residues
+    /// below R) it is below R + m, and the output is below R (congruent, not fully reduced).
     /// Leaks: variable time: a zero low half of x (found by an early-exit scan) skips the
     /// products; q is multiplied trimmed (its length shows); below the NTT range the short and
     /// cyclic products branch on operand signs and values (`arith::mullo`,
