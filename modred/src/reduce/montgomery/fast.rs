@@ -21,7 +21,9 @@
 //!   in radix 2^52 (`super::ifma`), in its own representation, converted on entry and exit;
 //!   constant time (`FusedPow::Ct`) at every size it serves, also past the Karatsuba threshold
 //!   where the products are not; on the [`Tier::Adx`] tier (9-128 limbs), the `super::adx_mont`
-//!   kernels; on the
+//!   kernels (whose variable-time scans multiply, from
+//!   `crate::tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs, by a Karatsuba product and the
+//!   REDC over products); on the
 //!   [`Tier::Portable`] tier, the `super::portable` engine;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
 //!   `super::adx4` (k = 4) and `super::adx_cios` (k = 5..8), else the portable unrolled ones.
