@@ -172,9 +172,8 @@ impl ExpArith for AdxArith<'_> {
 /// on the adx tier multiply by products and the REDC over products from
 /// `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs (`MontParams::pow_mul_redc`).
 /// Leaks: variable time (the scan's branches, the lazy finish, those products) except
-/// `FusedPow::Ct`, which
-/// scans its table with masks on masked kernels: then nothing but the lengths (of m and of the
-/// exponent).
+/// `FusedPow::Ct`, which scans its table with masks on masked kernels: then nothing but the
+/// lengths (of m and of the exponent).
 pub(crate) fn pow(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
     let kernels = Kernels::new(
         p,
@@ -393,9 +392,18 @@ mod tests {
             return;
         }
         let mut s = 0x0bad_cafe_dead_beef;
-        for k in [
+        let t = tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS;
+        let mut sizes = vec![
             9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 66, 72, 73, 96, 127, 128,
-        ] {
+        ];
+        sizes.extend(
+            [t - 1, t, t + 1]
+                .into_iter()
+                .filter(|&k| k <= tuning::ADX_MONT_MAX_LIMBS),
+        );
+        sizes.sort_unstable();
+        sizes.dedup();
+        for k in sizes {
             let products = k >= tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS;
             let every = k + 1 >= tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS;
             for m in moduli(k, &mut s) {
