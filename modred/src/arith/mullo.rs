@@ -18,27 +18,46 @@ use crate::cpu;
 use crate::limb::Limb;
 use crate::tuning::{MULLO_DC_THRESHOLD, TOOM4_THRESHOLD};
 
-/// `r = a b mod B^n` for `n = r.len() = a.len() = b.len() >= 1`.
+/// `r = a b mod B^n` for `n = r.len() = a.len() = b.len() >= 1`. Allocates the scratch of
+/// [`mullo_n_with`] (none below [`MULLO_DC_THRESHOLD`]).
 /// Leaks: nothing but n below [`MULLO_DC_THRESHOLD`] (schoolbook rows); from it the full
 /// products' variable time (Karatsuba's sign branches, see [`super::mul_n`]).
 pub fn mullo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    mullo_n_with(r, a, b, &mut vec![0; scratch_len(r.len())]);
+}
+
+/// The scratch [`mullo_n_with`] needs for n limbs: the full product of each level (2l limbs)
+/// and the level below, which runs in its first h limbs' place.
+pub(crate) fn scratch_len(n: usize) -> usize {
+    if n < MULLO_DC_THRESHOLD {
+        0
+    } else {
+        let h = high_len(n);
+        2 * (n - h) + scratch_len(h)
+    }
+}
+
+/// [`mullo_n`] on `scratch` of at least [`scratch_len`]`(n)` limbs (its contents are
+/// overwritten).
+/// Leaks: as [`mullo_n`].
+pub(crate) fn mullo_n_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
     let n = r.len();
-    debug_assert!(n >= 1 && a.len() == n && b.len() == n);
+    debug_assert!(n >= 1 && a.len() == n && b.len() == n && scratch.len() >= scratch_len(n));
     if n < MULLO_DC_THRESHOLD {
         return mullo_basecase(r, a, b);
     }
     let h = high_len(n);
     let l = n - h;
     debug_assert!(1 <= h && h <= l);
-    let mut full = vec![0; 2 * l];
-    mul_n(&mut full, &a[..l], &b[..l]);
+    let (full, below) = scratch.split_at_mut(2 * l);
+    mul_n(full, &a[..l], &b[..l]);
     r.copy_from_slice(&full[..n]);
     // The cross terms land on limbs l..n: two short products of h <= l limbs each; their
     // carries out of limb n are dropped (mod B^n).
     let cross = &mut full[..h];
-    mullo_n(cross, &a[l..], &b[..h]);
+    mullo_n_with(cross, &a[l..], &b[..h], below);
     add_n_in_place(&mut r[l..], cross);
-    mullo_n(cross, &a[..h], &b[l..]);
+    mullo_n_with(cross, &a[..h], &b[l..], below);
     add_n_in_place(&mut r[l..], cross);
 }
 
@@ -68,6 +87,11 @@ fn high_len(n: usize) -> usize {
 /// Leaks: nothing but n (constant time).
 fn mullo_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = r.len();
+    #[cfg(target_arch = "x86_64")]
+    if n >= 4 && cpu::tier() >= cpu::Tier::Adx {
+        // SAFETY: the tier in use has BMI2 and ADX.
+        return unsafe { super::x86_64::mullo_basecase_adx(r, a, b) };
+    }
     mul_1(r, a, b[0]);
     for i in 1..n {
         addmul_1(&mut r[i..], &a[..n - i], b[i]);

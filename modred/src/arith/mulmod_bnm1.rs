@@ -28,7 +28,7 @@ pub fn mulmod_bnm1(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 }
 
 /// The scratch [`mulmod_bnm1_with`] needs for a residue of n limbs.
-fn scratch_len(n: usize) -> usize {
+pub(crate) fn scratch_len(n: usize) -> usize {
     if n % 2 == 1 || n < MULMOD_BNM1_THRESHOLD {
         2 * n
     } else {
@@ -37,8 +37,10 @@ fn scratch_len(n: usize) -> usize {
     }
 }
 
-/// [`mulmod_bnm1`] on `scratch` of at least [`scratch_len`]`(r.len())` limbs.
-fn mulmod_bnm1_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
+/// [`mulmod_bnm1`] on `scratch` of at least [`scratch_len`]`(r.len())` limbs (its contents
+/// are overwritten).
+/// Leaks: as [`mulmod_bnm1`].
+pub(crate) fn mulmod_bnm1_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
     let n = r.len();
     debug_assert!(n >= 1 && a.len() <= n && b.len() <= n && scratch.len() >= scratch_len(n));
     let (a, b) = (trim(a), trim(b));

@@ -945,7 +945,7 @@ fn short_and_cyclic_sizes() -> Vec<usize> {
 }
 
 /// `mullo::mullo_n` against num-bigint and GMP's full products mod B^n, random and carry-heavy
-/// operands (all ones, top limb 1, sparse, top bits).
+/// operands (all ones, top limb 1, sparse, top bits); its scratch filled with garbage.
 #[test]
 fn short_products_match_num_bigint_and_gmp() {
     let mut rng = StdRng::seed_from_u64(21);
@@ -954,7 +954,8 @@ fn short_products_match_num_bigint_and_gmp() {
             let a = operand(&mut rng, n, pattern);
             let b = operand(&mut rng, n, pattern + 1 + (n as u32 % 4));
             let mut r = vec![Limb::MAX; n];
-            mullo::mullo_n(&mut r, &a, &b);
+            let mut scratch = vec![Limb::MAX; mullo::scratch_len(n)];
+            mullo::mullo_n_with(&mut r, &a, &b, &mut scratch);
             let want = (big(&a) * big(&b)) % (BigUint::from(1u8) << (64 * n));
             assert_eq!(big(&r), want, "mullo n={n} p={pattern}");
             let want_gmp = (gmp(&a) * gmp(&b)).keep_bits(64 * n as u32);
@@ -965,7 +966,8 @@ fn short_products_match_num_bigint_and_gmp() {
 
 /// `mulmod_bnm1::mulmod_bnm1` against num-bigint and GMP mod B^n - 1: operands of n limbs and
 /// shorter (down to one limb), zero, all ones (= 0 mod B^n - 1), B^h + 1 patterns that hit
-/// the residue -1 mod B^h + 1 on the split, and the sizes `mulmod_bnm1_size` gives.
+/// the residue -1 mod B^h + 1 on the split, and the sizes `mulmod_bnm1_size` gives; its
+/// scratch filled with garbage.
 #[test]
 fn cyclic_products_match_num_bigint_and_gmp() {
     let mut rng = StdRng::seed_from_u64(22);
@@ -993,7 +995,8 @@ fn cyclic_products_match_num_bigint_and_gmp() {
                 ),
             };
             let mut r = vec![Limb::MAX; n];
-            mulmod_bnm1::mulmod_bnm1(&mut r, &a, &b);
+            let mut scratch = vec![Limb::MAX; mulmod_bnm1::scratch_len(n)];
+            mulmod_bnm1::mulmod_bnm1_with(&mut r, &a, &b, &mut scratch);
             let got = big(&r) % &modulus;
             assert_eq!(got, big(&a) * big(&b) % &modulus, "mulmod_bnm1 n={n} p={pattern}");
             let got_gmp = gmp(&r) % &modulus_gmp;

@@ -413,6 +413,28 @@ pub unsafe fn mul_basecase_adx(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     }
 }
 
+/// `r = a b mod B^n` (n = `r.len()` = `a.len()` = `b.len()` >= 1) by the schoolbook
+/// triangle on the MULX/ADX rows, in one function so the rows inline and the CPU check happens
+/// once (the contract of `super::mullo`'s basecase): row i adds `a[..n - i] b_i` at limb i,
+/// its carry out of limb n dropped. Reference: Mulders, "On short multiplications and
+/// divisions", AAECC 11, 2000, §1 (the short product's n (n + 1) / 2 limb products).
+/// Leaks: nothing but the lengths (constant time).
+///
+/// # Safety
+/// BMI2 and ADX available.
+#[target_feature(enable = "bmi2,adx")]
+pub unsafe fn mullo_basecase_adx(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
+    let n = r.len();
+    debug_assert!(n > 0 && a.len() == n && b.len() == n);
+    // SAFETY: features guaranteed by the caller.
+    unsafe {
+        mul_1_adx(r, a, b[0], 0);
+        for i in 1..n {
+            addmul_1_adx(&mut r[i..], &a[..n - i], b[i], 0);
+        }
+    }
+}
+
 /// `r = a^2` by the symmetric schoolbook method on the MULX/ADX kernels (the contract of
 /// [`super::sqr_basecase`], which describes the method): the off-diagonal triangle by rows,
 /// row i adding a_i * a[i+1..] at 2i + 1 (row 0 by [`mul_1_adx`], which also initialises

@@ -22,7 +22,8 @@
 //!   constant time (`FusedPow::Ct`) at every size it serves, also past the Karatsuba threshold
 //!   where the products are not; on the [`Tier::Adx`] tier (9-128 limbs), the `super::adx_mont`
 //!   kernels (whose variable-time scans multiply, from
-//!   `crate::tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs, by a Karatsuba product and the
+//!   `crate::tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs, and square, from
+//!   `crate::tuning::ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS`, by a Karatsuba product and the
 //!   REDC over products); on the
 //!   [`Tier::Portable`] tier, the `super::portable` engine;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of
@@ -429,7 +430,9 @@ impl MontKernel for Fast {
     const SUMMARY: &'static str =
         "default: unrolled const-size CIOS up to 8 limbs, fused MULX/ADX (ADX tier), AVX-512 IFMA (IFMA tier, exponentiation to 129 limbs) or banded product-scanning (portable tier) Montgomery kernels for 9..=64 limbs (MULX/ADX to 128), MULX/ADX product + REDC above (beyond the source papers)";
     fn scratch_len(k: usize) -> usize {
-        (2 * k + karatsuba_scratch_len(k)).max(super::portable::wide_len(k))
+        // The product's scratch, then the REDC's in its place.
+        let after_product = karatsuba_scratch_len(k).max(super::redc_n::scratch_len_on_any_tier(k));
+        (2 * k + after_product).max(super::portable::wide_len(k))
     }
     fn pow_fused(p: &MontParams, base: &[Limb], exp: &[Limb], alg: FusedPow) -> Option<Vec<Limb>> {
         match family(p.tier(), p.k(), true) {
@@ -499,10 +502,10 @@ impl MontKernel for Fast {
     /// Leaks: nothing but the lengths (constant time) below that threshold; from it variable
     /// time (see `super::redc_n`).
     #[inline]
-    fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], _scratch: &mut [Limb]) {
+    fn redc(p: &MontParams, out: &mut [Limb], x: &mut [Limb], scratch: &mut [Limb]) {
         match &p.redc_n {
             None => redc_two_rows(p, out, x),
-            Some(r) => r.reduce_vartime(out, x, &p.m),
+            Some(r) => r.reduce_vartime(out, x, &p.m, scratch),
         }
     }
 }

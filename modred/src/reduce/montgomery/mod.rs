@@ -103,11 +103,10 @@ pub struct MontParams {
     /// The constants of REDC over products ([`redc_n::RedcN`]), from [`redc_n::threshold`]
     /// limbs on.
     pub(crate) redc_n: Option<std::sync::Arc<redc_n::RedcN>>,
-    /// On the adx tier from `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs to the largest
-    /// generated kernel: the REDC over products that the variable-time exponentiations of
-    /// `adx_mont::pow` multiply with (the same constants as `redc_n`, which starts higher).
+    /// The constants of the REDC over products that the variable-time exponentiations of
+    /// `adx_mont::pow` multiply with, built at their first use ([`MontParams::pow_mul_redc`]).
     #[cfg_attr(not(modred_adx_mont), allow(dead_code))]
-    pub(crate) pow_mul_redc: Option<std::sync::Arc<redc_n::RedcN>>,
+    pow_mul_redc: std::sync::OnceLock<std::sync::Arc<redc_n::RedcN>>,
 }
 
 /// 2^e mod m (trimmed), by one division.
@@ -150,14 +149,6 @@ impl MontParams {
         let tier = cpu::cap(tier);
         let redc_n =
             (k >= redc_n::threshold(tier)).then(|| std::sync::Arc::new(redc_n::RedcN::new(m)));
-        let pow_mul_redc = (cfg!(modred_adx_mont)
-            && tier == Tier::Adx
-            && (ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS..=ADX_MONT_MAX_LIMBS).contains(&k))
-        .then(|| {
-            redc_n
-                .clone()
-                .unwrap_or_else(|| std::sync::Arc::new(redc_n::RedcN::new(m)))
-        });
         #[cfg(target_arch = "x86_64")]
         let ifma_rr = ifma::rr_for(m, tier);
         #[cfg(not(target_arch = "x86_64"))]
@@ -172,7 +163,7 @@ impl MontParams {
             ifma_rr,
             tier,
             redc_n,
-            pow_mul_redc,
+            pow_mul_redc: std::sync::OnceLock::new(),
         }
     }
 
@@ -184,6 +175,23 @@ impl MontParams {
     /// The tier this context's kernels run on (at most [`cpu::detected`]).
     pub fn tier(&self) -> Tier {
         self.tier
+    }
+
+    /// On the adx tier from `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs to the largest
+    /// generated kernel: the REDC over products that the variable-time exponentiations of
+    /// `adx_mont::pow` multiply with, built at the first call (a Newton inverse of m mod R, so
+    /// contexts that never run such a `pow` do not pay it); `None` elsewhere.
+    #[cfg_attr(not(modred_adx_mont), allow(dead_code))]
+    pub(crate) fn pow_mul_redc(&self) -> Option<&redc_n::RedcN> {
+        // The adx tier's own REDC over products (`redc_n`) starts above the generated kernels,
+        // so these constants are never built twice.
+        const _: () = assert!(ADX_MONT_MAX_LIMBS < crate::tuning::REDC_N_THRESHOLD);
+        let sizes = ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS..=ADX_MONT_MAX_LIMBS;
+        (cfg!(modred_adx_mont) && self.tier == Tier::Adx && sizes.contains(&self.k())).then(|| {
+            &**self
+                .pow_mul_redc
+                .get_or_init(|| std::sync::Arc::new(redc_n::RedcN::new(&self.m)))
+        })
     }
 }
 

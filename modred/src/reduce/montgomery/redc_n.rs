@@ -15,8 +15,8 @@
 //!
 //! Variable time (see `RedcN::reduce_vartime`).
 
-use crate::arith::mullo::mullo_n;
-use crate::arith::mulmod_bnm1::{mulmod_bnm1, mulmod_bnm1_size};
+use crate::arith::mullo::{self, mullo_n_with};
+use crate::arith::mulmod_bnm1::{self, mulmod_bnm1_size, mulmod_bnm1_with};
 use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
 use crate::cpu::Tier;
 use crate::limb::Limb;
@@ -27,6 +27,16 @@ pub(crate) fn threshold(tier: Tier) -> usize {
     match tier {
         Tier::Portable => REDC_N_THRESHOLD_PORTABLE,
         _ => REDC_N_THRESHOLD,
+    }
+}
+
+/// [`RedcN::scratch_len`]`(k)` when some tier reduces k limbs over products, else 0: the share
+/// of a reducer's scratch that is the REDC's.
+pub(crate) fn scratch_len_on_any_tier(k: usize) -> usize {
+    if k >= REDC_N_THRESHOLD.min(REDC_N_THRESHOLD_PORTABLE) {
+        RedcN::scratch_len(k)
+    } else {
+        0
     }
 }
 
@@ -49,7 +59,7 @@ impl RedcN {
         let inv = arith::div_newton::inverse_mod_power(m, k);
         let mut m_neg_inv = vec![0; k];
         arith::sub_n(&mut m_neg_inv, &vec![0; k], &inv);
-        let transforms = if k >= arith::ntt::transformed_threshold() {
+        let transforms = if Self::uses_transforms(k) {
             let cyclic = arith::ntt::transform_len(k).and_then(|n| Transformed::new_cyclic(m, n));
             Transformed::new(&m_neg_inv, k).zip(cyclic)
         } else {
@@ -61,58 +71,88 @@ impl RedcN {
         }
     }
 
-    /// `out = x R^{-1} mod m` for a 2k-limb `x < m R`. Output `< m`. q = (x mod R) m' mod R
-    /// makes x + q m divisible by R, and (x + q m) / R < 2m; its low half is zero, so
-    /// (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0]. For `x < R^2` (a product of residues
-    /// below R) it is below R + m, and the output is below R (congruent, not fully reduced).
+    /// Whether the constants for a k-limb modulus hold transforms (the NTT range).
+    fn uses_transforms(k: usize) -> bool {
+        k >= arith::ntt::transformed_threshold()
+    }
+
+    /// The scratch limbs [`Self::reduce_vartime`] needs for a k-limb modulus: x's high half,
+    /// q and the high half of q m (k limbs each) and, below the NTT range, the cyclic product
+    /// (`mulmod_bnm1_size(k)` limbs) and the short and cyclic products' own scratch.
+    pub(crate) fn scratch_len(k: usize) -> usize {
+        let products = if Self::uses_transforms(k) {
+            0
+        } else {
+            let l = mulmod_bnm1_size(k);
+            l + mullo::scratch_len(k).max(mulmod_bnm1::scratch_len(l))
+        };
+        3 * k + products
+    }
+
+    /// `out = x R^{-1} mod m` for a 2k-limb `x < m R`, with `scratch` of at least
+    /// [`Self::scratch_len`]`(k)` limbs (contents overwritten). Output `< m`.
+    /// q = (x mod R) m' mod R makes x + q m divisible by R, and (x + q m) / R < 2m; its low
+    /// half is zero, so (x + q m) / R = x_hi + (q m)_hi + [x_lo != 0]. For `x < R^2` (a product
+    /// of residues below R) it is below R + m, and the output is below R (congruent, not fully
+    /// reduced).
     /// Leaks: variable time: a zero low half of x (found by an early-exit scan) skips the
     /// products; q is multiplied trimmed (its length shows); below the NTT range the short and
     /// cyclic products branch on operand signs and values (`arith::mullo`,
     /// `arith::mulmod_bnm1`); the carry and borrow propagations stop early.
-    pub(crate) fn reduce_vartime(&self, out: &mut [Limb], x: &[Limb], m: &[Limb]) {
+    pub(crate) fn reduce_vartime(
+        &self,
+        out: &mut [Limb],
+        x: &[Limb],
+        m: &[Limb],
+        scratch: &mut [Limb],
+    ) {
         let k = m.len();
         debug_assert!(x.len() == 2 * k && out.len() == k);
+        debug_assert!(scratch.len() >= Self::scratch_len(k));
+        debug_assert_eq!(self.transforms.is_some(), Self::uses_transforms(k));
         let (x_lo, x_hi) = x.split_at(k);
-        let x_lo_zero = arith::is_zero(x_lo);
-        let mut u = x_hi.to_vec();
+        let (u, rest) = scratch.split_at_mut(k);
+        u.copy_from_slice(x_hi);
         let mut top = 0;
-        if !x_lo_zero {
-            let mut q = vec![0; k];
-            let y = match &self.transforms {
+        if !arith::is_zero(x_lo) {
+            let (q, rest) = rest.split_at_mut(k);
+            let (h, rest) = rest.split_at_mut(k);
+            match &self.transforms {
                 Some((inv_t, m_t)) => {
-                    inv_t.mul(&mut q, x_lo);
+                    // The transforms' finish adds into its output.
+                    q.fill(0);
+                    inv_t.mul(q, x_lo);
                     let mut y = vec![0; m_t.points()];
-                    m_t.mul_cyclic(&mut y, arith::trim(&q));
-                    y
+                    m_t.mul_cyclic(&mut y, arith::trim(q));
+                    high_half_of_cyclic(h, &mut y, x_lo);
                 }
                 None => {
-                    mullo_n(&mut q, x_lo, &self.m_neg_inv);
-                    let mut y = vec![0; mulmod_bnm1_size(k)];
-                    mulmod_bnm1(&mut y, arith::trim(&q), m);
-                    y
+                    let (y, rest) = rest.split_at_mut(mulmod_bnm1_size(k));
+                    mullo_n_with(q, x_lo, &self.m_neg_inv, rest);
+                    mulmod_bnm1_with(y, arith::trim(q), m, rest);
+                    high_half_of_cyclic(h, y, x_lo);
                 }
-            };
-            let mut h = vec![0; k];
-            high_half_of_cyclic(&mut h, y, x_lo);
-            top += add_in_place(&mut u, &h);
-            top += arith::add_1_in_place(&mut u, 1);
+            }
+            top += add_in_place(u, h);
+            top += arith::add_1_in_place(u, 1);
         }
         debug_assert!(top <= 1);
-        sub_mod_final(out, &u, top, m);
+        sub_mod_final(out, u, top, m);
     }
 }
 
-/// `h` = the high k limbs of q m, from y = q m mod (B^L - 1) (L = `y.len()` >= k) and the low
-/// half q m mod R = R - x_lo (x_lo != 0): H = ((y - (R - x_lo)) mod (B^L - 1)) B^(L-k).
-fn high_half_of_cyclic(h: &mut [Limb], mut y: Vec<Limb>, x_lo: &[Limb]) {
+/// `h` = the high k limbs of q m, from y = q m mod (B^L - 1) (L = `y.len()` >= k, destroyed)
+/// and the low half q m mod R = R - x_lo (x_lo != 0):
+/// H = ((y - (R - x_lo)) mod (B^L - 1)) B^(L-k).
+fn high_half_of_cyclic(h: &mut [Limb], y: &mut [Limb], x_lo: &[Limb]) {
     let (k, l) = (h.len(), y.len());
     debug_assert!(l >= k);
     // y + x_lo - R = y + x_lo - B^k, mod B^L - 1.
-    arith::add_mod_bnm1(&mut y, x_lo);
+    arith::add_mod_bnm1(y, x_lo);
     // Subtract B^k (limb k, or 1 at limb 0 when k = L: B^L = 1).
     let mut borrow = arith::sub_1_in_place(&mut y[k % l..], 1);
     while borrow != 0 {
-        borrow = arith::sub_1_in_place(&mut y, borrow);
+        borrow = arith::sub_1_in_place(y, borrow);
     }
     if y.iter().all(|&v| v == Limb::MAX) {
         y.fill(0);
@@ -179,7 +219,9 @@ mod tests {
                     _ => arith::mul(&mut x, &mm1, &r),
                 }
                 let mut out = vec![0; k];
-                ctx.reduce_vartime(&mut out, &x, &m);
+                // Scratch of garbage: the reduction must not read what it did not write.
+                let mut scratch = vec![Limb::MAX; RedcN::scratch_len(k)];
+                ctx.reduce_vartime(&mut out, &x, &m, &mut scratch);
                 // out = x R^-1 mod m iff out < m and out R = x (mod m): checked by a product
                 // and a division (a modular inverse of 2000 limbs in num-bigint took minutes).
                 let (out, m) = (big(&out), big(&m));
