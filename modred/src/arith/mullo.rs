@@ -88,7 +88,7 @@ fn high_len(n: usize) -> usize {
 fn mullo_basecase(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = r.len();
     #[cfg(target_arch = "x86_64")]
-    if n >= 4 && cpu::tier() >= cpu::Tier::Adx {
+    if super::adx_row(n) {
         // SAFETY: the tier in use has BMI2 and ADX.
         return unsafe { super::x86_64::mullo_basecase_adx(r, a, b) };
     }
