@@ -393,10 +393,19 @@ pub const ADX_MONT_MIN_LIMBS: usize = 9;
 pub const ADX_MONT_MAX_LIMBS: usize = 128;
 
 /// From this many limbs to [`ADX_MONT_MAX_LIMBS`], the adx tier's variable-time exponentiations
-/// multiply (their squares stay on the generated kernels) by a Karatsuba product and the REDC
-/// over products (`reduce::montgomery::redc_n`) instead of the generated integrated product,
-/// whose 2k^2 MULX cost 1.5x its square at 128 limbs. Measurements: `docs/tuning.md`.
+/// multiply (their squares from [`ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS`]) by a Karatsuba product
+/// and the REDC over products (`reduce::montgomery::redc_n`) instead of the generated integrated
+/// product, whose 2k^2 MULX cost 1.5x its square at 128 limbs. Measurements: `docs/tuning.md`.
 pub const ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS: usize = 120;
+
+/// From this many limbs (at least [`ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS`]) to
+/// [`ADX_MONT_MAX_LIMBS`], those exponentiations square over products too (`arith::sqr` and
+/// the REDC over products) instead of with the generated square. Measurements: `docs/tuning.md`.
+pub const ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS: usize = 126;
+const _: () = assert!(
+    ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS <= ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS
+        && ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS <= ADX_MONT_MAX_LIMBS
+);
 
 /// Generated MULX/ADX Montgomery kernels up to this many limbs have straight-line rows; larger
 /// ones run their rows (and final subtraction) as loops over blocks of 8 limbs, which keeps the

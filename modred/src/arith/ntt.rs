@@ -842,6 +842,21 @@ pub fn transform_len(n: usize) -> Option<usize> {
     lengths(prime_set()).find(|&len| len >= n)
 }
 
+/// Whether an operand of `limbs` limbs can be transformed in `set` for products mod B^n - 1:
+/// `n` is one of the set's lengths, holds the operand, and its bound allows n terms of 64 bits.
+fn cyclic_fits(set: &PrimeSet, limbs: usize, n: usize) -> bool {
+    limbs <= n && 128 + ceil_log2(n) <= set.coeff_bits && lengths(set).any(|len| len == n)
+}
+
+/// Whether this tier's transforms hold both of a k-limb REDC's operands: m' for full products
+/// with k-limb operands ([`Transformed::new`]`(m', k)`) and m for products mod B^L - 1 with
+/// L = [`transform_len`]`(k)` ([`Transformed::new_cyclic`]). Exactly when both give `Some`.
+pub(crate) fn redc_transforms_fit(k: usize) -> bool {
+    let set = prime_set();
+    plan(set, 64 * k, 64 * k.max(1)).is_some()
+        && transform_len(k).is_some_and(|n| cyclic_fits(set, k, n))
+}
+
 /// ceil(log2 `n`) for n >= 1.
 fn ceil_log2(n: usize) -> u32 {
     usize::BITS - (n - 1).leading_zeros()
@@ -1028,10 +1043,7 @@ impl Transformed {
 
     /// [`Self::new_cyclic`] with the kernels of `set` (which must run on this CPU).
     pub(crate) fn new_cyclic_in(set: &'static PrimeSet, x: &[Limb], n: usize) -> Option<Self> {
-        let ok = x.len() <= n
-            && 128 + ceil_log2(n) <= set.coeff_bits
-            && lengths(set).any(|len| len == n);
-        ok.then(|| Self::build(set, x, n, 64, 0))
+        cyclic_fits(set, x.len(), n).then(|| Self::build(set, x, n, 64, 0))
     }
 
     fn build(set: &'static PrimeSet, x: &[Limb], n: usize, b: u32, other: usize) -> Self {
@@ -1509,6 +1521,21 @@ mod tests {
 
     /// The portable and FMA sets' lengths are 2^k and 3 2^k in increasing order, each
     /// dividing every p - 1; the IFMA kernels' only powers of two.
+    /// The REDC's predicate agrees with the two constructors it stands for, at a size in range
+    /// and past the tier's longest transform (where `RedcN` must fall back to its products).
+    #[test]
+    fn redc_transforms_fit_matches_the_constructors() {
+        let longest = lengths(prime_set()).last().unwrap();
+        for k in [transformed_threshold(), 3000] {
+            assert!(redc_transforms_fit(k), "{k}");
+            let x = vec![Limb::MAX; k];
+            assert!(Transformed::new(&x, k).is_some());
+            assert!(transform_len(k).and_then(|n| Transformed::new_cyclic(&x, n)).is_some());
+        }
+        assert!(!redc_transforms_fit(longest + 1));
+        assert!(transform_len(longest + 1).is_none());
+    }
+
     #[test]
     fn lengths_interleave_three_times_powers_of_two_except_on_ifma() {
         for set in sets() {

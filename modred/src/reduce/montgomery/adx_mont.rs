@@ -20,6 +20,7 @@ use super::{redc, MontParams};
 use crate::cpu::Tier;
 use crate::limb::Limb;
 use crate::scan::{ExpArith, FusedArith, FusedPow};
+use crate::tuning::ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS;
 
 type MulFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, *const u64, u64, u64);
 type SqrFn = unsafe extern "sysv64" fn(*mut u64, *const u64, *const u64, u64, u64);
@@ -141,18 +142,31 @@ struct AdxArith<'a> {
 
 /// The multiplications of [`AdxArith`] by [`crate::arith::mul_n`] (Karatsuba at 65-128 limbs)
 /// and [`super::redc_n::RedcN::reduce_vartime`], with the 2k-limb product buffer and the
-/// reduction's scratch.
+/// reduction's scratch; the squares too with `squares`.
 struct Products<'a> {
     redc: &'a super::redc_n::RedcN,
     product: Vec<Limb>,
     scratch: Vec<Limb>,
+    squares: bool,
 }
 
 impl ExpArith for AdxArith<'_> {
     type Elem = Vec<Limb>;
     #[inline(always)]
     fn sqr_in_place(&mut self, a: &mut Vec<Limb>) {
-        self.kernels.sqr_in_place(a)
+        match &mut self.products {
+            // a < R: as in `mul_in_place`.
+            Some(Products {
+                redc,
+                product,
+                scratch,
+                squares: true,
+            }) => {
+                crate::arith::sqr(product, a);
+                redc.reduce_vartime(a, product, self.kernels.m, scratch);
+            }
+            _ => self.kernels.sqr_in_place(a),
+        }
     }
     #[inline(always)]
     fn mul_in_place(&mut self, a: &mut Vec<Limb>, b: &Vec<Limb>) {
@@ -164,6 +178,7 @@ impl ExpArith for AdxArith<'_> {
                 redc,
                 product,
                 scratch,
+                ..
             }) => {
                 crate::arith::mul_n(product, a, b);
                 redc.reduce_vartime(a, product, self.kernels.m, scratch);
@@ -176,7 +191,8 @@ impl ExpArith for AdxArith<'_> {
 /// `base^exp mod m` (`base < m`, result `< m`) by the scan `alg` on the generated kernels, or
 /// `None` below the [`Tier::Adx`] tier or when none exist for this size. The variable-time scans
 /// on the adx tier multiply by products and the REDC over products from
-/// `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs (`MontParams::pow_mul_redc`).
+/// `tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs (`MontParams::pow_mul_redc`), and
+/// square so from `tuning::ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS`.
 /// Leaks: variable time (the scan's branches, the lazy finish, those products) except
 /// `FusedPow::Ct`, which scans its table with masks on masked kernels: then nothing but the
 /// lengths (of m and of the exponent).
@@ -228,6 +244,7 @@ fn pow_with(
             redc,
             product: vec![0; 2 * p.k()],
             scratch: vec![0; super::redc_n::RedcN::scratch_len(p.k())],
+            squares: p.k() >= ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS,
         }),
         _ => None,
     };
@@ -390,8 +407,9 @@ mod tests {
     /// Exponentiation on the kernels against num-bigint's `modpow`: sliding windows and `ct` at
     /// every size listed, every scan (and the base m - 1) from one limb below the size where the
     /// variable-time scans multiply by products and the REDC over products
-    /// (`tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS`), with the moduli whose residues below R
-    /// go furthest above m (top limb 1).
+    /// (`tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS`) and around the size where they square
+    /// so too (`tuning::ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS`), with the moduli whose residues
+    /// below R go furthest above m (top limb 1).
     #[test]
     fn pow_matches_num_bigint() {
         if crate::cpu::detected() < Tier::Adx {
@@ -399,12 +417,15 @@ mod tests {
             return;
         }
         let mut s = 0x0bad_cafe_dead_beef;
-        let t = tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS;
+        let (t, t_sqr) = (
+            tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS,
+            tuning::ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS,
+        );
         let mut sizes = vec![
             9, 12, 16, 17, 24, 31, 32, 33, 48, 63, 64, 65, 66, 72, 73, 96, 127, 128,
         ];
         sizes.extend(
-            [t - 1, t, t + 1]
+            [t - 1, t, t + 1, t_sqr - 1, t_sqr, t_sqr + 1]
                 .into_iter()
                 .filter(|&k| k <= tuning::ADX_MONT_MAX_LIMBS),
         );

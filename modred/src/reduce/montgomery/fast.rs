@@ -22,7 +22,8 @@
 //!   constant time (`FusedPow::Ct`) at every size it serves, also past the Karatsuba threshold
 //!   where the products are not; on the [`Tier::Adx`] tier (9-128 limbs), the `super::adx_mont`
 //!   kernels (whose variable-time scans multiply, from
-//!   `crate::tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs, by a Karatsuba product and the
+//!   `crate::tuning::ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS` limbs, and square, from
+//!   `crate::tuning::ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS`, by a Karatsuba product and the
 //!   REDC over products); on the
 //!   [`Tier::Portable`] tier, the `super::portable` engine;
 //! - fused exponentiation for k <= 8 on the [`Tier::Adx`] tier and above: the asm kernels of

@@ -71,9 +71,11 @@ impl RedcN {
         }
     }
 
-    /// Whether the constants for a k-limb modulus hold transforms (the NTT range).
+    /// Whether the constants for a k-limb modulus hold transforms: the NTT range, where the
+    /// tier's transforms are long enough (`new` and `scratch_len` both follow this, so the
+    /// scratch always covers the branch `reduce_vartime` takes).
     fn uses_transforms(k: usize) -> bool {
-        k >= arith::ntt::transformed_threshold()
+        k >= arith::ntt::transformed_threshold() && arith::ntt::redc_transforms_fit(k)
     }
 
     /// The scratch limbs [`Self::reduce_vartime`] needs for a k-limb modulus: x's high half,
@@ -157,10 +159,11 @@ fn high_half_of_cyclic(h: &mut [Limb], y: &mut [Limb], x_lo: &[Limb]) {
     if y.iter().all(|&v| v == Limb::MAX) {
         y.fill(0);
     }
-    // Multiply by B^(L-k): limb i moves to (i + L - k) mod L, so h[j] = y[(j + k) mod L].
-    for (j, hj) in h.iter_mut().enumerate() {
-        *hj = y[(j + k) % l];
-    }
+    // Multiply by B^(L-k): limb i moves to (i + L - k) mod L, so h[j] = y[(j + k) mod L]:
+    // y[k..] for j < L - k, then y from limb 0.
+    let wrap = (l - k).min(k);
+    h[..wrap].copy_from_slice(&y[k..k + wrap]);
+    h[wrap..].copy_from_slice(&y[..k - wrap]);
     debug_assert!(
         (k..l).all(|j| y[(j + k) % l] == 0),
         "q m high half above k limbs"
