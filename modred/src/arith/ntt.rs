@@ -1519,8 +1519,6 @@ mod tests {
         assert_eq!(plan(&IFMA, 130 * 64, 130 * 64), Some((256, 65)));
     }
 
-    /// The portable and FMA sets' lengths are 2^k and 3 2^k in increasing order, each
-    /// dividing every p - 1; the IFMA kernels' only powers of two.
     /// The REDC's predicate agrees with the two constructors it stands for, at a size in range
     /// and past the tier's longest transform (where `RedcN` must fall back to its products).
     #[test]
@@ -1536,6 +1534,8 @@ mod tests {
         assert!(transform_len(longest + 1).is_none());
     }
 
+    /// The portable and FMA sets' lengths are 2^k and 3 2^k in increasing order, each
+    /// dividing every p - 1; the IFMA kernels' only powers of two.
     #[test]
     fn lengths_interleave_three_times_powers_of_two_except_on_ifma() {
         for set in sets() {
