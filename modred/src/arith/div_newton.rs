@@ -15,12 +15,19 @@
 //! W < d B^n, q^ = floor(floor(W / B^(n-1)) V / B^(n+1)) is q - 2 <= q^ <= q, and W - q^ d < 3d
 //! leaves at most two subtractions. A longer dividend is processed n limbs at a time, top first.
 //!
+//! Both methods compute a difference known to be small (B^2n - x d in Newton's step, W - q^ d in
+//! Barrett's) from a product whose top limbs cancel: that product is taken mod B^N - 1 for an N
+//! of the difference's length, and its lowest limb apart ([`sub_product_wrapped`]; the
+//! wrap-around of GMP's `mpn_mu_div_qr` and `mpn_ni_invertappr`), by a cyclic transform or
+//! [`mulmod_bnm1`], about half the cost of the full product.
+//!
 //! Variable time: the kernels trim their operands, compare, and loop on data-dependent
 //! corrections.
 
 #[cfg(test)]
 use super::divrem_normalized;
-use super::{add_1_in_place, cmp, mul, shl, sub_in_place, trim};
+use super::mulmod_bnm1::{mulmod_bnm1, mulmod_bnm1_size};
+use super::{add_1_in_place, add_mod_bnm1, cmp, mul, ntt, shl, sub_in_place, trim};
 use crate::cpu::Tier;
 use crate::limb::{Limb, LIMB_BITS};
 use core::cmp::Ordering;
@@ -81,10 +88,15 @@ pub fn reciprocal_approx(d: &[Limb]) -> Vec<Limb> {
     // with 2h >= n + 3, plus a few units from the floors below.
     let h = n / 2 + 2;
     let vh = reciprocal_approx(&d[n - h..]);
-    // B^2n - x0 d = B^(n-h) e with e = B^(n+h) - vh d (signed).
-    let mut p = vec![0; h + 1 + n];
-    mul(&mut p, &vh, d);
-    let (e_neg, e) = sub_from_power(&p, n + h);
+    // B^2n - x0 d = B^(n-h) e with e = B^(n+h) - vh d (signed). x0 d = B^2n (1 - eps) with
+    // |eps| < (3 + c) B^-h, so |e| = B^(n+h) |eps| < (3 + c) B^n.
+    let mut pow = vec![0; n + h + 1];
+    pow[n + h] = 1;
+    let (e_neg, e) = sub_product_wrapped(&pow, &vh, d, n).unwrap_or_else(|| {
+        let mut p = vec![0; h + 1 + n];
+        mul(&mut p, &vh, d);
+        sub_from_power(&p, n + h)
+    });
     // x1 - x0 = vh e / B^2h. Only e's limbs from h - 1 up matter: dropping the rest changes the
     // quotient by less than vh B^(h-1) / B^2h < 2 / B.
     let e_top = if e.len() > h - 1 {
@@ -137,6 +149,99 @@ fn sub_from_power(p: &[Limb], k: usize) -> (bool, Vec<Limb>) {
     }
 }
 
+/// `(negative, |c - a b|)` (trimmed) for a difference v = c - a b known to satisfy
+/// |v| < 2^32 B^`k`, from a b mod B^N - 1 with N >= k ([`wrapped_len`]) and v mod B: the
+/// residue x = v mod B^N - 1 in [0, B^N - 1] gives v = x + j (B^N - 1) for an integer j with
+/// |j| <= 2^32 + 1, and mod B that is v = x - j, so j = x_0 - v_0 mod B taken signed (the CRT of
+/// B^N - 1 and B). `None` below the sizes where that pays ([`wrapped_len`]), or when j is out of
+/// that range (the bound does not hold); the caller then takes the full product.
+/// Leaks: variable time: the lengths, the carries and the sign.
+fn sub_product_wrapped(c: &[Limb], a: &[Limb], b: &[Limb], k: usize) -> Option<(bool, Vec<Limb>)> {
+    let limbs = a.len().max(b.len());
+    let len = wrapped_len(a.len(), b.len(), k)?;
+    let mut x = vec![0; len + 1];
+    match ntt::pays(limbs, false) {
+        true => ntt::Transformed::new_cyclic(a, len)?.mul_cyclic(&mut x[..len], b),
+        false => mulmod_bnm1(&mut x[..len], a, b),
+    }
+    // c + (B^N - 1 - x), B^N - 1 - x being x's complement.
+    x[..len].iter_mut().for_each(|l| *l = !*l);
+    add_mod_bnm1(&mut x[..len], c);
+    let first = |v: &[Limb]| v.first().copied().unwrap_or(0);
+    let v0 = first(c).wrapping_sub(first(a).wrapping_mul(first(b)));
+    let j = x[0].wrapping_sub(v0) as i64;
+    if j.unsigned_abs() > (1 << 32) + 1 {
+        debug_assert!(false, "wrapped difference out of its bound");
+        return None;
+    }
+    let (negative, v) = if j >= 0 {
+        // v = x + j B^N - j >= 0, and x + j B^N >= j.
+        x[len] = j as Limb;
+        super::sub_1_in_place(&mut x, j as Limb);
+        (false, x)
+    } else {
+        // |v| = |j| (B^N - 1) - x >= 0.
+        let mut t = vec![0; len + 1];
+        t[len] = j.unsigned_abs();
+        super::sub_1_in_place(&mut t, j.unsigned_abs());
+        let borrow = sub_in_place(&mut t, &x[..len]);
+        debug_assert_eq!(borrow, 0);
+        (true, t)
+    };
+    let v = trim(&v).to_vec();
+    Some((negative && !v.is_empty(), v))
+}
+
+/// The length N >= `min` of the products mod B^N - 1 that stand in for a full product of
+/// operands of `na` and `nb` limbs ([`sub_product_wrapped`]). Where the full product would take
+/// the transform ([`ntt::pays`]): the shortest cyclic transform, if it is a power of two and
+/// shorter than the full product's (a 3 2^k length brings radix-3 tables of its own, which a
+/// one-off division builds for that one product: at 2^20 bits they cost more than the shorter
+/// transforms save). Else [`mulmod_bnm1_size`]. `None` below
+/// [`crate::tuning::MULMOD_BNM1_THRESHOLD`] limbs, where the full product costs as little.
+fn wrapped_len(na: usize, nb: usize, min: usize) -> Option<usize> {
+    let limbs = na.max(nb);
+    if limbs < crate::tuning::MULMOD_BNM1_THRESHOLD {
+        return None;
+    }
+    match ntt::pays(limbs, false) {
+        true => ntt::cyclic_len(min.max(limbs)).filter(|&n| {
+            n.is_power_of_two() && ntt::product_len(na, nb).is_some_and(|full| n < full)
+        }),
+        false => Some(mulmod_bnm1_size(min.max(limbs))),
+    }
+}
+
+/// Steps `q` and the remainder `r` = |W - q d| (negative when `negative`) until 0 <= r < d:
+/// down while negative, up while r >= d. Returns r.
+/// Leaks: variable time: the number of steps and the comparisons.
+fn settle(q: &mut [Limb], mut negative: bool, mut r: Vec<Limb>, d: &[Limb]) -> Vec<Limb> {
+    let mut steps = 0;
+    while negative {
+        // q -= 1, r += d
+        super::sub_1_in_place(q, 1);
+        if cmp(&r, d).is_le() {
+            let mut t = d.to_vec();
+            sub_in_place(&mut t, &r);
+            r = trim(&t).to_vec();
+            negative = false;
+        } else {
+            sub_in_place(&mut r, d);
+            r = trim(&r).to_vec();
+            negative = !r.is_empty();
+        }
+        steps += 1;
+    }
+    while cmp(&r, d).is_ge() {
+        add_1_in_place(q, 1);
+        sub_in_place(&mut r, d);
+        r = trim(&r).to_vec();
+        steps += 1;
+    }
+    debug_assert!(steps <= 64, "off by {steps}");
+    r
+}
+
 /// Make `x` (an approximation of floor(B^2n / d) within a few units) exact: with
 /// r = B^2n - x d, step x down while r < 0 and up while r >= d.
 /// Leaks: variable time: the number of steps and the comparisons.
@@ -147,30 +252,8 @@ fn correct(x: &mut [Limb], d: &[Limb]) {
     if !xt.is_empty() {
         mul(&mut p, &xt, d);
     }
-    let (mut neg, mut r) = sub_from_power(&p, 2 * n);
-    let mut steps = 0;
-    while neg {
-        // x -= 1, r += d
-        super::sub_1_in_place(x, 1);
-        if cmp(&r, d).is_le() {
-            let mut t = d.to_vec();
-            sub_in_place(&mut t, &r);
-            r = trim(&t).to_vec();
-            neg = false;
-        } else {
-            sub_in_place(&mut r, d);
-            r = trim(&r).to_vec();
-            neg = !r.is_empty();
-        }
-        steps += 1;
-    }
-    while cmp(&r, d).is_ge() {
-        add_1_in_place(x, 1);
-        sub_in_place(&mut r, d);
-        r = trim(&r).to_vec();
-        steps += 1;
-    }
-    debug_assert!(steps <= 16, "reciprocal off by {steps}");
+    let (neg, r) = sub_from_power(&p, 2 * n);
+    settle(x, neg, r, d);
 }
 
 /// A divisor prepared for many divisions: normalized (shifted left so its top bit is set) with
@@ -298,31 +381,27 @@ impl Reciprocal {
             qh[n] = 0;
         }
         qh.truncate(n);
-        // R = W - q^ d, as a 2n-limb two's complement value when negative.
-        let mut r = w.to_vec();
+        // R = W - q^ d: |R| < 65 d < 65 B^n (q^ is within a few units of q, more only when V
+        // is; the steps below check 64).
         let qt = trim(&qh);
-        if !qt.is_empty() {
-            let mut p = vec![0; qt.len() + n];
-            mul(&mut p, qt, &self.d);
-            let mut negative = sub_in_place(&mut r, trim(&p)) != 0;
-            let mut fixes = 0;
-            while negative {
-                // q^ was too large (only with an inexact V): add d back.
-                negative = super::add_in_place(&mut r, &self.d) == 0;
-                super::sub_1_in_place(&mut qh, 1);
-                fixes += 1;
-            }
-            debug_assert!(fixes <= 64, "Barrett estimate off by {fixes}");
-        }
-        let mut fixes = 0;
-        while cmp(&r, &self.d).is_ge() {
-            sub_in_place(&mut r, &self.d);
-            add_1_in_place(&mut qh, 1);
-            fixes += 1;
-        }
-        debug_assert!(fixes <= 64, "Barrett estimate off by {fixes}");
-        debug_assert!(trim(&r).len() <= n);
-        r.truncate(n);
+        let (negative, r) = match qt.is_empty() {
+            true => (false, trim(w).to_vec()),
+            false => sub_product_wrapped(w, qt, &self.d, n).unwrap_or_else(|| {
+                let mut p = vec![0; qt.len() + n];
+                mul(&mut p, qt, &self.d);
+                let mut r = w.to_vec();
+                let negative = sub_in_place(&mut r, trim(&p)) != 0;
+                if negative {
+                    // |R| = the two's complement of the 2n-limb R.
+                    r.iter_mut().for_each(|l| *l = !*l);
+                    add_1_in_place(&mut r, 1);
+                }
+                (negative, trim(&r).to_vec())
+            }),
+        };
+        let mut r = settle(&mut qh, negative, r, &self.d);
+        debug_assert!(r.len() <= n);
+        r.resize(n, 0);
         (qh, r)
     }
 }
@@ -404,7 +483,10 @@ mod tests {
     #[test]
     fn inexact_reciprocals_still_divide_exactly() {
         let mut s = 0x0f1e_2d3c_4b5a_6978;
-        for n in [8, 13, 40, crate::tuning::RECIPROCAL_BASECASE + 5] {
+        // 40 and up take the wrapped products (mulmod_bnm1), 512 the cyclic transform where the
+        // tier's full products take one, 600 there the full product (its cyclic length is not a
+        // power of two).
+        for n in [8, 13, 40, crate::tuning::RECIPROCAL_BASECASE + 5, 512, 600] {
             let mut d: Vec<Limb> = (0..n).map(|_| xorshift64(&mut s)).collect();
             d[n - 1] |= 1 << 63;
             let exact = Reciprocal::new(&d);

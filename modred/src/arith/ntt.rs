@@ -494,8 +494,10 @@ impl Tables {
     }
 }
 
-/// The tables of `set` for at least 2^`log_len` points, built once per process (and rebuilt
-/// larger when a longer transform comes).
+/// The tables of `set` for at least 2^`log_len` points, built once per process for the
+/// transform at hand and rebuilt larger when a longer one comes (each rebuild at least doubles
+/// them, so the builds cost under twice the last). Not rounded up: a one-off product (the CLI's
+/// `mulmod` at 2^14 bits) would pay more for 2^12-point tables than for its own product.
 fn tables(set: &PrimeSet, log_len: u32) -> Arc<Tables> {
     static CACHE: [Mutex<Option<Arc<Tables>>>; 3] =
         [Mutex::new(None), Mutex::new(None), Mutex::new(None)];
@@ -503,7 +505,7 @@ fn tables(set: &PrimeSet, log_len: u32) -> Arc<Tables> {
     match &*cache {
         Some(t) if t.log_len >= log_len => t.clone(),
         _ => {
-            let t = Arc::new(Tables::new(set, log_len.max(12).min(set.max_log_len)));
+            let t = Arc::new(Tables::new(set, log_len.min(set.max_log_len)));
             *cache = Some(t.clone());
             t
         }
@@ -848,13 +850,23 @@ fn cyclic_fits(set: &PrimeSet, limbs: usize, n: usize) -> bool {
     limbs <= n && 128 + ceil_log2(n) <= set.coeff_bits && lengths(set).any(|len| len == n)
 }
 
+/// The tier's transform length for products mod B^N - 1 of operands up to `limbs` limbs: the
+/// shortest of [`transform_len`] (N >= `limbs`), if its bound allows N terms.
+pub(crate) fn cyclic_len(limbs: usize) -> Option<usize> {
+    transform_len(limbs).filter(|&n| cyclic_fits(prime_set(), limbs, n))
+}
+
+/// The transform length (points) of [`mul_ntt`] for operands of `na` and `nb` limbs on the
+/// tier in use (`None` past the longest).
+pub(crate) fn product_len(na: usize, nb: usize) -> Option<usize> {
+    plan(prime_set(), 64 * na, 64 * nb).map(|(n, _)| n)
+}
+
 /// Whether this tier's transforms hold both of a k-limb REDC's operands: m' for full products
 /// with k-limb operands ([`Transformed::new`]`(m', k)`) and m for products mod B^L - 1 with
 /// L = [`transform_len`]`(k)` ([`Transformed::new_cyclic`]). Exactly when both give `Some`.
 pub(crate) fn redc_transforms_fit(k: usize) -> bool {
-    let set = prime_set();
-    plan(set, 64 * k, 64 * k.max(1)).is_some()
-        && transform_len(k).is_some_and(|n| cyclic_fits(set, k, n))
+    plan(prime_set(), 64 * k, 64 * k.max(1)).is_some() && cyclic_len(k).is_some()
 }
 
 /// ceil(log2 `n`) for n >= 1.
