@@ -182,10 +182,11 @@ pub const RECIPROCAL_BASECASE: usize = 192;
 /// products, serves: Newton / divide-and-conquer, 2n-by-n, 1.21 at 512 limbs, 1.10 at 768, 1.01
 /// at 1024 (ifma); 1.16 at 1536, 1.06 at 2048, 0.92 at 2560, 0.91 at 4096 (adx); 1.19 at 4096,
 /// 1.09 at 6144, 0.98 at 8192, 0.91 at 12288 (portable). With the wrapped products of
-/// `arith::div_newton` (Intel Xeon): 1.06-1.20 at 1024-1536, 0.94-0.99 at 1792-2048, 0.75 at
-/// 4096, 0.62 at 16384 (adx); 1.10-1.35 at 2560-3584, 0.95-0.99 at 4096, 1.02-1.12 at 6144, 0.84
-/// at 8192 (portable): the break-even depends on n's distance to a power of two (the cyclic
-/// transforms' lengths), thresholds kept. Measurements: `docs/tuning.md`.
+/// `arith::div_newton` (Intel Xeon): 1.11 at 512, 0.93 at 1024, 0.78 at 2048 (ifma); 1.06-1.43
+/// at 1024-1536, 0.94-0.99 at 1792-2048, 0.75 at 4096, 0.62 at 16384 (adx); 1.10-1.35 at
+/// 2560-3584, 0.95-0.99 at 4096, 1.02-1.12 at 6144, 0.84 at 8192 (portable): the break-even
+/// depends on n's distance to a power of two (the cyclic transforms' lengths), thresholds kept.
+/// Measurements: `docs/tuning.md`.
 pub const DIV_NEWTON_THRESHOLD_IFMA: usize = 1024;
 
 /// [`DIV_NEWTON_THRESHOLD_IFMA`] on the adx tier.
