@@ -157,10 +157,9 @@ fn sub_from_power(p: &[Limb], k: usize) -> (bool, Vec<Limb>) {
 /// that range (the bound does not hold); the caller then takes the full product.
 /// Leaks: variable time: the lengths, the carries and the sign.
 fn sub_product_wrapped(c: &[Limb], a: &[Limb], b: &[Limb], k: usize) -> Option<(bool, Vec<Limb>)> {
-    let limbs = a.len().max(b.len());
-    let len = wrapped_len(a.len(), b.len(), k)?;
+    let (len, cyclic) = wrapped_len(a.len(), b.len(), k)?;
     let mut x = vec![0; len + 1];
-    match ntt::pays(limbs, false) {
+    match cyclic {
         true => ntt::Transformed::new_cyclic(a, len)?.mul_cyclic(&mut x[..len], b),
         false => mulmod_bnm1(&mut x[..len], a, b),
     }
@@ -193,29 +192,39 @@ fn sub_product_wrapped(c: &[Limb], a: &[Limb], b: &[Limb], k: usize) -> Option<(
 }
 
 /// The length N >= `min` of the products mod B^N - 1 that stand in for a full product of
-/// operands of `na` and `nb` limbs ([`sub_product_wrapped`]). Where the full product would take
+/// operands of `na` and `nb` limbs ([`sub_product_wrapped`]), and whether a cyclic transform
+/// computes them. Where the full product would take
 /// the transform ([`ntt::pays`]): the shortest cyclic transform, if it is a power of two and
 /// shorter than the full product's (a 3 2^k length brings radix-3 tables of its own, which a
 /// one-off division builds for that one product: at 2^20 bits they cost more than the shorter
 /// transforms save). Else [`mulmod_bnm1_size`]. `None` below
 /// [`crate::tuning::MULMOD_BNM1_THRESHOLD`] limbs, where the full product costs as little.
-fn wrapped_len(na: usize, nb: usize, min: usize) -> Option<usize> {
+fn wrapped_len(na: usize, nb: usize, min: usize) -> Option<(usize, bool)> {
     let limbs = na.max(nb);
     if limbs < crate::tuning::MULMOD_BNM1_THRESHOLD {
         return None;
     }
     match ntt::pays(limbs, false) {
-        true => ntt::cyclic_len(min.max(limbs)).filter(|&n| {
-            n.is_power_of_two() && ntt::product_len(na, nb).is_some_and(|full| n < full)
-        }),
-        false => Some(mulmod_bnm1_size(min.max(limbs))),
+        true => ntt::cyclic_len(min.max(limbs))
+            .filter(|&n| {
+                n.is_power_of_two() && ntt::product_len(na, nb).is_some_and(|full| n < full)
+            })
+            .map(|n| (n, true)),
+        false => Some((mulmod_bnm1_size(min.max(limbs)), false)),
     }
 }
 
 /// Steps `q` and the remainder `r` = |W - q d| (negative when `negative`) until 0 <= r < d:
-/// down while negative, up while r >= d. Returns r.
+/// down while negative, up while r >= d, in at most `max_steps` steps (checked in debug builds).
+/// Returns r.
 /// Leaks: variable time: the number of steps and the comparisons.
-fn settle(q: &mut [Limb], mut negative: bool, mut r: Vec<Limb>, d: &[Limb]) -> Vec<Limb> {
+fn settle(
+    q: &mut [Limb],
+    mut negative: bool,
+    mut r: Vec<Limb>,
+    d: &[Limb],
+    max_steps: usize,
+) -> Vec<Limb> {
     let mut steps = 0;
     while negative {
         // q -= 1, r += d
@@ -238,7 +247,7 @@ fn settle(q: &mut [Limb], mut negative: bool, mut r: Vec<Limb>, d: &[Limb]) -> V
         r = trim(&r).to_vec();
         steps += 1;
     }
-    debug_assert!(steps <= 64, "off by {steps}");
+    debug_assert!(steps <= max_steps, "off by {steps}");
     r
 }
 
@@ -253,7 +262,7 @@ fn correct(x: &mut [Limb], d: &[Limb]) {
         mul(&mut p, &xt, d);
     }
     let (neg, r) = sub_from_power(&p, 2 * n);
-    settle(x, neg, r, d);
+    settle(x, neg, r, d, 16);
 }
 
 /// A divisor prepared for many divisions: normalized (shifted left so its top bit is set) with
@@ -389,17 +398,12 @@ impl Reciprocal {
             false => sub_product_wrapped(w, qt, &self.d, n).unwrap_or_else(|| {
                 let mut p = vec![0; qt.len() + n];
                 mul(&mut p, qt, &self.d);
-                let mut r = w.to_vec();
-                let negative = sub_in_place(&mut r, trim(&p)) != 0;
-                if negative {
-                    // |R| = the two's complement of the 2n-limb R.
-                    r.iter_mut().for_each(|l| *l = !*l);
-                    add_1_in_place(&mut r, 1);
-                }
+                let mut r = vec![0; 2 * n];
+                let negative = super::mul::abs_diff(&mut r, w, &p);
                 (negative, trim(&r).to_vec())
             }),
         };
-        let mut r = settle(&mut qh, negative, r, &self.d);
+        let mut r = settle(&mut qh, negative, r, &self.d, 64);
         debug_assert!(r.len() <= n);
         r.resize(n, 0);
         (qh, r)
