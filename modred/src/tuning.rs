@@ -220,9 +220,12 @@ pub const REDC_N_THRESHOLD: usize = 200;
 pub const REDC_N_THRESHOLD_PORTABLE: usize = 104;
 
 /// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
-/// two short ones, Mulders' split) instead of the schoolbook triangle. Measurements:
-/// `docs/tuning.md`.
-pub const MULLO_DC_THRESHOLD: usize = 32;
+/// two short ones, Mulders' split) instead of the schoolbook triangle, on the adx and ifma
+/// tiers (MULX/ADX rows). Measurements: `docs/tuning.md`.
+pub const MULLO_DC_THRESHOLD: usize = 48;
+
+/// [`MULLO_DC_THRESHOLD`] on the portable tier. Measurements: `docs/tuning.md`.
+pub const MULLO_DC_THRESHOLD_PORTABLE: usize = 32;
 
 /// Size (limbs) from which [`crate::arith::mulmod_bnm1::mulmod_bnm1`] splits an even size in
 /// two halves (mod B^h - 1 and B^h + 1) instead of folding a full product. Measurements:

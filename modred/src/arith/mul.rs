@@ -110,6 +110,13 @@ pub fn karatsuba_scratch_len(n: usize) -> usize {
 pub(crate) fn abs_diff(r: &mut [Limb], x: &[Limb], y: &[Limb]) -> bool {
     let (hi_x, lo_x) = (x.len(), y.len());
     debug_assert!(hi_x >= lo_x && r.len() == hi_x);
+    if hi_x == lo_x {
+        // Equal lengths (every split of an even n): one comparison from the top, one pass.
+        let x_less = cmp_n(x, y) == Ordering::Less;
+        let (big, small) = if x_less { (y, x) } else { (x, y) };
+        sub_n(r, big, small);
+        return x_less;
+    }
     // Compare x against y zero-extended.
     let x_less = x[lo_x..].iter().all(|&v| v == 0) && cmp_n(&x[..lo_x], y) == Ordering::Less;
     if x_less {
@@ -186,8 +193,22 @@ pub(crate) fn mul_karatsuba_on(
 /// same way) instead of four passes over 2h limbs. Every step is mod B^(2n) (carries and
 /// borrows out of the top dropped): the true result is < B^(2n), so wrap-arounds in between
 /// cancel.
+/// On the adx tier, equal halves of a multiple of 4 limbs take [`combine_equal_halves_adx`]
+/// (three passes), the others [`karatsuba_combine_portable`].
 /// Leaks: variable time: the carry and borrow propagations stop early.
 pub(crate) fn karatsuba_combine(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
+    #[cfg(target_arch = "x86_64")]
+    if r.len() == 4 * h && h.is_multiple_of(4) && super::adx_row(h) {
+        // SAFETY: the tier in use has BMI2 and ADX; h is a non-zero multiple of 4.
+        return unsafe { combine_equal_halves_adx(r, h, wm, subtract) };
+    }
+    karatsuba_combine_portable(r, h, wm, subtract)
+}
+
+/// [`karatsuba_combine`] on any tier and any halves: the three additions of h limbs, then w_M's
+/// pass.
+/// Leaks: variable time: the carry and borrow propagations stop early.
+pub(crate) fn karatsuba_combine_portable(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
     let hh = r.len() / 2 - h;
     debug_assert!((hh == h || hh == h + 1) && wm.len() == 2 * hh && h >= 1);
     {
@@ -209,6 +230,41 @@ pub(crate) fn karatsuba_combine(r: &mut [Limb], h: usize, wm: &[Limb], subtract:
         sub_in_place(&mut r[h..], wm);
     } else {
         add_in_place(&mut r[h..], wm);
+    }
+}
+
+/// [`karatsuba_combine`] for equal halves (h a multiple of 4) in three passes instead of five:
+/// T = L1 + H0 and U = T + L0 in one ([`super::x86_64::karatsuba_sums_adx`]), V = T + H1 and
+/// V -+ M1 in another ([`super::x86_64::karatsuba_high_adx`]), U -+ M0 in the third; then the
+/// carries: T's and U's and M0's at limb 2h, T's, V's and M1's at limb 3h (each step mod
+/// B^(4h), as in [`karatsuba_combine`]).
+/// Leaks: variable time: the carry and borrow propagations stop early.
+///
+/// # Safety
+/// BMI2 and ADX available; `r.len() == 4 h`, `wm.len() == 2 h`, h a non-zero multiple of 4.
+#[cfg(target_arch = "x86_64")]
+pub(crate) unsafe fn combine_equal_halves_adx(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
+    debug_assert!(r.len() == 4 * h && wm.len() == 2 * h && h.is_multiple_of(4) && h > 0);
+    let blocks = h / 4;
+    // SAFETY: r has 4h = 16 blocks limbs, wm 2h (callers); the passes touch r[..3h] and
+    // r[2h..4h] with wm[h..].
+    let (c_t, c_u) = unsafe { super::x86_64::karatsuba_sums_adx(r.as_mut_ptr(), blocks) };
+    // SAFETY: r[2h..] holds T and H1 (2h limbs), wm[h..] h limbs, disjoint from r.
+    let (c_v, c_m1) = unsafe {
+        super::x86_64::karatsuba_high_adx(r[2 * h..].as_mut_ptr(), wm[h..].as_ptr(), blocks, subtract)
+    };
+    let (mid, top) = r.split_at_mut(3 * h);
+    let u = &mut mid[h..2 * h];
+    if subtract {
+        let b_m0 = super::sub_n_in_place(u, &wm[..h]);
+        add_1_in_place(top, c_t + c_v);
+        sub_1_in_place(top, c_m1);
+        add_1_in_place(&mut r[2 * h..], c_t + c_u);
+        sub_1_in_place(&mut r[2 * h..], b_m0);
+    } else {
+        let c_m0 = add_n_in_place(u, &wm[..h]);
+        add_1_in_place(top, c_t + c_v + c_m1);
+        add_1_in_place(&mut r[2 * h..], c_t + c_u + c_m0);
     }
 }
 

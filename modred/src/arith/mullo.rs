@@ -2,7 +2,7 @@
 //! papers; GMP's `mpn_mullo_n`). Montgomery's quotient q = (x mod R) m' mod R is one
 //! (`reduce::montgomery::redc_n`).
 //!
-//! Below [`MULLO_DC_THRESHOLD`] limbs the schoolbook rows stop at limb n (a triangle: about
+//! Below [`dc_threshold`] limbs the schoolbook rows stop at limb n (a triangle: about
 //! n^2 / 2 limb products). From it, divide and conquer (T. Mulders, "On short multiplications
 //! and divisions", AAECC 11, 2000, §2; GMP's `mpn_mullo_n` takes the same splits): with
 //! a = a0 + a1 B^l, b = b0 + b1 B^l and h = n - l limbs in the high parts,
@@ -14,13 +14,13 @@
 //! about 0.81 M(n)), 0.775 for Toom-3, 0.821 for Toom-4, 0.9 for the transform.
 
 use super::{add_n_in_place, addmul_1, karatsuba_threshold, mul_1, mul_n, ntt, toom3_threshold};
-use crate::cpu;
+use crate::cpu::{self, Tier};
 use crate::limb::Limb;
-use crate::tuning::{MULLO_DC_THRESHOLD, TOOM4_THRESHOLD};
+use crate::tuning::{MULLO_DC_THRESHOLD, MULLO_DC_THRESHOLD_PORTABLE, TOOM4_THRESHOLD};
 
 /// `r = a b mod B^n` for `n = r.len() = a.len() = b.len() >= 1`. Allocates the scratch of
-/// [`mullo_n_with`] (none below [`MULLO_DC_THRESHOLD`]).
-/// Leaks: nothing but n below [`MULLO_DC_THRESHOLD`] (schoolbook rows); from it the full
+/// [`mullo_n_with`] (none below [`dc_threshold`]).
+/// Leaks: nothing but n below [`dc_threshold`] (schoolbook rows); from it the full
 /// products' variable time (Karatsuba's sign branches, see [`super::mul_n`]).
 pub fn mullo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     mullo_n_with(r, a, b, &mut vec![0; scratch_len(r.len())]);
@@ -29,7 +29,7 @@ pub fn mullo_n(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
 /// The scratch [`mullo_n_with`] needs for n limbs: the full product of each level (2l limbs)
 /// and the level below, which runs in its first h limbs' place.
 pub(crate) fn scratch_len(n: usize) -> usize {
-    if n < MULLO_DC_THRESHOLD {
+    if n < dc_threshold() {
         0
     } else {
         let h = high_len(n);
@@ -43,7 +43,7 @@ pub(crate) fn scratch_len(n: usize) -> usize {
 pub(crate) fn mullo_n_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut [Limb]) {
     let n = r.len();
     debug_assert!(n >= 1 && a.len() == n && b.len() == n && scratch.len() >= scratch_len(n));
-    if n < MULLO_DC_THRESHOLD {
+    if n < dc_threshold() {
         return mullo_basecase(r, a, b);
     }
     let h = high_len(n);
@@ -59,6 +59,15 @@ pub(crate) fn mullo_n_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: &mut
     add_n_in_place(&mut r[l..], cross);
     mullo_n_with(cross, &a[..h], &b[l..], below);
     add_n_in_place(&mut r[l..], cross);
+}
+
+/// The size (limbs) from which [`mullo_n`] splits on the tier in use: [`MULLO_DC_THRESHOLD`], or
+/// [`MULLO_DC_THRESHOLD_PORTABLE`] on the portable tier.
+pub(crate) fn dc_threshold() -> usize {
+    match cpu::tier() {
+        Tier::Portable => MULLO_DC_THRESHOLD_PORTABLE,
+        _ => MULLO_DC_THRESHOLD,
+    }
 }
 
 /// The length h of the high parts [`mullo_n`] splits n limbs into (Mulders' split: the full

@@ -927,11 +927,13 @@ fn constant_time_less_than_matches_num_bigint() {
 /// doubles, the sizes the REDC over products gives them) and a few small ones.
 fn short_and_cyclic_sizes() -> Vec<usize> {
     use crate::tuning::{
-        MULLO_DC_THRESHOLD, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD, REDC_N_THRESHOLD_PORTABLE,
+        MULLO_DC_THRESHOLD, MULLO_DC_THRESHOLD_PORTABLE, MULMOD_BNM1_THRESHOLD, REDC_N_THRESHOLD,
+        REDC_N_THRESHOLD_PORTABLE,
     };
     let mut s: Vec<usize> = (1..=9).collect();
     for t in [
         MULLO_DC_THRESHOLD,
+        MULLO_DC_THRESHOLD_PORTABLE,
         MULMOD_BNM1_THRESHOLD,
         REDC_N_THRESHOLD,
         REDC_N_THRESHOLD_PORTABLE,

@@ -260,6 +260,151 @@ add_sub_blocks! {
     sub_blocks, "sbb"
 }
 
+/// The first pass of Karatsuba's recombination for equal halves (`super::mul::karatsuba_combine`):
+/// with `r` = [L0 L1 H0 ...] in blocks of h = 4 `blocks` limbs, T = L1 + H0 on the CF chain
+/// (adcx) and U = T + L0 on the OF chain (adox), limb by limb; U replaces L1 and T replaces H0
+/// (each limb is read before it is written, and no later limb is written). Returns the carries
+/// (T's, U's) out of limb h - 1.
+/// Leaks: nothing but the length (constant time).
+///
+/// # Safety
+/// BMI2 and ADX available; `blocks > 0`; `r` points to 12 `blocks` writable limbs.
+#[target_feature(enable = "bmi2,adx")]
+pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, blocks: usize) -> (Limb, Limb) {
+    debug_assert!(blocks > 0);
+    let (mut p, mut count) = (r, blocks);
+    let half = blocks * 32;
+    let (c_t, c_u): (Limb, Limb);
+    // SAFETY: the loop reads and writes r[i], r[h + i], r[2h + i] for i < h = 4 blocks only.
+    unsafe {
+        core::arch::asm!(
+            "xor {t0:e}, {t0:e}",
+            "2:",
+            "mov {t0}, qword ptr [{p} + {hb}]",
+            "adcx {t0}, qword ptr [{p} + 2*{hb}]",
+            "mov qword ptr [{p} + 2*{hb}], {t0}",
+            "adox {t0}, qword ptr [{p}]",
+            "mov qword ptr [{p} + {hb}], {t0}",
+            "mov {t1}, qword ptr [{p} + {hb} + 8]",
+            "adcx {t1}, qword ptr [{p} + 2*{hb} + 8]",
+            "mov qword ptr [{p} + 2*{hb} + 8], {t1}",
+            "adox {t1}, qword ptr [{p} + 8]",
+            "mov qword ptr [{p} + {hb} + 8], {t1}",
+            "mov {t0}, qword ptr [{p} + {hb} + 16]",
+            "adcx {t0}, qword ptr [{p} + 2*{hb} + 16]",
+            "mov qword ptr [{p} + 2*{hb} + 16], {t0}",
+            "adox {t0}, qword ptr [{p} + 16]",
+            "mov qword ptr [{p} + {hb} + 16], {t0}",
+            "mov {t1}, qword ptr [{p} + {hb} + 24]",
+            "adcx {t1}, qword ptr [{p} + 2*{hb} + 24]",
+            "mov qword ptr [{p} + 2*{hb} + 24], {t1}",
+            "adox {t1}, qword ptr [{p} + 24]",
+            "mov qword ptr [{p} + {hb} + 24], {t1}",
+            "lea {p}, [{p} + 32]",
+            "lea rcx, [rcx - 1]",
+            "jrcxz 3f",
+            "jmp 2b",
+            "3:",
+            "mov {t0:e}, 0",
+            "mov {t1:e}, 0",
+            "setc {t0:l}",
+            "seto {t1:l}",
+            p = inout(reg) p,
+            hb = in(reg) half,
+            t0 = out(reg) c_t,
+            t1 = out(reg) c_u,
+            inout("rcx") count,
+            options(nostack),
+        );
+    }
+    let _ = (p, count);
+    (c_t, c_u)
+}
+
+/// The second pass of Karatsuba's recombination for equal halves: with `t` = [T H1] (h = 4
+/// `blocks` limbs each, T from [`karatsuba_sums_adx`]), V = T + H1 on the CF chain and
+/// V + M1 (or V - M1 when `subtract`, as V + !M1 + 1) on the OF chain replace T, M1 = `m`'s h
+/// limbs. Returns V's carry and M1's carry (addition) or borrow (subtraction) out of limb
+/// h - 1.
+/// Leaks: nothing but the length and `subtract` (constant time for a given sign).
+///
+/// # Safety
+/// BMI2 and ADX available; `blocks > 0`; `t` points to 8 `blocks` limbs, the first 4 `blocks`
+/// writable, `m` to 4 `blocks` readable limbs that overlap neither.
+#[target_feature(enable = "bmi2,adx")]
+pub(crate) unsafe fn karatsuba_high_adx(
+    t: *mut Limb,
+    m: *const Limb,
+    blocks: usize,
+    subtract: bool,
+) -> (Limb, Limb) {
+    debug_assert!(blocks > 0);
+    let (mut p, mut mp, mut count) = (t, m, blocks);
+    let half = blocks * 32;
+    let (c_v, c_m): (Limb, Limb);
+    // Subtraction adds the complement with OF set on entry (0x7f + 1 overflows, CF stays 0);
+    // its final OF is 1 when no borrow left limb h - 1.
+    macro_rules! pass {
+        ($setup:literal, $n0:literal, $n1:literal) => {
+            // SAFETY: the loop reads t[i], t[h + i], m[i] and writes t[i] for i < h.
+            unsafe {
+                core::arch::asm!(
+                    $setup,
+                    "2:",
+                    "mov {t0}, qword ptr [{p}]",
+                    "adcx {t0}, qword ptr [{p} + {hb}]",
+                    "mov {t1}, qword ptr [{mp}]",
+                    $n1,
+                    "adox {t0}, {t1}",
+                    "mov qword ptr [{p}], {t0}",
+                    "mov {t0}, qword ptr [{p} + 8]",
+                    "adcx {t0}, qword ptr [{p} + {hb} + 8]",
+                    "mov {t1}, qword ptr [{mp} + 8]",
+                    $n1,
+                    "adox {t0}, {t1}",
+                    "mov qword ptr [{p} + 8], {t0}",
+                    "mov {t0}, qword ptr [{p} + 16]",
+                    "adcx {t0}, qword ptr [{p} + {hb} + 16]",
+                    "mov {t1}, qword ptr [{mp} + 16]",
+                    $n1,
+                    "adox {t0}, {t1}",
+                    "mov qword ptr [{p} + 16], {t0}",
+                    "mov {t0}, qword ptr [{p} + 24]",
+                    "adcx {t0}, qword ptr [{p} + {hb} + 24]",
+                    "mov {t1}, qword ptr [{mp} + 24]",
+                    $n1,
+                    "adox {t0}, {t1}",
+                    "mov qword ptr [{p} + 24], {t0}",
+                    "lea {p}, [{p} + 32]",
+                    "lea {mp}, [{mp} + 32]",
+                    "lea rcx, [rcx - 1]",
+                    "jrcxz 3f",
+                    "jmp 2b",
+                    "3:",
+                    "mov {t0:e}, 0",
+                    "mov {t1:e}, 0",
+                    "setc {t0:l}",
+                    $n0,
+                    p = inout(reg) p,
+                    mp = inout(reg) mp,
+                    hb = in(reg) half,
+                    t0 = out(reg) c_v,
+                    t1 = out(reg) c_m,
+                    inout("rcx") count,
+                    options(nostack),
+                );
+            }
+        };
+    }
+    if subtract {
+        pass!("xor {t0:e}, {t0:e}\nmov {t0:l}, 0x7f\nadd {t0:l}, 1", "setno {t1:l}", "not {t1}");
+    } else {
+        pass!("xor {t0:e}, {t0:e}", "seto {t1:l}", "");
+    }
+    let _ = (p, mp, count);
+    (c_v, c_m)
+}
+
 mul_row_adx! {
     /// `r -= a * b + c` for any length (c: the borrow in), returning the borrow limb (the
     /// amount still to subtract at position `a.len()`).
@@ -726,6 +871,51 @@ mod tests {
                     // SAFETY: as above.
                     unsafe { mul_basecase_adx(&mut got, &a, &b) };
                     assert_eq!(got, want, "mul n={n} x {nb} pattern={pattern}");
+                }
+            }
+        }
+    }
+
+    /// The assembly recombination of equal halves against the portable one and against
+    /// num-bigint, mod B^(4h) (both drop carries and borrows out of the top), for both signs of
+    /// w_M and operands that make every carry and borrow (all ones, zeros, random).
+    #[test]
+    fn adx_karatsuba_combine_matches_portable() {
+        use crate::arith::mul::{combine_equal_halves_adx, karatsuba_combine_portable};
+        use num_bigint::BigUint;
+        if crate::cpu::detected() < crate::cpu::Tier::Adx {
+            eprintln!("skipped: this CPU has no BMI2/ADX");
+            return;
+        }
+        let big = |x: &[Limb]| BigUint::from_slice(&x.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>());
+        let mut s = 11;
+        for h in [4usize, 8, 12, 16, 32, 64] {
+            for pattern in 0..5 {
+                for subtract in [false, true] {
+                    let gen = |s: &mut u64| match pattern {
+                        0 => lcg(s),
+                        1 => u64::MAX,
+                        2 => 0,
+                        3 => lcg(s) | 0xffff_ffff_0000_0000,
+                        _ => lcg(s) & 1,
+                    };
+                    let r0: Vec<Limb> = (0..4 * h).map(|_| gen(&mut s)).collect();
+                    // w_M all ones or zero when the pattern is, else random.
+                    let wm: Vec<Limb> = (0..2 * h).map(|_| gen(&mut s)).collect();
+                    let mut want = r0.clone();
+                    karatsuba_combine_portable(&mut want, h, &wm, subtract);
+                    let mut got = r0.clone();
+                    // SAFETY: BMI2 and ADX (checked above); lengths 4h and 2h, h a multiple of 4.
+                    unsafe { combine_equal_halves_adx(&mut got, h, &wm, subtract) };
+                    assert_eq!(got, want, "h={h} pattern={pattern} subtract={subtract}");
+                    // r0 + (L + H -+ M) B^h mod B^(4h), L and H r0's halves.
+                    let modulus = BigUint::from(1u8) << (256 * h);
+                    let (l, hi) = (big(&r0[..2 * h]), big(&r0[2 * h..]));
+                    let middle = (l + hi + &modulus * 2u8 - if subtract { big(&wm) } else { BigUint::from(0u8) }
+                        + if subtract { BigUint::from(0u8) } else { big(&wm) })
+                        % &modulus;
+                    let oracle = (big(&r0) + (middle << (64 * h))) % &modulus;
+                    assert_eq!(big(&got), oracle, "num-bigint h={h} pattern={pattern}");
                 }
             }
         }
