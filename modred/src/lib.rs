@@ -130,6 +130,19 @@ internal_mod! {
     mod tuning;
 }
 
+// rustfmt does not follow modules declared inside a macro: these never-compiled declarations
+// of the same files let `cargo fmt` reach them.
+#[cfg(any())]
+mod arith;
+#[cfg(any())]
+mod count;
+#[cfg(any())]
+mod limb;
+#[cfg(any())]
+mod scan;
+#[cfg(any())]
+mod tuning;
+
 pub mod cpu;
 pub mod error;
 pub mod evm;

@@ -26,7 +26,10 @@ use crate::tuning::DIV_DC_THRESHOLD;
 pub fn divrem_dc(u: &mut [Limb], v: &[Limb], q: Option<&mut [Limb]>) {
     let n = v.len();
     debug_assert!(n >= 2 && v[n - 1] >> (LIMB_BITS - 1) == 1 && u.len() > n);
-    debug_assert!(cmp_n(&u[u.len() - n..], v).is_lt(), "dividend's top not below the divisor");
+    debug_assert!(
+        cmp_n(&u[u.len() - n..], v).is_lt(),
+        "dividend's top not below the divisor"
+    );
     let qn = u.len() - n;
     let mut own = Vec::new();
     let q = match q {
@@ -134,7 +137,18 @@ mod tests {
     fn dc_division_matches_knuth_and_gmp() {
         let t = DIV_DC_THRESHOLD;
         let mut s = 0x2545_f491_4f6c_dd1d;
-        for n in [2, 3, t - 1, t, t + 1, 2 * t - 1, 2 * t, 2 * t + 1, 3 * t + 5, 5 * t] {
+        for n in [
+            2,
+            3,
+            t - 1,
+            t,
+            t + 1,
+            2 * t - 1,
+            2 * t,
+            2 * t + 1,
+            3 * t + 5,
+            5 * t,
+        ] {
             for qn in [1, n / 2 + 1, n - 1, n, n + 1, 2 * n + 3] {
                 for case in 0..4 {
                     let mut v: Vec<Limb> = (0..n).map(|_| xorshift64(&mut s)).collect();

@@ -123,7 +123,10 @@ pub fn reciprocal_approx(d: &[Limb]) -> Vec<Limb> {
         let c = super::add_in_place(&mut x, &delta);
         debug_assert_eq!(c, 0);
     }
-    debug_assert!(x[n + 1] == 0 && x[n] <= 2, "reciprocal estimate out of range");
+    debug_assert!(
+        x[n + 1] == 0 && x[n] <= 2,
+        "reciprocal estimate out of range"
+    );
     x.truncate(n + 1);
     x
 }
@@ -501,7 +504,10 @@ mod tests {
                 (exact.v.clone(), &approx)
             };
             sub_in_place(&mut diff, smaller);
-            assert!(trim(&diff).len() <= 1 && diff[0] <= 16, "n={n}: off by {diff:?}");
+            assert!(
+                trim(&diff).len() <= 1 && diff[0] <= 16,
+                "n={n}: off by {diff:?}"
+            );
             for delta in [-20i64, -3, -1, 0, 1, 3, 20] {
                 let mut r = exact.clone();
                 if delta < 0 {

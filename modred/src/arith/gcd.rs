@@ -11,9 +11,9 @@
 use super::gcd_lehmer::{lehmer_step, Matrix};
 use super::hgcd::reduce_by_top;
 use super::{cmp, div_rem, is_zero, sub_in_place, trim};
-use core::cmp::Ordering;
 use crate::limb::Limb;
 use crate::tuning::{GCD_HGCD_THRESHOLD, GCD_HGCD_TOP_DIVISOR};
+use core::cmp::Ordering;
 
 /// Euclid's reduction of `(a, b)` to `(g, 0)` or `(0, g)`, accumulating `m` (0 or 1 rows).
 /// Stops early, with a consistent state, once [`crate::cancel`] is requested (polled at every

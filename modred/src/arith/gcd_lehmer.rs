@@ -264,11 +264,7 @@ pub fn hgcd2(x: u128, y: u128, need: usize, exact: bool) -> Option<[[Limb; 2]; 2
 /// [`hgcd2`] for non-zero `x, y`, compiled once per `EXACT`. Without it, no remainder of a
 /// step taken is zero (`need > bitlen(divisor)`), so only the exact steps check for one.
 #[inline(always)]
-fn hgcd2_steps<const EXACT: bool>(
-    mut x: u128,
-    mut y: u128,
-    need: usize,
-) -> Option<[[Limb; 2]; 2]> {
+fn hgcd2_steps<const EXACT: bool>(mut x: u128, mut y: u128, need: usize) -> Option<[[Limb; 2]; 2]> {
     debug_assert!(x != 0 && y != 0 && (EXACT || need > bits128(x.max(y))));
     let (mut m00, mut m01, mut m10, mut m11): (Limb, Limb, Limb, Limb) = (1, 0, 0, 1);
     let mut stepped = false;
@@ -307,9 +303,23 @@ fn hgcd2_steps<const EXACT: bool>(
         if x2 != 0 && y2 != 0 {
             loop {
                 let taken = if x2 >= y2 {
-                    matrix_step(&mut x2, y2, [&mut m01, &mut m11], [m00, m10], divq64, keeps2)
+                    matrix_step(
+                        &mut x2,
+                        y2,
+                        [&mut m01, &mut m11],
+                        [m00, m10],
+                        divq64,
+                        keeps2,
+                    )
                 } else {
-                    matrix_step(&mut y2, x2, [&mut m00, &mut m10], [m01, m11], divq64, keeps2)
+                    matrix_step(
+                        &mut y2,
+                        x2,
+                        [&mut m00, &mut m10],
+                        [m01, m11],
+                        divq64,
+                        keeps2,
+                    )
                 };
                 if !taken {
                     break;
@@ -418,12 +428,7 @@ pub fn div_step(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix, bound: usi
 /// `bitlen(a) + bitlen(b) >= bound` are taken (`bound = 0`: every step, down to a zero).
 /// Returns whether a step was taken: always, for `bound = 0` and both non-zero.
 /// Leaks: variable time: the operands' values.
-pub fn lehmer_step(
-    a: &mut Vec<Limb>,
-    b: &mut Vec<Limb>,
-    m: &mut Matrix,
-    bound: usize,
-) -> bool {
+pub fn lehmer_step(a: &mut Vec<Limb>, b: &mut Vec<Limb>, m: &mut Matrix, bound: usize) -> bool {
     let (la, lb) = (bit_len(a), bit_len(b));
     if la == 0 || lb == 0 {
         return false;

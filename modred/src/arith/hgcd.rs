@@ -58,7 +58,10 @@ pub fn hgcd(a: &mut Vec<Limb>, b: &mut Vec<Limb>) -> Option<Matrix> {
     // >= (9/4) (N' - B^p2) B^p2 >= (9/8) N' B^p2 when N' >= 2 B^p2. That is >= 2^bound when
     // 64 p2 + bitlen(N') - 1 >= bound, so p2 = ceil((bound + 1 - bitlen(N')) / 64).
     let top2 = bit_len(a).max(bit_len(b));
-    let p2 = (bound + 1).saturating_sub(top2).div_ceil(LIMB_BITS as usize).max(1);
+    let p2 = (bound + 1)
+        .saturating_sub(top2)
+        .div_ceil(LIMB_BITS as usize)
+        .max(1);
     if a.len().max(b.len()) >= p2 + 2 {
         if let Some(m2) = reduce_by_top(a, b, p2, bound) {
             m.mul_assign(&m2);
@@ -70,7 +73,14 @@ pub fn hgcd(a: &mut Vec<Limb>, b: &mut Vec<Limb>) -> Option<Matrix> {
 
 /// `h B^p + x u - y v`, or `None` if negative.
 /// Leaks: variable time, as the products.
-fn extend(h: &[Limb], p: usize, x: &[Limb], u: &[Limb], y: &[Limb], v: &[Limb]) -> Option<Vec<Limb>> {
+fn extend(
+    h: &[Limb],
+    p: usize,
+    x: &[Limb],
+    u: &[Limb],
+    y: &[Limb],
+    v: &[Limb],
+) -> Option<Vec<Limb>> {
     let xu = nat_mul(x, u);
     let yv = nat_mul(y, v);
     let len = (h.len() + p).max(xu.len()).max(yv.len()) + 1;
@@ -94,7 +104,12 @@ fn extend(h: &[Limb], p: usize, x: &[Limb], u: &[Limb], y: &[Limb], v: &[Limb]) 
 /// `((3/4) a_s B^p, (5/4) a_s B^p)`, so non-negative always, and the bound holds when
 /// `64 p + bitlen(max(a, b)) - 1 >= bound` (see the second call in [`hgcd`]).
 /// Leaks: variable time: the operands' values.
-pub fn reduce_by_top(a: &mut Vec<Limb>, b: &mut Vec<Limb>, p: usize, bound: usize) -> Option<Matrix> {
+pub fn reduce_by_top(
+    a: &mut Vec<Limb>,
+    b: &mut Vec<Limb>,
+    p: usize,
+    bound: usize,
+) -> Option<Matrix> {
     if a.len() <= p || b.len() <= p {
         return None;
     }

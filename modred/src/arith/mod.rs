@@ -31,7 +31,9 @@ pub mod x86_64;
 pub use div::{div_rem, div_rem_1, divrem_normalized, rem_vartime};
 pub(crate) use mul::abs_diff as abs_diff_for_sqr;
 pub use mul::{karatsuba_scratch_len, mul, mul_basecase, mul_karatsuba, mul_n, mul_unbalanced};
-pub(crate) use mul::{karatsuba_threshold, mul_basecase_on, mul_karatsuba_on, mul_n_in, toom3_threshold, with_scratch};
+pub(crate) use mul::{
+    karatsuba_threshold, mul_basecase_on, mul_karatsuba_on, mul_n_in, toom3_threshold, with_scratch,
+};
 pub use sqr::{sqr, sqr_basecase, sqr_karatsuba};
 pub(crate) use sqr::{sqr_basecase_on, sqr_in, sqr_karatsuba_on};
 

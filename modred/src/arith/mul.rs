@@ -3,15 +3,15 @@
 
 use super::ntt;
 use super::{
-    add_1_in_place, add_in_place, add_n, add_n_in_place, addmul_1_portable, addmul_2_portable, cmp_n,
-    mul_1_portable, sub_1_in_place, sub_in_place, sub_n,
+    add_1_in_place, add_in_place, add_n, add_n_in_place, addmul_1_portable, addmul_2_portable,
+    cmp_n, mul_1_portable, sub_1_in_place, sub_in_place, sub_n,
 };
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use crate::tuning::{
     KARATSUBA_SQR_THRESHOLD, KARATSUBA_SQR_THRESHOLD_PORTABLE, KARATSUBA_THRESHOLD,
-    KARATSUBA_THRESHOLD_PORTABLE, TOOM3_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD_PORTABLE, TOOM3_THRESHOLD,
-    TOOM3_THRESHOLD_PORTABLE, TOOM4_THRESHOLD,
+    KARATSUBA_THRESHOLD_PORTABLE, TOOM3_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD_PORTABLE,
+    TOOM3_THRESHOLD, TOOM3_THRESHOLD_PORTABLE, TOOM4_THRESHOLD,
 };
 use core::cmp::Ordering;
 
@@ -243,7 +243,12 @@ pub(crate) fn karatsuba_combine_portable(r: &mut [Limb], h: usize, wm: &[Limb], 
 /// # Safety
 /// BMI2 and ADX available; `r.len() == 4 h`, `wm.len() == 2 h`, h a non-zero multiple of 4.
 #[cfg(target_arch = "x86_64")]
-pub(crate) unsafe fn combine_equal_halves_adx(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
+pub(crate) unsafe fn combine_equal_halves_adx(
+    r: &mut [Limb],
+    h: usize,
+    wm: &[Limb],
+    subtract: bool,
+) {
     debug_assert!(r.len() == 4 * h && wm.len() == 2 * h && h.is_multiple_of(4) && h > 0);
     let blocks = h / 4;
     // SAFETY: r has 4h = 16 blocks limbs, wm 2h (callers); the passes touch r[..3h] and
@@ -251,7 +256,12 @@ pub(crate) unsafe fn combine_equal_halves_adx(r: &mut [Limb], h: usize, wm: &[Li
     let (c_t, c_u) = unsafe { super::x86_64::karatsuba_sums_adx(r.as_mut_ptr(), blocks) };
     // SAFETY: r[2h..] holds T and H1 (2h limbs), wm[h..] h limbs, disjoint from r.
     let (c_v, c_m1) = unsafe {
-        super::x86_64::karatsuba_high_adx(r[2 * h..].as_mut_ptr(), wm[h..].as_ptr(), blocks, subtract)
+        super::x86_64::karatsuba_high_adx(
+            r[2 * h..].as_mut_ptr(),
+            wm[h..].as_ptr(),
+            blocks,
+            subtract,
+        )
     };
     let (mid, top) = r.split_at_mut(3 * h);
     let u = &mut mid[h..2 * h];

@@ -205,11 +205,10 @@ pub fn pays(n: usize, squaring: bool) -> bool {
     }
     dense_window().is_some_and(|(min, bits)| {
         n >= min
-            && plan(prime_set(), 64 * n, 64 * n)
-                .is_some_and(|(points, _)| {
-                    // Bits per point 128 n / points, compared exactly.
-                    bits.start() * points <= 128 * n && 128 * n <= bits.end().saturating_mul(points)
-                })
+            && plan(prime_set(), 64 * n, 64 * n).is_some_and(|(points, _)| {
+                // Bits per point 128 n / points, compared exactly.
+                bits.start() * points <= 128 * n && 128 * n <= bits.end().saturating_mul(points)
+            })
     })
 }
 
@@ -317,14 +316,20 @@ pub(crate) struct Twiddles {
     pub(crate) w_inv: Vec<u64>,
     pub(crate) w_inv_q: Vec<u64>,
     /// Read only by the FMA kernels (x86-64).
-    #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", not(feature = "count"))),
+        allow(dead_code)
+    )]
     pub(crate) fp: FpTwiddles,
 }
 
 /// The twiddles of [`Twiddles`] for the floating-point kernels: each w as the integer in
 /// [-p/2, p/2] congruent to it, and w_q = fl(w / p), as doubles; padded likewise.
 #[derive(Default)]
-#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", not(feature = "count"))),
+    allow(dead_code)
+)]
 pub(crate) struct FpTwiddles {
     pub(crate) w: Vec<f64>,
     pub(crate) w_q: Vec<f64>,
@@ -334,18 +339,29 @@ pub(crate) struct FpTwiddles {
 
 /// A constant w < p as the floating-point kernels take it: the integer in [-p/2, p/2]
 /// congruent to w, and its quotient fl(w / p), as doubles.
-#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", not(feature = "count"))),
+    allow(dead_code)
+)]
 pub(crate) fn fp_constant(w: u64, p: u64) -> (f64, f64) {
     debug_assert!(w < p);
-    let w = if w > p / 2 { -((p - w) as f64) } else { w as f64 };
+    let w = if w > p / 2 {
+        -((p - w) as f64)
+    } else {
+        w as f64
+    };
     (w, w / p as f64)
 }
 
-#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", not(feature = "count"))),
+    allow(dead_code)
+)]
 impl FpTwiddles {
     /// From the tables of [`Twiddles`] (entries below p, zero padding).
     fn new(w: &[u64], w_inv: &[u64], p: u64) -> Self {
-        let split = |t: &[u64]| -> (Vec<f64>, Vec<f64>) { t.iter().map(|&x| fp_constant(x, p)).unzip() };
+        let split =
+            |t: &[u64]| -> (Vec<f64>, Vec<f64>) { t.iter().map(|&x| fp_constant(x, p)).unzip() };
         let ((w, w_q), (w_inv, w_inv_q)) = (split(w), split(w_inv));
         Self {
             w,
@@ -568,7 +584,10 @@ struct Twist {
 /// The [`Twist`] constants for the floating-point kernels: each as [`fp_constant`]'s pair,
 /// `twist[e - 1]` = (ψ^(e i), quotients) for e = 1, 2, likewise `untwist` with ψ^(-e i).
 #[derive(Default)]
-#[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+#[cfg_attr(
+    not(all(target_arch = "x86_64", not(feature = "count"))),
+    allow(dead_code)
+)]
 pub(crate) struct FpTwist {
     pub(crate) omega: (f64, f64),
     pub(crate) twist: [(Vec<f64>, Vec<f64>); 2],
@@ -581,10 +600,16 @@ impl Twist {
         let psi_inv = powmod(psi, p - 2, p);
         let omega = powmod(psi, m as u64, p);
         let twist = [powers(psi, m, p), powers(mulmod(psi, psi, p), m, p)];
-        let untwist = [powers(psi_inv, m, p), powers(mulmod(psi_inv, psi_inv, p), m, p)];
+        let untwist = [
+            powers(psi_inv, m, p),
+            powers(mulmod(psi_inv, psi_inv, p), m, p),
+        ];
         #[cfg(all(target_arch = "x86_64", not(feature = "count")))]
         if kernels == Kernels::Fma {
-            let split = |t: &[Vec<u64>; 2]| t.each_ref().map(|t| t.iter().map(|&x| fp_constant(x, p)).unzip());
+            let split = |t: &[Vec<u64>; 2]| {
+                t.each_ref()
+                    .map(|t| t.iter().map(|&x| fp_constant(x, p)).unzip())
+            };
             return Self {
                 omega: Default::default(),
                 twist: Default::default(),
@@ -597,7 +622,8 @@ impl Twist {
             };
         }
         let _ = kernels;
-        let pre = |t: [Vec<u64>; 2]| t.map(|t| t.into_iter().map(|w| [w, shoup_pre(w, p)]).collect());
+        let pre =
+            |t: [Vec<u64>; 2]| t.map(|t| t.into_iter().map(|w| [w, shoup_pre(w, p)]).collect());
         Self {
             omega: [omega, shoup_pre(omega, p)],
             twist: pre(twist),
@@ -645,7 +671,12 @@ fn forward_radix3(a: &mut [u64], tw: &Twist, p: u64) {
         let t = scalar(shoup(u1 + two_p - u2, w, ws, p));
         *x0 = reduce_2p(u0 + u1, two_p) + u2;
         *x1 = shoup(reduce_2p(u0 + two_p - u2, two_p) + t, t1[0], t1[1], p);
-        *x2 = shoup(reduce_2p(u0 + two_p - u1, two_p) + two_p - t, t2[0], t2[1], p);
+        *x2 = shoup(
+            reduce_2p(u0 + two_p - u1, two_p) + two_p - t,
+            t2[0],
+            t2[1],
+            p,
+        );
     });
 }
 
@@ -786,7 +817,10 @@ struct Coefficients<'a> {
     x: &'a [Limb],
     b: u32,
     count: usize,
-    #[cfg_attr(not(all(target_arch = "x86_64", not(feature = "count"))), allow(dead_code))]
+    #[cfg_attr(
+        not(all(target_arch = "x86_64", not(feature = "count"))),
+        allow(dead_code)
+    )]
     split: Vec<u64>,
 }
 
@@ -956,9 +990,12 @@ impl CrtConsts {
         Self {
             fields: t.fields,
             // N^{-1} = p - (p - 1) / N since N divides p - 1.
-            scale: t
-                .fields
-                .map(|f| pre(mulmod(f.pointwise_factor, f.p - (f.p - 1) / n as u64, f.p), f.p)),
+            scale: t.fields.map(|f| {
+                pre(
+                    mulmod(f.pointwise_factor, f.p - (f.p - 1) / n as u64, f.p),
+                    f.p,
+                )
+            }),
             c12: pre(t.c12[0], p2),
             p1_mod_p3: pre(t.p1_mod_p3[0], p3),
             c123: pre(t.c123[0], p3),
@@ -1431,7 +1468,8 @@ fn accumulate_packed(r: &mut [Limb], c: &[u64], stride: usize, count: usize, b: 
     let len = r.len();
     // The window in locals (an array shifted in memory stalled on store forwarding).
     let (mut a0, mut a1, mut a2, mut a3, mut a4) = (0u64, 0u64, 0u64, 0u64, 0u64);
-    let mut base = 0usize; // bit offset of a0, a multiple of 64
+    // The bit offset of a0, a multiple of 64.
+    let mut base = 0usize;
     // The next limb of r to write. With wrap, limbs at len and above fold back to the bottom
     // (B^len = 1): kept in `high`.
     let mut out = 0usize;
@@ -1540,7 +1578,9 @@ mod tests {
             assert!(redc_transforms_fit(k), "{k}");
             let x = vec![Limb::MAX; k];
             assert!(Transformed::new(&x, k).is_some());
-            assert!(transform_len(k).and_then(|n| Transformed::new_cyclic(&x, n)).is_some());
+            assert!(transform_len(k)
+                .and_then(|n| Transformed::new_cyclic(&x, n))
+                .is_some());
         }
         assert!(!redc_transforms_fit(longest + 1));
         assert!(transform_len(longest + 1).is_none());
@@ -1559,9 +1599,9 @@ mod tests {
             assert_eq!(first, [16, 32, 48, 64, 96, 128, 192]);
             let all: Vec<usize> = lengths(set).collect();
             assert!(all.windows(2).all(|w| w[0] < w[1]));
-            assert!(all.iter().all(|&n| {
-                set.primes.iter().all(|&p| (p - 1).is_multiple_of(n as u64))
-            }));
+            assert!(all
+                .iter()
+                .all(|&n| { set.primes.iter().all(|&p| (p - 1).is_multiple_of(n as u64)) }));
         }
     }
 
@@ -1660,10 +1700,14 @@ mod tests {
                 let c = [out[i], out[n + i], out[2 * n + i]];
                 // c < p1 p2 p3: c / 2^64 < bound p3 / 2^64, checked as (c2 c1) < bound p3 >> 64.
                 let top = (c[2] as u128) << 64 | c[1] as u128;
-                let limit = (bound >> 64) * p3 as u128 + ((bound as u64 as u128 * p3 as u128) >> 64);
+                let limit =
+                    (bound >> 64) * p3 as u128 + ((bound as u64 as u128 * p3 as u128) >> 64);
                 assert!(top <= limit, "coefficient {i} out of range");
                 for (j, &p) in FMA.primes.iter().enumerate() {
-                    let c_mod = c.iter().rev().fold(0u128, |acc, &x| ((acc << 64) | x as u128) % p as u128);
+                    let c_mod = c
+                        .iter()
+                        .rev()
+                        .fold(0u128, |acc, &x| ((acc << 64) | x as u128) % p as u128);
                     let n_inv = p - (p - 1) / n as u64;
                     let want = mulmod(res[j * n + i] % p, n_inv, p);
                     assert_eq!(c_mod as u64, want, "coefficient {i} mod p{j}");
@@ -1684,8 +1728,17 @@ mod tests {
         }
         let [p1, p2, p3] = FMA.primes;
         let p1p2 = p1 as u128 * p2 as u128;
-        let edges =
-            |p: u64| [0, 1, p - 1, p >> 1, 0xffff_ffff, (p - 1) & !0xffff_ffff, p - (1 << 32)];
+        let edges = |p: u64| {
+            [
+                0,
+                1,
+                p - 1,
+                p >> 1,
+                0xffff_ffff,
+                (p - 1) & !0xffff_ffff,
+                p - (1 << 32),
+            ]
+        };
         let mut state = 5u64;
         let mut xs: Vec<[u64; 3]> = Vec::new();
         for a in edges(p1) {
@@ -1726,7 +1779,16 @@ mod tests {
     #[test]
     fn aligned_accumulation_matches_the_general_one() {
         let mut state = 11u64;
-        for (count, len) in [(1usize, 1usize), (1, 3), (5, 2), (8, 10), (16, 17), (16, 18), (32, 33), (32, 40)] {
+        for (count, len) in [
+            (1usize, 1usize),
+            (1, 3),
+            (5, 2),
+            (8, 10),
+            (16, 17),
+            (16, 18),
+            (32, 33),
+            (32, 40),
+        ] {
             let stride = count.next_multiple_of(8);
             let mut c: Vec<u64> = (0..3 * stride)
                 .map(|_| crate::limb::xorshift64(&mut state))
@@ -1747,9 +1809,16 @@ mod tests {
     fn packed_accumulations_match_gmp() {
         let mut state = 12u64;
         for b in [50u32, 51, 52, 63, 65, 70, 74] {
-            for (count, len) in
-                [(1usize, 1usize), (1, 4), (7, 3), (8, 9), (24, 20), (24, 40), (40, 60), (131, 150)]
-            {
+            for (count, len) in [
+                (1usize, 1usize),
+                (1, 4),
+                (7, 3),
+                (8, 9),
+                (24, 20),
+                (24, 40),
+                (40, 60),
+                (131, 150),
+            ] {
                 let stride = count.next_multiple_of(8);
                 let mut c: Vec<u64> = (0..3 * stride)
                     .map(|_| crate::limb::xorshift64(&mut state))
@@ -1796,8 +1865,20 @@ mod tests {
         let t = tables(&FMA, 5);
         for (j, f) in t.fields.iter().enumerate() {
             let p = f.p;
-            let mut x = vec![0, 1, p - 1, p, 2 * p, 4 * p - 1, (1 << 52) - 1, 1 << 52, u64::MAX];
-            x.extend((0..18).map(|i| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j as u64));
+            let mut x = vec![
+                0,
+                1,
+                p - 1,
+                p,
+                2 * p,
+                4 * p - 1,
+                (1 << 52) - 1,
+                1 << 52,
+                u64::MAX,
+            ];
+            x.extend(
+                (0..18).map(|i| (i as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ j as u64),
+            );
             x.extend([u64::MAX; 6]);
             for b in [64, 36, 51, 52, 53, 63, 65, 67, 70, 74, 100] {
                 let count = (64 * x.len()).div_ceil(b as usize);
@@ -1813,7 +1894,11 @@ mod tests {
                         continue;
                     }
                     assert!(d < 2 * p, "coefficient {k}, b {b}");
-                    assert_eq!(d % p, (want % p as u128) as u64, "coefficient {k}, b {b}, p{j}");
+                    assert_eq!(
+                        d % p,
+                        (want % p as u128) as u64,
+                        "coefficient {k}, b {b}, p{j}"
+                    );
                 }
             }
         }
@@ -1834,7 +1919,11 @@ mod tests {
         // 2^k and 3 2^k points.
         let sizes = (MIN_LOG_LEN..=13).flat_map(|l| [(l, false), (l, true)]);
         for (log_len, three) in sizes {
-            let n = if three { 3 << log_len } else { 1usize << log_len };
+            let n = if three {
+                3 << log_len
+            } else {
+                1usize << log_len
+            };
             let t = tables(&FMA, log_len);
             let twist = three.then(|| twists(&FMA, log_len));
             for j in 0..3 {
@@ -1848,7 +1937,9 @@ mod tests {
                 };
                 // Inputs in [0, 4p), the extremes included.
                 let mut a: Vec<u64> = (0..n).map(|_| next(4 * p)).collect();
-                let b: Vec<u64> = (0..n).map(|i| if i % 3 == 0 { 4 * p - 1 } else { next(4 * p) }).collect();
+                let b: Vec<u64> = (0..n)
+                    .map(|i| if i % 3 == 0 { 4 * p - 1 } else { next(4 * p) })
+                    .collect();
                 a[0] = 4 * p - 1;
                 a[1] = 0;
                 let to_f = |v: &[u64]| v.iter().map(|&x| x as f64).collect::<Vec<f64>>();
@@ -1869,7 +1960,10 @@ mod tests {
                 let m = 1usize << log_len;
                 let psi = powmod(FMA.generators[j], (p - 1) / n as u64, p);
                 let w = powmod(FMA.generators[j], (p - 1) >> log_len, p);
-                for k in [0, 1, n / 2 - 1, n / 2, n - 1, m, m + 3, n - m + 1].into_iter().filter(|&k| k < n) {
+                for k in [0, 1, n / 2 - 1, n / 2, n - 1, m, m + 3, n - m + 1]
+                    .into_iter()
+                    .filter(|&k| k < n)
+                {
                     let (i, e) = (k % m, powmod(psi, (k / m) as u64, p));
                     let rev = (i.reverse_bits() >> (usize::BITS - log_len)) as u64;
                     let e = mulmod(e, powmod(w, rev, p), p);
@@ -1877,7 +1971,11 @@ mod tests {
                     for &x in a.iter().rev() {
                         want = (mulmod(want, e, p) + x % p) % p;
                     }
-                    assert_eq!((ma[k] as i128).rem_euclid(p as i128) as u64, want, "eval {k} of {n}");
+                    assert_eq!(
+                        (ma[k] as i128).rem_euclid(p as i128) as u64,
+                        want,
+                        "eval {k} of {n}"
+                    );
                 }
                 reference::pointwise(&mut ma, &mb, p as f64);
                 // SAFETY: as above.

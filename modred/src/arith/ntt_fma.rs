@@ -183,7 +183,14 @@ unsafe fn wide_stage<const FWD: bool, const R: bool>(
 /// As [`wide_stage`].
 #[inline]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn forward_stage(a: &mut [f64], offset: usize, len: usize, stage: u32, tw: &FpTwiddles, c: &Consts) {
+unsafe fn forward_stage(
+    a: &mut [f64],
+    offset: usize,
+    len: usize,
+    stage: u32,
+    tw: &FpTwiddles,
+    c: &Consts,
+) {
     let (w, w_q) = (&tw.w[..], &tw.w_q[..]);
     // SAFETY: the caller's guarantees.
     unsafe {
@@ -401,7 +408,12 @@ unsafe fn forward_stages(a: &mut [f64], tw: &FpTwiddles, c: &Consts) {
 /// # Safety
 /// As [`transform`].
 #[target_feature(enable = "avx2,fma")]
-pub(crate) unsafe fn transform_inverse(a: &mut [u64], tw: &FpTwiddles, twist: Option<&FpTwist>, p: u64) {
+pub(crate) unsafe fn transform_inverse(
+    a: &mut [u64],
+    tw: &FpTwiddles,
+    twist: Option<&FpTwist>,
+    p: u64,
+) {
     let n = a.len();
     let m = if twist.is_some() { n / 3 } else { n };
     debug_assert!(m >= 16 && m.is_power_of_two() && p < 1 << 50);
@@ -468,14 +480,21 @@ unsafe fn inverse_stages(a: &mut [f64], tw: &FpTwiddles, c: &Consts) {
 #[target_feature(enable = "avx2,fma")]
 unsafe fn forward_radix3(a: &mut [u64], t: &FpTwist, bias: __m256d, c: &Consts) {
     let m = a.len() / 3;
-    debug_assert!(a.len() == 3 * m && m.is_multiple_of(4) && t.twist.iter().all(|t| t.0.len() == m));
+    debug_assert!(
+        a.len() == 3 * m && m.is_multiple_of(4) && t.twist.iter().all(|t| t.0.len() == m)
+    );
     let [(w1, w1_q), (w2, w2_q)] = &t.twist;
     let (omega, omega_q) = (_mm256_set1_pd(t.omega.0), _mm256_set1_pd(t.omega.1));
     let ptr = a.as_mut_ptr();
     for i in (0..m).step_by(4) {
         // SAFETY: i + 2m + 4 <= 3m = a.len(); i + 4 <= m for the tables.
         unsafe {
-            let load = |e: usize| reduce(int_to_f64(_mm256_loadu_si256(ptr.add(i + e * m).cast()), bias), c);
+            let load = |e: usize| {
+                reduce(
+                    int_to_f64(_mm256_loadu_si256(ptr.add(i + e * m).cast()), bias),
+                    c,
+                )
+            };
             let (u0, u1, u2) = (load(0), load(1), load(2));
             let t = mul_twiddle(_mm256_sub_pd(u1, u2), omega, omega_q, c);
             let a0 = _mm256_add_pd(_mm256_add_pd(u0, u1), u2);
@@ -501,7 +520,9 @@ unsafe fn forward_radix3(a: &mut [u64], t: &FpTwist, bias: __m256d, c: &Consts) 
 #[target_feature(enable = "avx2,fma")]
 unsafe fn inverse_radix3(a: &mut [u64], t: &FpTwist, offset: __m256d, c: &Consts) {
     let m = a.len() / 3;
-    debug_assert!(a.len() == 3 * m && m.is_multiple_of(4) && t.untwist.iter().all(|t| t.0.len() == m));
+    debug_assert!(
+        a.len() == 3 * m && m.is_multiple_of(4) && t.untwist.iter().all(|t| t.0.len() == m)
+    );
     let [(w1, w1_q), (w2, w2_q)] = &t.untwist;
     let (omega, omega_q) = (_mm256_set1_pd(t.omega.0), _mm256_set1_pd(t.omega.1));
     let ptr = a.as_mut_ptr();
@@ -531,7 +552,12 @@ unsafe fn inverse_radix3(a: &mut [u64], t: &FpTwist, offset: __m256d, c: &Consts
 #[target_feature(enable = "avx2,fma")]
 fn reduce_split(lo: __m256i, hi: __m256i, k: &LoadConsts) -> __m256i {
     let x = int_to_f64(lo, k.bias);
-    let t = mul_twiddle(int_to_f64(hi, _mm256_set1_pd(TWO_52)), k.r52[0], k.r52[1], &k.c);
+    let t = mul_twiddle(
+        int_to_f64(hi, _mm256_set1_pd(TWO_52)),
+        k.r52[0],
+        k.r52[1],
+        &k.c,
+    );
     f64_to_int(reduce(_mm256_add_pd(x, t), &k.c), k.offset)
 }
 
@@ -571,7 +597,8 @@ pub(crate) unsafe fn load_limbs(dst: &mut [u64], x: &[u64], p: u64) {
     debug_assert!(x.len() <= dst.len());
     let k = LoadConsts::new(p);
     let mask = _mm256_set1_epi64x((1 << 52) - 1);
-    let split = |v: __m256i| reduce_split(_mm256_and_si256(v, mask), _mm256_srli_epi64::<52>(v), &k);
+    let split =
+        |v: __m256i| reduce_split(_mm256_and_si256(v, mask), _mm256_srli_epi64::<52>(v), &k);
     let whole = x.len() / 4 * 4;
     for i in (0..whole).step_by(4) {
         // SAFETY: i + 4 <= x.len() <= dst.len().
@@ -716,7 +743,12 @@ pub(crate) unsafe fn crt(
         // SAFETY: j + 4 <= count <= n, so each load stays within its third of `res` and each
         // store within its third of `out` (3 count limbs).
         unsafe {
-            let load = |i: usize| int_to_f64(_mm256_loadu_si256(res.as_ptr().add(i * n + j).cast()), two_52);
+            let load = |i: usize| {
+                int_to_f64(
+                    _mm256_loadu_si256(res.as_ptr().add(i * n + j).cast()),
+                    two_52,
+                )
+            };
             let (r1, r2, r3) = (load(0), load(1), load(2));
             let x1 = non_negative(mul_twiddle(r1, scale[0][0], scale[0][1], &c[0]), &c[0]);
             let r2 = mul_twiddle(r2, scale[1][0], scale[1][1], &c[1]);
@@ -779,13 +811,22 @@ pub(crate) fn garner_sum(x1: __m256i, x2: __m256i, x3: __m256i, g: &GarnerConsts
     // Column sums, each below 2^53: col0 < 3 2^50; col1 < 2^32 (2^18 + 2^19); col2 < 2^32 +
     // 2^18 (2^18 + 2^19); col3 < 2^32 + 2^32 2^4 + 2^18 2^32; col4 < 2^18 2^4.
     let col0 = _mm256_add_epi64(_mm256_add_epi64(x1, x2), x3);
-    let col1 = _mm256_add_epi64(_mm256_mul_epu32(x2, g.a1), _mm256_mul_epu32(x3, g.a1_plus_a2));
+    let col1 = _mm256_add_epi64(
+        _mm256_mul_epu32(x2, g.a1),
+        _mm256_mul_epu32(x3, g.a1_plus_a2),
+    );
     let col2 = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_mul_epu32(x2_hi, g.a1), _mm256_mul_epu32(x3_hi, g.a1_plus_a2)),
+        _mm256_add_epi64(
+            _mm256_mul_epu32(x2_hi, g.a1),
+            _mm256_mul_epu32(x3_hi, g.a1_plus_a2),
+        ),
         low_half(cross),
     );
     let col3 = _mm256_add_epi64(
-        _mm256_add_epi64(_mm256_srli_epi64::<32>(cross), _mm256_mul_epu32(x3, g.a1a2_hi)),
+        _mm256_add_epi64(
+            _mm256_srli_epi64::<32>(cross),
+            _mm256_mul_epu32(x3, g.a1a2_hi),
+        ),
         _mm256_mul_epu32(x3_hi, g.a1a2_lo),
     );
     let col4 = _mm256_mul_epu32(x3_hi, g.a1a2_hi);
@@ -950,8 +991,17 @@ pub(crate) mod reference {
 
     /// The inverse transform to integers in [0, 2p) (as the vector one; 3M points with
     /// `twist`).
-    pub(crate) fn transform_inverse(a: &mut [f64], tw: &FpTwiddles, twist: Option<&FpTwist>, p: f64) {
-        let m = if twist.is_some() { a.len() / 3 } else { a.len() };
+    pub(crate) fn transform_inverse(
+        a: &mut [f64],
+        tw: &FpTwiddles,
+        twist: Option<&FpTwist>,
+        p: f64,
+    ) {
+        let m = if twist.is_some() {
+            a.len() / 3
+        } else {
+            a.len()
+        };
         for a in a.chunks_exact_mut(m) {
             let (mut len, mut stage) = (1, 0);
             while len < m {
@@ -974,7 +1024,9 @@ pub(crate) mod reference {
             let (x1, x2) = rest.split_at_mut(m);
             let [(w1, w1_q), (w2, w2_q)] = &t.untwist;
             for i in 0..m {
-                debug_assert!(x0[i].abs() <= 2.0 * p && x1[i].abs() <= 2.0 * p && x2[i].abs() <= 2.0 * p);
+                debug_assert!(
+                    x0[i].abs() <= 2.0 * p && x1[i].abs() <= 2.0 * p && x2[i].abs() <= 2.0 * p
+                );
                 let a0 = reduce(x0[i], p);
                 let b1 = mul_twiddle(x1[i], w1[i], w1_q[i], p);
                 let b2 = mul_twiddle(x2[i], w2[i], w2_q[i], p);

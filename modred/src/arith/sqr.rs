@@ -48,7 +48,8 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
         while i + 2 < n {
             let (lo, hi) = mac(a[i], a[i + 1], r[2 * i + 1], 0);
             r[2 * i + 1] = lo;
-            r[n + i + 1] = addmul_2_portable(&mut r[2 * i + 2..=n + i], &a[i + 2..], a[i], a[i + 1], hi);
+            r[n + i + 1] =
+                addmul_2_portable(&mut r[2 * i + 2..=n + i], &a[i + 2..], a[i], a[i + 1], hi);
             i += 2;
         }
         if i + 1 < n {

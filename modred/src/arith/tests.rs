@@ -502,14 +502,22 @@ fn carry_chains_match_num_bigint() {
             // The loops beneath, whatever the tier: the target's form and the portable one.
             let mut y = vec![0; n];
             assert_eq!(carry_chain::add(&mut y, &a, &b), c, "carry_chain::add {n}");
-            assert_eq!(big(&y) + BigUint::from(c) * &base, &ba + &bb, "carry_chain::add {n}");
+            assert_eq!(
+                big(&y) + BigUint::from(c) * &base,
+                &ba + &bb,
+                "carry_chain::add {n}"
+            );
             assert_eq!(carry_chain::add_portable(&mut r, &a, &b), c);
             assert_eq!(r, y, "add_portable {n}");
             let mut x = a.clone();
             assert_eq!(carry_chain::add_in_place(&mut x, &b), c);
             assert_eq!(x, y, "carry_chain::add_in_place {n}");
             assert_eq!(carry_chain::sub(&mut y, &a, &b), br, "carry_chain::sub {n}");
-            assert_eq!(&ba + BigUint::from(br) * &base, big(&y) + &bb, "carry_chain::sub {n}");
+            assert_eq!(
+                &ba + BigUint::from(br) * &base,
+                big(&y) + &bb,
+                "carry_chain::sub {n}"
+            );
             assert_eq!(carry_chain::sub_portable(&mut r, &a, &b), br);
             assert_eq!(r, y, "sub_portable {n}");
             let mut x = a.clone();
@@ -518,11 +526,21 @@ fn carry_chains_match_num_bigint() {
             #[cfg(target_arch = "x86_64")]
             if n > 0 && n % 4 == 0 {
                 // SAFETY: n limbs (n / 4 blocks) behind each pointer, distinct buffers.
-                let c = unsafe { x86_64::add_blocks(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n / 4, 1) };
-                assert_eq!(big(&r) + BigUint::from(c) * &base, &ba + &bb + 1u8, "add_blocks {n}");
+                let c =
+                    unsafe { x86_64::add_blocks(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n / 4, 1) };
+                assert_eq!(
+                    big(&r) + BigUint::from(c) * &base,
+                    &ba + &bb + 1u8,
+                    "add_blocks {n}"
+                );
                 // SAFETY: as above.
-                let br = unsafe { x86_64::sub_blocks(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n / 4, 1) };
-                assert_eq!(&ba + BigUint::from(br) * &base, big(&r) + &bb + 1u8, "sub_blocks {n}");
+                let br =
+                    unsafe { x86_64::sub_blocks(r.as_mut_ptr(), a.as_ptr(), b.as_ptr(), n / 4, 1) };
+                assert_eq!(
+                    &ba + BigUint::from(br) * &base,
+                    big(&r) + &bb + 1u8,
+                    "sub_blocks {n}"
+                );
             }
         }
     }
@@ -602,12 +620,7 @@ fn toom_and_ntt_agree_with_num_bigint() {
             }
             for set in ntt_sets() {
                 ntt::convolve(set, &mut r, &a, Some(&b));
-                assert_eq!(
-                    big(&r),
-                    want,
-                    "ntt n={n} p={pattern} {:?}",
-                    set.kernels
-                );
+                assert_eq!(big(&r), want, "ntt n={n} p={pattern} {:?}", set.kernels);
                 ntt::convolve(set, &mut r, &a, None);
                 assert_eq!(big(&r), want_sq, "ntt sqr n={n} {:?}", set.kernels);
             }
@@ -622,9 +635,18 @@ fn toom_and_ntt_agree_with_num_bigint() {
 #[test]
 fn toom_evaluation_products_match_num_bigint() {
     let mut rng = StdRng::seed_from_u64(23);
-    for s in [1, 2, 23, 24, 25, 31, 32, 33, 47, 48, 63, 64, 65, 130, 199, 200, 330] {
+    for s in [
+        1, 2, 23, 24, 25, 31, 32, 33, 47, 48, 63, 64, 65, 130, 199, 200, 330,
+    ] {
         let mut k = vec![Limb::MAX; karatsuba_scratch_len(s)];
-        for (cx, cy) in [(0, 0), (0, 6), (2, 1), (6, 6), (14, 13), (u32::MAX as Limb, 7)] {
+        for (cx, cy) in [
+            (0, 0),
+            (0, 6),
+            (2, 1),
+            (6, 6),
+            (14, 13),
+            (u32::MAX as Limb, 7),
+        ] {
             for pattern in [0, 1] {
                 let mut x = operand(&mut rng, s + 1, pattern);
                 let mut y = operand(&mut rng, s + 1, pattern + 2);
@@ -749,7 +771,12 @@ fn unbalanced_large_products_match_gmp() {
             assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "mul {nb}x{na}");
             for set in ntt_sets() {
                 ntt::convolve(set, &mut r, &a, Some(&b));
-                assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "ntt {na}x{nb} {:?}", set.kernels);
+                assert_eq!(
+                    gmp(&r),
+                    gmp(&a) * gmp(&b),
+                    "ntt {na}x{nb} {:?}",
+                    set.kernels
+                );
             }
         }
     }
@@ -843,7 +870,9 @@ fn radix3_transforms_match_gmp() {
 fn radix3_transforms_match_gmp_on(set: &'static ntt::PrimeSet) {
     let mut rng = StdRng::seed_from_u64(22);
     let mut radix3 = 0;
-    for n in [6, 12, 23, 24, 45, 70, 96, 130, 190, 383, 384, 700, 768, 1100, 1536] {
+    for n in [
+        6, 12, 23, 24, 45, 70, 96, 130, 190, 383, 384, 700, 768, 1100, 1536,
+    ] {
         let (points, _) = ntt::plan(set, 64 * n, 64 * n).expect("fits");
         radix3 += usize::from(!points.is_power_of_two());
         for pattern in [0, 1] {
@@ -853,13 +882,21 @@ fn radix3_transforms_match_gmp_on(set: &'static ntt::PrimeSet) {
             ntt::convolve(set, &mut r, &a, Some(&a));
             assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "{n} limbs, {points} points");
             ntt::convolve(set, &mut r, &a, None);
-            assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "square {n} limbs, {points} points");
+            assert_eq!(
+                gmp(&r),
+                gmp(&a) * gmp(&a),
+                "square {n} limbs, {points} points"
+            );
             let mut r = vec![0; a.len() + b.len()];
             ntt::convolve(set, &mut r, &a, Some(&b));
             assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "{n}x{} limbs", b.len());
         }
     }
-    assert!(radix3 >= 8, "{radix3} sizes on 3 2^k points, {:?}", set.kernels);
+    assert!(
+        radix3 >= 8,
+        "{radix3} sizes on 3 2^k points, {:?}",
+        set.kernels
+    );
     for len in [48, 96, 192, 768, 1536] {
         for pattern in [0, 1] {
             let x = operand(&mut rng, len, pattern);
@@ -900,7 +937,12 @@ fn ntt_coefficient_bound_holds_at_its_limit() {
             ntt::convolve(set, &mut r, &a, Some(&a));
             assert_eq!(gmp(&r), want, "all ones {n} limbs {:?}", set.kernels);
             ntt::convolve(set, &mut r, &a, None);
-            assert_eq!(gmp(&r), want, "all ones squared {n} limbs {:?}", set.kernels);
+            assert_eq!(
+                gmp(&r),
+                want,
+                "all ones squared {n} limbs {:?}",
+                set.kernels
+            );
         }
     }
 }
@@ -913,12 +955,20 @@ fn constant_time_less_than_matches_num_bigint() {
             let a = operand(&mut rng, n, pattern);
             let mut b = operand(&mut rng, n, pattern / 5);
             let want = big(&a) < big(&b);
-            assert_eq!(lt_n_ct(&a, &b).to_bool_vartime(), want, "n={n} pattern={pattern}");
+            assert_eq!(
+                lt_n_ct(&a, &b).to_bool_vartime(),
+                want,
+                "n={n} pattern={pattern}"
+            );
             // Equal, and differing only in the lowest limb.
             assert!(!lt_n_ct(&a, &a).to_bool_vartime());
             b.copy_from_slice(&a);
             b[0] = b[0].wrapping_add(1);
-            assert_eq!(lt_n_ct(&a, &b).to_bool_vartime(), big(&a) < big(&b), "n={n} low limb");
+            assert_eq!(
+                lt_n_ct(&a, &b).to_bool_vartime(),
+                big(&a) < big(&b),
+                "n={n} low limb"
+            );
         }
     }
 }
@@ -974,7 +1024,12 @@ fn short_products_match_num_bigint_and_gmp() {
 fn cyclic_products_match_num_bigint_and_gmp() {
     let mut rng = StdRng::seed_from_u64(22);
     let mut sizes = short_and_cyclic_sizes();
-    sizes.extend(sizes.clone().iter().map(|&k| mulmod_bnm1::mulmod_bnm1_size(k)));
+    sizes.extend(
+        sizes
+            .clone()
+            .iter()
+            .map(|&k| mulmod_bnm1::mulmod_bnm1_size(k)),
+    );
     sizes.sort();
     sizes.dedup();
     for n in sizes {
@@ -1000,7 +1055,11 @@ fn cyclic_products_match_num_bigint_and_gmp() {
             let mut scratch = vec![Limb::MAX; mulmod_bnm1::scratch_len(n)];
             mulmod_bnm1::mulmod_bnm1_with(&mut r, &a, &b, &mut scratch);
             let got = big(&r) % &modulus;
-            assert_eq!(got, big(&a) * big(&b) % &modulus, "mulmod_bnm1 n={n} p={pattern}");
+            assert_eq!(
+                got,
+                big(&a) * big(&b) % &modulus,
+                "mulmod_bnm1 n={n} p={pattern}"
+            );
             let got_gmp = gmp(&r) % &modulus_gmp;
             let want_gmp = gmp(&a) * gmp(&b) % &modulus_gmp;
             assert_eq!(got_gmp, want_gmp, "mulmod_bnm1 vs GMP n={n} p={pattern}");

@@ -267,8 +267,7 @@ mod tests {
         let mut s = 0x1234_5678_9abc_def1;
         for d in [3, 5, 17, 255] {
             for n in 1..12 {
-                let mut x: Vec<Limb> =
-                    (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect();
+                let mut x: Vec<Limb> = (0..n).map(|_| crate::limb::xorshift64(&mut s)).collect();
                 if n % 3 == 0 {
                     x.fill(Limb::MAX);
                 }

@@ -14,8 +14,12 @@
 //! (c2 + c4, 4c2 + 16c4) and the odd ones from three (c1 + c3 + c5, c1 + 4c3 + 16c5,
 //! 16c1 + 4c3 + c5), by exact divisions by 2, 3 and 5 ([`interpolate`]).
 
-use super::toom::{add_exact, divexact_by, half, mul_evaluations, rsub_exact, sqr_evaluation, sub_exact};
-use super::{add_in_place, add_n, cmp_n, karatsuba_scratch_len, mul_n_in, shl_in_place, shr_in_place, sqr_in};
+use super::toom::{
+    add_exact, divexact_by, half, mul_evaluations, rsub_exact, sqr_evaluation, sub_exact,
+};
+use super::{
+    add_in_place, add_n, cmp_n, karatsuba_scratch_len, mul_n_in, shl_in_place, shr_in_place, sqr_in,
+};
 use super::{sub_1_in_place, sub_n, submul_1, trim};
 use crate::limb::Limb;
 

@@ -238,7 +238,10 @@ fn interpolate(r: &mut [Limb], k: usize, s: usize, v: &mut [Limb], negs: &[bool]
     newton(&mut evens, &ys[..k - 2]);
     // O((k-1)^2) = (c(k-1) - E((k-1)^2)) / (k-1).
     let mut even_at = vec![0; w];
-    let from_top = [c_inf].into_iter().chain(evens.iter().rev().map(|e| &**e)).chain([&*c0]);
+    let from_top = [c_inf]
+        .into_iter()
+        .chain(evens.iter().rev().map(|e| &**e))
+        .chain([&*c0]);
     horner(&mut even_at, from_top, ys[k - 2]);
     sub_exact(single, &even_at);
     divexact(single, k as Limb - 1);
@@ -246,7 +249,11 @@ fn interpolate(r: &mut [Limb], k: usize, s: usize, v: &mut [Limb], negs: &[bool]
     newton(&mut odds, &ys);
     // r = c0 + c1 x + ... + c_(2k-2) x^(2k-2), x = B^s.
     r[2 * s..top].fill(0);
-    for (i, (o, e)) in odds.iter().zip(evens.iter().map(Some).chain([None])).enumerate() {
+    for (i, (o, e)) in odds
+        .iter()
+        .zip(evens.iter().map(Some).chain([None]))
+        .enumerate()
+    {
         add_exact(&mut r[(2 * i + 1) * s..], o);
         if let Some(e) = e {
             add_exact(&mut r[(2 * i + 2) * s..], e);

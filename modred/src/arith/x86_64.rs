@@ -397,7 +397,11 @@ pub(crate) unsafe fn karatsuba_high_adx(
         };
     }
     if subtract {
-        pass!("xor {t0:e}, {t0:e}\nmov {t0:l}, 0x7f\nadd {t0:l}, 1", "setno {t1:l}", "not {t1}");
+        pass!(
+            "xor {t0:e}, {t0:e}\nmov {t0:l}, 0x7f\nadd {t0:l}, 1",
+            "setno {t1:l}",
+            "not {t1}"
+        );
     } else {
         pass!("xor {t0:e}, {t0:e}", "seto {t1:l}", "");
     }
@@ -887,7 +891,13 @@ mod tests {
             eprintln!("skipped: this CPU has no BMI2/ADX");
             return;
         }
-        let big = |x: &[Limb]| BigUint::from_slice(&x.iter().flat_map(|&l| [l as u32, (l >> 32) as u32]).collect::<Vec<_>>());
+        let big = |x: &[Limb]| {
+            BigUint::from_slice(
+                &x.iter()
+                    .flat_map(|&l| [l as u32, (l >> 32) as u32])
+                    .collect::<Vec<_>>(),
+            )
+        };
         let mut s = 11;
         for h in [4usize, 8, 12, 16, 32, 64] {
             for pattern in 0..5 {
@@ -911,8 +921,17 @@ mod tests {
                     // r0 + (L + H -+ M) B^h mod B^(4h), L and H r0's halves.
                     let modulus = BigUint::from(1u8) << (256 * h);
                     let (l, hi) = (big(&r0[..2 * h]), big(&r0[2 * h..]));
-                    let middle = (l + hi + &modulus * 2u8 - if subtract { big(&wm) } else { BigUint::from(0u8) }
-                        + if subtract { BigUint::from(0u8) } else { big(&wm) })
+                    let middle = (l + hi + &modulus * 2u8
+                        - if subtract {
+                            big(&wm)
+                        } else {
+                            BigUint::from(0u8)
+                        }
+                        + if subtract {
+                            BigUint::from(0u8)
+                        } else {
+                            big(&wm)
+                        })
                         % &modulus;
                     let oracle = (big(&r0) + (middle << (64 * h))) % &modulus;
                     assert_eq!(big(&got), oracle, "num-bigint h={h} pattern={pattern}");
@@ -930,7 +949,9 @@ mod tests {
             return;
         }
         let mut s = 7;
-        for n in [0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 31, 32, 64, 100, 101] {
+        for n in [
+            0usize, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 31, 32, 64, 100, 101,
+        ] {
             for pattern in 0..4 {
                 let gen = |s: &mut u64| match pattern {
                     0 => lcg(s),
