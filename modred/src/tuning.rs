@@ -128,11 +128,11 @@ pub const NTT_DENSE_BITS_FMA: usize = 50;
 /// 0.95-0.99).
 pub const NTT_DENSE_MAX_BITS_FMA: usize = 70;
 
-/// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: from `redc_n`'s own
-/// threshold ([`REDC_N_THRESHOLD`]) on. 200 against 400 at 16384 bits (256 limbs, `MODRED_CPU=adx`,
-/// report `scaling`): reduction 0.65 against 1.03 of GMP, `pow` (256-bit exponent) 0.93 against
-/// 1.30. Measurements: `docs/tuning.md`.
-pub const NTT_TRANSFORMED_THRESHOLD_FMA: usize = 200;
+/// [`NTT_TRANSFORMED_THRESHOLD_ADX`] with the AVX2 + FMA transform: `redc_n`'s short and
+/// cyclic products up to 231 limbs, the transforms from 232 (`pow` / GMP at 200 limbs 0.85
+/// against 0.97-1.00 with the transforms, tied at 224-232, 0.76 against 0.85 at 256).
+/// Measurements: `docs/tuning.md`.
+pub const NTT_TRANSFORMED_THRESHOLD_FMA: usize = 232;
 
 /// On the adx tier, the size (limbs) from which `redc_n`'s products with m' and m, whose transforms
 /// are computed once per modulus, use the portable transform instead of Toom-3 (a product then
@@ -208,16 +208,19 @@ pub const RECIPROCAL_REUSE_THRESHOLD_PORTABLE: usize = 256;
 
 /// Modulus size (limbs) from which `montgomery-fast` reduces over products
 /// (`reduce::montgomery::redc_n`: q by a short product, the high half of q m by a cyclic one;
-/// in the NTT range on cached transforms) instead of the word-by-word REDC, on every tier; at
-/// least the schoolbook limit below which `montgomery-fast` is constant time
-/// ([`MONT_SCHOOLBOOK_BELOW`]). Measurements: `docs/tuning.md`.
-pub const REDC_N_THRESHOLD: usize = 200;
+/// in the NTT range on cached transforms) instead of the word-by-word REDC, on the adx and ifma
+/// tiers: just above their generated and IFMA kernels (128 and 129 limbs; the adx tier's
+/// exponentiations use this REDC within the generated range too, from
+/// [`ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS`]). At least the schoolbook limit below which
+/// `montgomery-fast` is constant time ([`MONT_SCHOOLBOOK_BELOW`]). Measurements:
+/// `docs/tuning.md`.
+pub const REDC_N_THRESHOLD: usize = 129;
 
 /// [`REDC_N_THRESHOLD`] on the portable tier, whose word-by-word REDC rows (u128 products) cost
 /// more per limb product while its products go Karatsuba from 24 limbs: the REDC over products
-/// pays from a smaller size. `pow` / GMP, rows vs products: 1.10-1.13 vs 1.12-1.18 at 96 limbs,
-/// 1.37-1.44 vs 1.29-1.42 at 104, 1.43-1.46 vs 1.32-1.38 at 128. Measurements: `docs/tuning.md`.
-pub const REDC_N_THRESHOLD_PORTABLE: usize = 104;
+/// pays from [`MONT_SCHOOLBOOK_BELOW`], the least this may be. `pow` / GMP, rows vs products:
+/// 1.10-1.12 vs 1.01-1.02 at 72 limbs, 1.09 vs 0.91 at 96. Measurements: `docs/tuning.md`.
+pub const REDC_N_THRESHOLD_PORTABLE: usize = 72;
 
 /// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
 /// two short ones, Mulders' split) instead of the schoolbook triangle, on the adx and ifma
@@ -404,12 +407,12 @@ pub const ADX_MONT_MAX_LIMBS: usize = 128;
 /// multiply (their squares from [`ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS`]) by a Karatsuba product
 /// and the REDC over products (`reduce::montgomery::redc_n`) instead of the generated integrated
 /// product, whose 2k^2 MULX cost 1.5x its square at 128 limbs. Measurements: `docs/tuning.md`.
-pub const ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS: usize = 120;
+pub const ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS: usize = 88;
 
 /// From this many limbs (at least [`ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS`]) to
 /// [`ADX_MONT_MAX_LIMBS`], those exponentiations square over products too (`arith::sqr` and
 /// the REDC over products) instead of with the generated square. Measurements: `docs/tuning.md`.
-pub const ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS: usize = 126;
+pub const ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS: usize = 96;
 const _: () = assert!(
     ADX_POW_MUL_OVER_PRODUCTS_MIN_LIMBS <= ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS
         && ADX_POW_SQR_OVER_PRODUCTS_MIN_LIMBS <= ADX_MONT_MAX_LIMBS

@@ -16,7 +16,10 @@
 use super::{add_n_in_place, addmul_1, karatsuba_threshold, mul_1, mul_n, ntt, toom3_threshold};
 use crate::cpu::{self, Tier};
 use crate::limb::Limb;
-use crate::tuning::{MULLO_DC_THRESHOLD, MULLO_DC_THRESHOLD_PORTABLE, TOOM4_THRESHOLD};
+use crate::tuning::{
+    KARATSUBA_THRESHOLD, KARATSUBA_THRESHOLD_PORTABLE, MULLO_DC_THRESHOLD,
+    MULLO_DC_THRESHOLD_PORTABLE, TOOM4_THRESHOLD,
+};
 
 /// `r = a b mod B^n` for `n = r.len() = a.len() = b.len() >= 1`. Allocates the scratch of
 /// [`mullo_n_with`] (none below [`dc_threshold`]).
@@ -74,14 +77,23 @@ pub(crate) fn dc_threshold() -> usize {
 /// product is of l = n - h limbs), by the algorithm [`mul_n`] runs the full product with on the
 /// tier in use: half while it is schoolbook (quadratic: no split beats the triangle), else
 /// h = (1 - beta) n with beta the optimum Mulders gives for that algorithm's exponent (GMP's
-/// `mpn_mullo_n` uses the same fractions: 11/36, 9/40, 7/39, 1/10).
+/// `mpn_mullo_n` uses the same fractions: 11/36, 9/40, 7/39, 1/10); for Karatsuba the full
+/// product's length is rounded down to a multiple of 8 (at 128 limbs 88, not 89).
 fn high_len(n: usize) -> usize {
+    // The rounding below keeps l >= n / 2 for l >= 24 only.
+    const _: () = assert!(KARATSUBA_THRESHOLD >= 24 && KARATSUBA_THRESHOLD_PORTABLE >= 24);
     let tier = cpu::tier();
     let full_len = |num: usize, den: usize| n - n * num / den;
     if full_len(11, 36) < karatsuba_threshold(tier, false) {
         n / 2
     } else if full_len(11, 36) < toom3_threshold(tier, false) {
-        n * 11 / 36
+        // The Karatsuba product's length rounded down to a multiple of 8, so that its halves
+        // are equal and of a multiple of 4 limbs (the adx tier's three-pass recombination, and
+        // no odd split on any tier). From 24 limbs (every tier's Karatsuba threshold) it stays
+        // at least n / 2, as the recursion needs.
+        let rounded = full_len(11, 36) / 8 * 8;
+        debug_assert!(2 * rounded >= n);
+        n - rounded
     } else if ntt::pays(full_len(1, 10), false) {
         n / 10
     } else if full_len(9, 40) < TOOM4_THRESHOLD {

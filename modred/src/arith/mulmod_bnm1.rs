@@ -13,8 +13,8 @@
 //! Variable time: the recursion branches on operand values (zero and B^h residues) and the
 //! carries stop early.
 
-use super::{add_1_in_place, add_mod_bnm1, mul, mul_n, shr_in_place, sub_1_in_place, trim};
-use super::{sub_in_place, sub_n_in_place};
+use super::{add_1_in_place, add_in_place, add_mod_bnm1, add_n, mul, mul_n, shr_in_place};
+use super::{sub_1_in_place, sub_in_place, sub_n, sub_n_in_place, trim};
 use crate::limb::Limb;
 use crate::tuning::MULMOD_BNM1_THRESHOLD;
 
@@ -33,7 +33,7 @@ pub(crate) fn scratch_len(n: usize) -> usize {
         2 * n
     } else {
         let h = n / 2;
-        6 * h + 3 + scratch_len(h)
+        8 * h + 3 + scratch_len(h)
     }
 }
 
@@ -54,22 +54,19 @@ pub(crate) fn mulmod_bnm1_with(r: &mut [Limb], a: &[Limb], b: &[Limb], scratch: 
         return add_mod_bnm1(r, t);
     }
     let h = n / 2;
-    // [ap, bp, x2: h + 1 each][t: 2h, then am, bm][x1: h][the level below].
+    // [ap, bp, x2: h + 1 each][am, bm: h each][t: 2h][x1: h][the level below].
     let (ap, rest) = scratch.split_at_mut(h + 1);
     let (bp, rest) = rest.split_at_mut(h + 1);
     let (x2, rest) = rest.split_at_mut(h + 1);
+    let (am, rest) = rest.split_at_mut(h);
+    let (bm, rest) = rest.split_at_mut(h);
     let (t, rest) = rest.split_at_mut(2 * h);
     let (x1, below) = rest.split_at_mut(h);
-    residue_bnp1(ap, a, h);
-    residue_bnp1(bp, b, h);
+    residues(ap, am, a);
+    residues(bp, bm, b);
     mulmod_bnp1(x2, ap, bp, h, t);
-    let (am, bm) = t.split_at_mut(h);
-    am.fill(0);
-    bm.fill(0);
-    add_mod_bnm1(am, a);
-    add_mod_bnm1(bm, b);
     mulmod_bnm1_with(x1, am, bm, below);
-    crt(r, x1, x2, &mut ap[..h]);
+    crt(r, x1, x2);
 }
 
 /// The size (limbs) from `k` up that [`mulmod_bnm1`] serves best for operands of k limbs: k
@@ -83,17 +80,32 @@ pub fn mulmod_bnm1_size(k: usize) -> usize {
     k.next_multiple_of(1 << d)
 }
 
-/// `x` (h + 1 limbs) = a mod (B^h + 1) for `a.len() <= 2h`, with value in [0, B^h]: a_lo - a_hi,
-/// plus B^h + 1 when that borrows (B^h = -1).
+/// `xp` (h + 1 limbs) = a mod (B^h + 1), in [0, B^h], and `xm` (h limbs) = a mod (B^h - 1), in
+/// [0, B^h - 1], for `a.len() <= 2h`: a_lo - a_hi (plus B^h + 1 when that borrows: B^h = -1)
+/// and a_lo + a_hi (its carry wrapped to limb 0: B^h = 1). An operand of 2h limbs (the common
+/// case) takes one pass for each; shorter ones are zero-extended first.
 /// Leaks: variable time.
-fn residue_bnp1(x: &mut [Limb], a: &[Limb], h: usize) {
-    debug_assert_eq!(x.len(), h + 1);
-    x.fill(0);
+fn residues(xp: &mut [Limb], xm: &mut [Limb], a: &[Limb]) {
+    let h = xm.len();
+    debug_assert!(xp.len() == h + 1 && a.len() <= 2 * h);
     let (lo, hi) = a.split_at(a.len().min(h));
-    x[..lo.len()].copy_from_slice(lo);
-    if sub_in_place(&mut x[..h], hi) != 0 {
-        // x[..h] holds the difference + B^h; + 1 more is the residue, at most B^h.
-        x[h] = add_1_in_place(&mut x[..h], 1);
+    let (borrow, mut carry) = if hi.len() == h {
+        (sub_n(&mut xp[..h], lo, hi), add_n(xm, lo, hi))
+    } else {
+        xp[lo.len()..].fill(0);
+        xp[..lo.len()].copy_from_slice(lo);
+        xm[lo.len()..].fill(0);
+        xm[..lo.len()].copy_from_slice(lo);
+        (sub_in_place(&mut xp[..h], hi), add_in_place(xm, hi))
+    };
+    // xp[..h] holds a_lo - a_hi + B^h after a borrow; + 1 more is the residue, at most B^h.
+    xp[h] = 0;
+    if borrow != 0 {
+        xp[h] = add_1_in_place(&mut xp[..h], 1);
+    }
+    // a_lo + a_hi <= 2 B^h - 2: the wrapped carry makes it at most B^h - 1, with no second one.
+    while carry != 0 {
+        carry = add_1_in_place(xm, carry);
     }
 }
 
@@ -103,15 +115,18 @@ fn residue_bnp1(x: &mut [Limb], a: &[Limb], h: usize) {
 /// Leaks: variable time.
 fn mulmod_bnp1(z: &mut [Limb], x: &[Limb], y: &[Limb], h: usize, t: &mut [Limb]) {
     debug_assert!(z.len() == h + 1 && t.len() == 2 * h);
-    z.fill(0);
+    z[h] = 0;
     match (x[h] != 0, y[h] != 0) {
-        (true, true) => z[0] = 1,
+        (true, true) => {
+            z.fill(0);
+            z[0] = 1;
+        }
         (true, false) => negate_bnp1(z, &y[..h]),
         (false, true) => negate_bnp1(z, &x[..h]),
         (false, false) => {
             mul_n(t, &x[..h], &y[..h]);
-            z[..h].copy_from_slice(&t[..h]);
-            if sub_n_in_place(&mut z[..h], &t[h..]) != 0 {
+            let (t_lo, t_hi) = t.split_at(h);
+            if sub_n(&mut z[..h], t_lo, t_hi) != 0 {
                 z[h] = add_1_in_place(&mut z[..h], 1);
             }
         }
@@ -133,17 +148,16 @@ fn negate_bnp1(z: &mut [Limb], v: &[Limb]) {
 
 /// `r` (2h limbs) = the residue mod B^(2h) - 1 that is x1 mod B^h - 1 (h limbs, destroyed) and
 /// x2 mod B^h + 1 (h + 1 limbs, value <= B^h): x2 + (B^h + 1) t with t = (x1 - x2) / 2 mod
-/// B^h - 1. Output in [0, B^(2h) - 1]. `x2_low` (h limbs) is scratch.
-fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb], x2_low: &mut [Limb]) {
+/// B^h - 1. Output in [0, B^(2h) - 1].
+fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb]) {
     let h = x1.len();
-    debug_assert!(r.len() == 2 * h && x2.len() == h + 1 && x2_low.len() == h);
-    // x2 mod B^h - 1: its low limbs plus its top (B^h = 1); no carry, as x2[h] = 1 only with
-    // the low limbs zero.
-    x2_low.copy_from_slice(&x2[..h]);
-    add_1_in_place(x2_low, x2[h]);
-    // d = x1 - x2 mod B^h - 1: a borrow means d + B^h is held, so 1 less is d + (B^h - 1); the
-    // held value is then >= 1 (x1 - x2 >= -(B^h - 1)), so no second borrow.
-    if sub_n_in_place(x1, x2_low) != 0 {
+    debug_assert!(r.len() == 2 * h && x2.len() == h + 1);
+    // d = x1 - x2 mod B^h - 1, with x2 = x2_lo + x2[h] mod B^h - 1 (below B^h - 1, as x2[h] = 1
+    // only with x2_lo zero, so at most one of the two subtractions borrows): a borrow means
+    // d + B^h is held, so 1 less is d + (B^h - 1); the held value is then >= 1
+    // (x1 - x2 >= -(B^h - 1)), so no second borrow.
+    let borrow = sub_n_in_place(x1, &x2[..h]) + sub_1_in_place(x1, x2[h]);
+    if borrow != 0 {
         let borrow = sub_1_in_place(x1, 1);
         debug_assert_eq!(borrow, 0);
     }
@@ -151,8 +165,14 @@ fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb], x2_low: &mut [Limb]) {
     let low_bit = x1[0] & 1;
     shr_in_place(x1, 1);
     x1[h - 1] |= low_bit << (Limb::BITS - 1);
-    r[..h].copy_from_slice(x1);
-    r[h..].copy_from_slice(x1);
-    // r = t (B^h + 1) <= (B^h - 1)(B^h + 1) < B^(2h), plus x2 <= B^h mod B^(2h) - 1.
-    add_mod_bnm1(r, x2);
+    // r = t (B^h + 1) + x2 <= (B^h - 1)(B^h + 1) + B^h: t + x2_lo at the bottom, t plus that
+    // carry and x2[h] at the top (x2[h] = 1 only with x2_lo zero: one of the two at most), and
+    // a carry out of the top wrapped to limb 0 (B^(2h) = 1), where it stops.
+    let (r_lo, r_hi) = r.split_at_mut(h);
+    r_hi.copy_from_slice(x1);
+    let carry = add_n(r_lo, x1, &x2[..h]) + x2[h];
+    let mut carry = add_1_in_place(r_hi, carry);
+    while carry != 0 {
+        carry = add_1_in_place(r, carry);
+    }
 }

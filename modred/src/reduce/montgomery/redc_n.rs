@@ -17,7 +17,7 @@
 
 use crate::arith::mullo::{self, mullo_n_with};
 use crate::arith::mulmod_bnm1::{self, mulmod_bnm1_size, mulmod_bnm1_with};
-use crate::arith::{self, add_in_place, ntt::Transformed, sub_mod_final};
+use crate::arith::{self, add_n, add_n_in_place, ntt::Transformed, sub_mod_final};
 use crate::cpu::Tier;
 use crate::limb::Limb;
 use crate::tuning::{REDC_N_THRESHOLD, REDC_N_THRESHOLD_PORTABLE};
@@ -114,30 +114,39 @@ impl RedcN {
         debug_assert_eq!(self.transforms.is_some(), Self::uses_transforms(k));
         let (x_lo, x_hi) = x.split_at(k);
         let (u, rest) = scratch.split_at_mut(k);
-        u.copy_from_slice(x_hi);
-        let mut top = 0;
-        if !arith::is_zero(x_lo) {
-            let (q, rest) = rest.split_at_mut(k);
-            let (h, rest) = rest.split_at_mut(k);
-            match &self.transforms {
-                Some((inv_t, m_t)) => {
-                    // The transforms' finish adds into its output.
-                    q.fill(0);
-                    inv_t.mul(q, x_lo);
-                    let mut y = vec![0; m_t.points()];
-                    m_t.mul_cyclic(&mut y, arith::trim(q));
-                    high_half_of_cyclic(h, &mut y, x_lo);
-                }
-                None => {
-                    let (y, rest) = rest.split_at_mut(mulmod_bnm1_size(k));
-                    mullo_n_with(q, x_lo, &self.m_neg_inv, rest);
-                    mulmod_bnm1_with(y, arith::trim(q), m, rest);
+        if arith::is_zero(x_lo) {
+            u.copy_from_slice(x_hi);
+            return sub_mod_final(out, u, 0, m);
+        }
+        let (q, rest) = rest.split_at_mut(k);
+        let (h, rest) = rest.split_at_mut(k);
+        let top = match &self.transforms {
+            Some((inv_t, m_t)) => {
+                // The transforms' finish adds into its output.
+                q.fill(0);
+                inv_t.mul(q, x_lo);
+                let mut y = vec![0; m_t.points()];
+                m_t.mul_cyclic(&mut y, arith::trim(q));
+                high_half_of_cyclic(h, &mut y, x_lo);
+                add_n(u, x_hi, h) + arith::add_1_in_place(u, 1)
+            }
+            None => {
+                let (y, rest) = rest.split_at_mut(mulmod_bnm1_size(k));
+                mullo_n_with(q, x_lo, &self.m_neg_inv, rest);
+                mulmod_bnm1_with(y, arith::trim(q), m, rest);
+                if y.len() == k {
+                    // L = k: (q m)_hi = y + x_lo - 1 mod (B^k - 1) (below m, so that residue
+                    // is the canonical one). With y + x_lo = c B^k + s (c <= 1): without a
+                    // carry it is s - 1 (s >= 1, as x_lo != 0); with one, s. So
+                    // x_hi + (q m)_hi + 1 = x_hi + s + c, two passes.
+                    let c = add_n_in_place(y, x_lo);
+                    add_n(u, x_hi, y) + arith::add_1_in_place(u, c)
+                } else {
                     high_half_of_cyclic(h, y, x_lo);
+                    add_n(u, x_hi, h) + arith::add_1_in_place(u, 1)
                 }
             }
-            top += add_in_place(u, h);
-            top += arith::add_1_in_place(u, 1);
-        }
+        };
         debug_assert!(top <= 1);
         sub_mod_final(out, u, top, m);
     }
