@@ -234,6 +234,13 @@ pub(crate) fn add_mod_bnm1(r: &mut [Limb], t: &[Limb]) {
     for piece in t.chunks(r.len()) {
         carry += add_in_place(r, piece);
     }
+    wrap_carry_bnm1(r, carry);
+}
+
+/// `r += carry` at limb 0 mod (B^n - 1) (n = `r.len()`): a carry out of the top of a sum
+/// wrapped round (B^n = 1). Output: a residue in [0, B^n - 1].
+/// Leaks: variable time.
+pub(crate) fn wrap_carry_bnm1(r: &mut [Limb], mut carry: Limb) {
     // Each wrapped carry adds at most 1 past the top, then none (the sum is then < B^n - 1).
     while carry != 0 {
         carry = add_1_in_place(r, carry);

@@ -13,7 +13,7 @@
 //! Variable time: the recursion branches on operand values (zero and B^h residues) and the
 //! carries stop early.
 
-use super::{add_1_in_place, add_in_place, add_mod_bnm1, add_n, mul, mul_n, shr_in_place};
+use super::{add_1_in_place, add_mod_bnm1, add_n, mul, mul_n, shr_in_place, wrap_carry_bnm1};
 use super::{sub_1_in_place, sub_in_place, sub_n, sub_n_in_place, trim};
 use crate::limb::Limb;
 use crate::tuning::MULMOD_BNM1_THRESHOLD;
@@ -89,23 +89,21 @@ fn residues(xp: &mut [Limb], xm: &mut [Limb], a: &[Limb]) {
     let h = xm.len();
     debug_assert!(xp.len() == h + 1 && a.len() <= 2 * h);
     let (lo, hi) = a.split_at(a.len().min(h));
-    let (borrow, mut carry) = if hi.len() == h {
-        (sub_n(&mut xp[..h], lo, hi), add_n(xm, lo, hi))
+    let borrow = if hi.len() == h {
+        let carry = add_n(xm, lo, hi);
+        wrap_carry_bnm1(xm, carry);
+        sub_n(&mut xp[..h], lo, hi)
     } else {
+        xm.fill(0);
+        add_mod_bnm1(xm, a);
         xp[lo.len()..].fill(0);
         xp[..lo.len()].copy_from_slice(lo);
-        xm[lo.len()..].fill(0);
-        xm[..lo.len()].copy_from_slice(lo);
-        (sub_in_place(&mut xp[..h], hi), add_in_place(xm, hi))
+        sub_in_place(&mut xp[..h], hi)
     };
     // xp[..h] holds a_lo - a_hi + B^h after a borrow; + 1 more is the residue, at most B^h.
     xp[h] = 0;
     if borrow != 0 {
         xp[h] = add_1_in_place(&mut xp[..h], 1);
-    }
-    // a_lo + a_hi <= 2 B^h - 2: the wrapped carry makes it at most B^h - 1, with no second one.
-    while carry != 0 {
-        carry = add_1_in_place(xm, carry);
     }
 }
 
@@ -171,8 +169,6 @@ fn crt(r: &mut [Limb], x1: &mut [Limb], x2: &[Limb]) {
     let (r_lo, r_hi) = r.split_at_mut(h);
     r_hi.copy_from_slice(x1);
     let carry = add_n(r_lo, x1, &x2[..h]) + x2[h];
-    let mut carry = add_1_in_place(r_hi, carry);
-    while carry != 0 {
-        carry = add_1_in_place(r, carry);
-    }
+    let carry = add_1_in_place(r_hi, carry);
+    wrap_carry_bnm1(r, carry);
 }

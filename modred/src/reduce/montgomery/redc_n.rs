@@ -120,7 +120,8 @@ impl RedcN {
         }
         let (q, rest) = rest.split_at_mut(k);
         let (h, rest) = rest.split_at_mut(k);
-        let top = match &self.transforms {
+        // The result is x_hi + (q m)_hi + 1 = x_hi + high + carry.
+        let (high, carry): (&[Limb], Limb) = match &self.transforms {
             Some((inv_t, m_t)) => {
                 // The transforms' finish adds into its output.
                 q.fill(0);
@@ -128,7 +129,7 @@ impl RedcN {
                 let mut y = vec![0; m_t.points()];
                 m_t.mul_cyclic(&mut y, arith::trim(q));
                 high_half_of_cyclic(h, &mut y, x_lo);
-                add_n(u, x_hi, h) + arith::add_1_in_place(u, 1)
+                (h, 1)
             }
             None => {
                 let (y, rest) = rest.split_at_mut(mulmod_bnm1_size(k));
@@ -138,15 +139,16 @@ impl RedcN {
                     // L = k: (q m)_hi = y + x_lo - 1 mod (B^k - 1) (below m, so that residue
                     // is the canonical one). With y + x_lo = c B^k + s (c <= 1): without a
                     // carry it is s - 1 (s >= 1, as x_lo != 0); with one, s. So
-                    // x_hi + (q m)_hi + 1 = x_hi + s + c, two passes.
+                    // x_hi + (q m)_hi + 1 = x_hi + s + c: no separate high half.
                     let c = add_n_in_place(y, x_lo);
-                    add_n(u, x_hi, y) + arith::add_1_in_place(u, c)
+                    (y, c)
                 } else {
                     high_half_of_cyclic(h, y, x_lo);
-                    add_n(u, x_hi, h) + arith::add_1_in_place(u, 1)
+                    (h, 1)
                 }
             }
         };
+        let top = add_n(u, x_hi, high) + arith::add_1_in_place(u, carry);
         debug_assert!(top <= 1);
         sub_mod_final(out, u, top, m);
     }
