@@ -58,10 +58,11 @@ impl Header {
                 .map(ToString::to_string)
                 .collect(),
             gmp: format!(
-                "GMP {}.{}.{} (bundled by gmp-mpfr-sys, via rug)",
+                "GMP {}.{}.{} ({})",
                 gmp_mpfr_sys::gmp::VERSION,
                 gmp_mpfr_sys::gmp::VERSION_MINOR,
-                gmp_mpfr_sys::gmp::VERSION_PATCHLEVEL
+                gmp_mpfr_sys::gmp::VERSION_PATCHLEVEL,
+                gmp_build()
             ),
             openssl: format!("{} (system libcrypto)", openssl::version::version()),
             modred: format!("modred {}", env!("CARGO_PKG_VERSION")),
@@ -79,6 +80,17 @@ impl Header {
             warnings: Vec::new(),
         }
     }
+}
+
+/// How the GMP the report links was built: the label `scripts/gmp-native.sh` sets at compile
+/// time for a GMP configured for this CPU, else rug's bundled fat build, whose run-time
+/// dispatch may not know this CPU (GMP 6.3 knows no Intel model after Kaby Lake and then runs
+/// its generic x86-64 kernels: `docs/performance.md`).
+fn gmp_build() -> &'static str {
+    option_env!("MODRED_REPORT_GMP").unwrap_or(
+        "bundled by gmp-mpfr-sys via rug: a fat build, generic kernels on CPUs its dispatch \
+         does not know; scripts/gmp-native.sh compares with GMP built for this CPU",
+    )
 }
 
 /// `model name` of /proc/cpuinfo, or "unknown".

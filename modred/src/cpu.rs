@@ -190,6 +190,27 @@ pub fn tier() -> Tier {
     })
 }
 
+/// Whether the CPU is Intel's (CPUID vendor `GenuineIntel`), read once: a few thresholds differ
+/// between Intel and AMD cores of the same tier ([`crate::tuning`]). False off x86-64.
+pub(crate) fn is_intel() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static INTEL: OnceLock<bool> = OnceLock::new();
+        *INTEL.get_or_init(|| {
+            // SAFETY: CPUID leaf 0 exists on every x86-64 CPU (`unsafe` for Rust before 1.94,
+            // which made `__cpuid` safe to call).
+            #[allow(unused_unsafe)]
+            let id = unsafe { core::arch::x86_64::__cpuid(0) };
+            // The vendor string is EBX, EDX, ECX: "Genu" "ineI" "ntel".
+            (id.ebx, id.edx, id.ecx) == (0x756e_6547, 0x4965_6e69, 0x6c65_746e)
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// `requested` capped by what this CPU has (not by the environment): the tier an explicitly
 /// built context runs.
 pub fn cap(requested: Tier) -> Tier {

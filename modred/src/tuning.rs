@@ -113,6 +113,14 @@ pub const FMA_NTT_BLOCK: usize = 2048;
 /// 352. Measurements: `docs/tuning.md`.
 pub const NTT_DENSE_MIN_FMA: usize = 240;
 
+/// [`NTT_DENSE_MIN_FMA`] on Intel CPUs: there the MULX rows' Toom-3 keeps up with the FMA
+/// transform longer. Rocket Lake-class Xeon (family 6 model 167), `MODRED_CPU=adx`, `mul_n`
+/// (`sqr`) with the window from 385 limbs (none) against 240, two runs alternated: 240 limbs
+/// 0.83 (0.80), 256 0.95 (0.89), 280 0.94 (0.89), 300 0.81 (0.79), 340 0.97 (0.94), 384 1.09
+/// (1.02): the 768-point transform pays from about 350 limbs on that CPU, the 512-point one not
+/// at all. AMD's Zen 4 keeps the window from 240 (measured there).
+pub const NTT_DENSE_MIN_FMA_INTEL: usize = 352;
+
 /// See [`NTT_DENSE_MIN_FMA`]. 50 bits: 768 points from 300 limbs. With the vector Garner sum
 /// (Zen 4, `MODRED_CPU=adx`, two runs each), `mul_n` / GMP with Toom-3 against 768 points: 294
 /// limbs 0.91-1.02 against 1.03-1.04, 298 1.04-1.06 against 1.01-1.02, 300 1.10 against

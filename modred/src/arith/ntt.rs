@@ -188,7 +188,11 @@ pub fn dense_window() -> Option<(usize, RangeInclusive<usize>)> {
     use crate::tuning::*;
     match cpu::tier() {
         Tier::Adx if fma_in_use() => Some((
-            NTT_DENSE_MIN_FMA,
+            if cpu::is_intel() {
+                NTT_DENSE_MIN_FMA_INTEL
+            } else {
+                NTT_DENSE_MIN_FMA
+            },
             NTT_DENSE_BITS_FMA..=NTT_DENSE_MAX_BITS_FMA,
         )),
         Tier::Portable => Some((NTT_DENSE_MIN_PORTABLE, NTT_DENSE_BITS_PORTABLE..=usize::MAX)),
@@ -2002,16 +2006,19 @@ mod tests {
     }
 
     /// Below its threshold, the NTT serves 240..=280 limbs (512 points carrying 60 to 70 bits
-    /// each) and 300..=384 (768 points, 50 to 64 bits) with the AVX2 + FMA kernels, and on the
-    /// portable tier 960..=1044 (1536 points, 80 to 87 bits), 1104..=1392 (2048 points, 69 to
-    /// 87 bits) and 1656..=2047 (3072 points, 69 to 85 bits), no other size below it; on the
-    /// ifma tier and an adx tier without FMA exactly from the threshold.
+    /// each) and 300..=384 (768 points, 50 to 64 bits) with the AVX2 + FMA kernels (on Intel
+    /// CPUs only 352..=384), and on the portable tier 960..=1044 (1536 points, 80 to 87 bits),
+    /// 1104..=1392 (2048 points, 69 to 87 bits) and 1656..=2047 (3072 points, 69 to 85 bits),
+    /// no other size below it; on the ifma tier and an adx tier without FMA exactly from the
+    /// threshold.
     #[test]
     fn dense_windows_are_240_to_280_and_300_to_384_limbs_on_fma_and_three_ranges_portable() {
         for squaring in [false, true] {
             let t = threshold(squaring);
             let below: Vec<usize> = (1..t).filter(|&n| pays(n, squaring)).collect();
-            let window: Vec<usize> = if fma_in_use() {
+            let window: Vec<usize> = if fma_in_use() && cpu::is_intel() {
+                (crate::tuning::NTT_DENSE_MIN_FMA_INTEL..=384).collect()
+            } else if fma_in_use() {
                 (240..=280).chain(300..=384).collect()
             } else if cpu::tier() == Tier::Portable {
                 (960..=1044).chain(1104..=1392).chain(1656..=2047).collect()
