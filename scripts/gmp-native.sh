@@ -22,7 +22,7 @@ if [ ! -f "$prefix/lib/libgmp.a" ]; then
         Cargo.lock)
     cargo fetch --locked >/dev/null
     src=$(ls -d "${CARGO_HOME:-$HOME/.cargo}"/registry/src/*/"gmp-mpfr-sys-$version"/gmp-*-c \
-        2>/dev/null | head -n 1)
+        2>/dev/null | head -n 1 || true)
     if [ -z "$src" ]; then
         echo "gmp-native.sh: no GMP source of gmp-mpfr-sys $version in the cargo registry" >&2
         exit 1
