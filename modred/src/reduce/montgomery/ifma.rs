@@ -98,7 +98,7 @@ impl<const V: usize> Digits<V> {
 
     /// The value as k limbs; it must fit.
     fn limbs(&self, k: usize) -> Vec<Limb> {
-        limbs_of_digits(k, LANES * V, |i| self.as_ref()[i])
+        limbs_of::<V>(self.as_ref(), k)
     }
 }
 
@@ -455,7 +455,7 @@ fn digits_of<const V: usize>(x: &[Limb]) -> Vec<u64> {
 }
 
 fn limbs_of<const V: usize>(x: &[u64], k: usize) -> Vec<Limb> {
-    let x = Digits::<V>::view(x).as_flattened();
+    assert_eq!(x.len(), LANES * V, "8V digits");
     limbs_of_digits(k, x.len(), |i| x[i])
 }
 
