@@ -8,10 +8,10 @@
 pub const KARATSUBA_THRESHOLD: usize = 32;
 
 /// Operand size (limbs) from which squaring uses Karatsuba instead of the symmetric schoolbook.
-/// `mpn_sqr` / GMP on a Zen 4, after the one-pass MULX/ADX square, 96 -> 64: 1.13-1.14 ->
-/// 1.09-1.10 at 64 limbs, 1.18 -> 1.08 at 80, 1.18-1.19 -> 1.09-1.11 at 128.
-/// Measurements: `docs/tuning.md`.
-pub const KARATSUBA_SQR_THRESHOLD: usize = 64;
+/// After the square's eight-loop triangle (Intel model 167, `MODRED_CPU=adx`), 64 -> 40: 322
+/// -> 315 ns at 40 limbs, 452 -> 431 at 48, 615 -> 560 at 56, 1948 -> 1754 at 112 (34 and 36
+/// lose: 242 -> 275, 266 -> 298). Measurements: `docs/tuning.md`.
+pub const KARATSUBA_SQR_THRESHOLD: usize = 40;
 
 /// Modulus size (limbs) below which `montgomery-redc` and `montgomery-fast` form their products
 /// by schoolbook on every tier, whatever the Karatsuba thresholds, so that both are constant
@@ -50,9 +50,11 @@ pub const GCD_HGCD_TOP_DIVISOR: usize = 3;
 /// Measurements: `docs/tuning.md`.
 pub const TOOM3_THRESHOLD: usize = 200;
 
-/// Operand size (limbs) from which squaring uses Toom-3 instead of Karatsuba. Measurements:
-/// `docs/tuning.md`.
-pub const TOOM3_SQR_THRESHOLD: usize = 200;
+/// Operand size (limbs) from which squaring uses Toom-3 instead of Karatsuba, where the transform
+/// does not pay first (the FMA transform's dense window starts at 240 limbs on AMD, 352 on
+/// Intel). Intel model 167, `MODRED_CPU=adx`, Karatsuba / Toom-3: 0.94 at 200 limbs, 0.95 at
+/// 232, 0.92 at 256, 0.97 at 300. Measurements: `docs/tuning.md`.
+pub const TOOM3_SQR_THRESHOLD: usize = 352;
 
 /// [`TOOM3_THRESHOLD`] on the portable tier: its Karatsuba (from 24 limbs, three levels deep at
 /// 200) holds on longer. `mul_n` / GMP, Toom-3 vs Karatsuba: 1.28 vs 1.21 at 256 limbs, 1.24 vs
@@ -232,8 +234,10 @@ pub const REDC_N_THRESHOLD_PORTABLE: usize = 72;
 
 /// Operand size (limbs) from which [`crate::arith::mullo::mullo_n`] splits (one full product and
 /// two short ones, Mulders' split) instead of the schoolbook triangle, on the adx and ifma
-/// tiers (MULX/ADX rows). Measurements: `docs/tuning.md`.
-pub const MULLO_DC_THRESHOLD: usize = 48;
+/// tiers (MULX/ADX rows). After the eight-loop triangle (Intel model 167, `MODRED_CPU=adx`),
+/// split / triangle: 1.23 at 48 limbs, 1.06 at 64, 1.04 at 80, 0.95 at 96. Measurements:
+/// `docs/tuning.md`.
+pub const MULLO_DC_THRESHOLD: usize = 88;
 
 /// [`MULLO_DC_THRESHOLD`] on the portable tier. Measurements: `docs/tuning.md`.
 pub const MULLO_DC_THRESHOLD_PORTABLE: usize = 32;

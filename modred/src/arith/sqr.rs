@@ -73,8 +73,8 @@ pub(crate) fn sqr_basecase_on(tier: Tier, r: &mut [Limb], a: &[Limb]) {
 
 /// `r = a^2` by Karatsuba squaring: with w_M = (a_H - a_L)^2 >= 0,
 /// `a^2 = w_H B^2h + (w_H + w_L - w_M) B^h + w_L`. `scratch.len() >=
-/// karatsuba_scratch_len(n)`; from the tier's Toom-3 threshold ([`super::toom3_threshold`]) on
-/// it hands over to [`sqr`].
+/// karatsuba_scratch_len(n)`; from the tier's Toom-3 threshold ([`super::toom3_threshold`]) on,
+/// and where the transform pays, it hands over to [`sqr`].
 /// Runs on the tier in use ([`cpu::tier`]).
 /// Leaks: variable time: the sign of a_H - a_L chooses a branch, and the carry and borrow
 /// propagations stop early.
@@ -91,7 +91,7 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
     if n < super::karatsuba_threshold(tier, true).max(2) {
         return sqr_basecase_on(tier, r, a);
     }
-    if n >= super::toom3_threshold(tier, true) {
+    if n >= super::toom3_threshold(tier, true) || super::ntt::pays(n, true) {
         return sqr(r, a);
     }
     let h = n / 2;
@@ -117,7 +117,10 @@ pub(crate) fn sqr_karatsuba_on(tier: Tier, r: &mut [Limb], a: &[Limb], scratch: 
 /// Leaks: as [`sqr`].
 pub(crate) fn sqr_in(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
     let (n, tier) = (a.len(), cpu::tier());
-    if n >= super::karatsuba_threshold(tier, true) && n < super::toom3_threshold(tier, true) {
+    if n >= super::karatsuba_threshold(tier, true)
+        && n < super::toom3_threshold(tier, true)
+        && !super::ntt::pays(n, true)
+    {
         sqr_karatsuba(r, a, scratch)
     } else {
         sqr(r, a)
@@ -125,10 +128,11 @@ pub(crate) fn sqr_in(r: &mut [Limb], a: &[Limb], scratch: &mut [Limb]) {
 }
 
 /// `r = a^2` (`r.len() == 2 * a.len()`) by the method the size calls for: symmetric
-/// schoolbook below the tier's Karatsuba squaring threshold ([`super::karatsuba_threshold`]),
-/// Karatsuba below the tier's Toom-3 threshold ([`super::toom3_threshold`]), then the
-/// three-prime NTT from the NTT threshold of this CPU on ([`super::ntt::pays`]), and below it
-/// Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and Toom-4 from there. Allocates scratch.
+/// schoolbook below the tier's Karatsuba squaring threshold ([`super::karatsuba_threshold`]);
+/// above it the three-prime NTT where it pays on this CPU ([`super::ntt::pays`]: its dense
+/// window can start below the Toom-3 threshold), else Karatsuba below the tier's Toom-3
+/// threshold ([`super::toom3_threshold`]), Toom-3 up to [`TOOM4_SQR_THRESHOLD`] and Toom-4
+/// from there. Allocates scratch.
 /// Leaks: nothing but the length below that threshold and at NTT sizes; variable time between
 /// them (the Karatsuba and Toom sign branches and early-exit carries).
 pub fn sqr(r: &mut [Limb], a: &[Limb]) {
@@ -136,10 +140,10 @@ pub fn sqr(r: &mut [Limb], a: &[Limb]) {
     let tier = cpu::tier();
     if n < super::karatsuba_threshold(tier, true) {
         sqr_basecase(r, a)
-    } else if n < super::toom3_threshold(tier, true) {
-        super::mul::with_karatsuba_scratch(n, |scratch| sqr_karatsuba(r, a, scratch))
     } else if super::ntt::pays(n, true) {
         super::ntt::sqr_ntt(r, a)
+    } else if n < super::toom3_threshold(tier, true) {
+        super::mul::with_karatsuba_scratch(n, |scratch| sqr_karatsuba(r, a, scratch))
     } else if n < TOOM4_SQR_THRESHOLD {
         super::toom::sqr_toom3(r, a)
     } else {
