@@ -424,10 +424,10 @@ mul_row_adx! {
     submul_1_adx, setup: "stc", negate: ["not {t0}", "not {t2}"], finish: ["cmc", "adcx {hi}, {t0}"]
 }
 
-/// One limb of a triangle row (see `triangle_rows`): `mulx` of rdx by `ap[off]`,
+/// One limb of a row of `row_classes`: `mulx` of rdx by `ap[off]`,
 /// the previous high word added on the OF chain and `rp[off]` on the CF chain, the sum stored
 /// back. Even limbs take the high word in `hi` and leave theirs in `t1`, odd limbs the reverse.
-macro_rules! triangle_limb {
+macro_rules! row_limb {
     (even $off:literal) => {
         concat!(
             "mulx {t1}, {t0}, qword ptr [{ap} + ",
@@ -458,17 +458,17 @@ macro_rules! triangle_limb {
     };
 }
 
-/// The rows of one length class of a triangle of rows (see `triangle_rows`): rows of length
+/// The rows of one length class of `row_classes`: rows of length
 /// `8 q - skip` (q = `nblk` blocks of eight limbs, the first entered at limb `skip`). `$setup`,
 /// `$top`, `$end` are the class's labels, `$jump` the jump to its entry label (empty when the
 /// entry is the top), `$carry` the register limb `skip` reads its high word from (zeroed, which
 /// also clears CF and OF), `$l0..$l7` the entry label before each limb (one of them non-empty),
-/// `[$load, $abase, $finish]` the triangle's row text (`triangle_rows`) and `$next` what
-/// follows the row (nothing: fall into the next class).
-macro_rules! triangle_class {
+/// `[$load, $abase, $finish]` the row text of `row_classes` and `$next` what follows the row
+/// (nothing: fall into the next class, or a jump).
+macro_rules! row_class {
     ($setup:literal, $top:literal, $end:literal, $skip:literal, $carry:literal, $jump:literal,
      [$l0:literal $l1:literal $l2:literal $l3:literal $l4:literal $l5:literal $l6:literal
-      $l7:literal], [$load:literal, $abase:literal, $finish:literal], $next:literal) => {
+      $l7:literal], [$load:literal, $abase:literal, $finish:expr], $next:literal) => {
         concat!(
             $setup, ":\n",
             $load,
@@ -478,14 +478,14 @@ macro_rules! triangle_class {
             "xor {", $carry, ":e}, {", $carry, ":e}\n",
             $jump,
             $top, ":\n",
-            $l0, triangle_limb!(even "0"),
-            $l1, triangle_limb!(odd "8"),
-            $l2, triangle_limb!(even "16"),
-            $l3, triangle_limb!(odd "24"),
-            $l4, triangle_limb!(even "32"),
-            $l5, triangle_limb!(odd "40"),
-            $l6, triangle_limb!(even "48"),
-            $l7, triangle_limb!(odd "56"),
+            $l0, row_limb!(even "0"),
+            $l1, row_limb!(odd "8"),
+            $l2, row_limb!(even "16"),
+            $l3, row_limb!(odd "24"),
+            $l4, row_limb!(even "32"),
+            $l5, row_limb!(odd "40"),
+            $l6, row_limb!(even "48"),
+            $l7, row_limb!(odd "56"),
             "lea {ap}, [{ap} + 64]\n",
             "lea {rp}, [{rp} + 64]\n",
             "lea rcx, [rcx - 1]\n",
@@ -512,7 +512,7 @@ macro_rules! triangle_class {
 /// GMP's `sqr_basecase` for Broadwell, whose rows fall by one limb so each loop falls into the
 /// next).
 macro_rules! row_classes {
-    ($load:literal, $abase:literal, $finish:literal,
+    ($load:literal, $abase:literal, $finish:expr,
      [$n0:literal $n7:literal $n6:literal $n5:literal $n4:literal $n3:literal $n2:literal
       $n1:literal]) => {
         concat!(
@@ -530,21 +530,21 @@ macro_rules! row_classes {
             "je 36f\n",
             "cmp ecx, 7\n",
             "je 37f\n",
-            triangle_class!("30", "40", "60", "0", "hi", "",
+            row_class!("30", "40", "60", "0", "hi", "",
                 ["50:\n" "" "" "" "" "" "" ""], [$load, $abase, $finish], $n0),
-            triangle_class!("37", "47", "67", "8", "t1", "jmp 57f\n",
+            row_class!("37", "47", "67", "8", "t1", "jmp 57f\n",
                 ["" "57:\n" "" "" "" "" "" ""], [$load, $abase, $finish], $n7),
-            triangle_class!("36", "46", "66", "16", "hi", "jmp 56f\n",
+            row_class!("36", "46", "66", "16", "hi", "jmp 56f\n",
                 ["" "" "56:\n" "" "" "" "" ""], [$load, $abase, $finish], $n6),
-            triangle_class!("35", "45", "65", "24", "t1", "jmp 55f\n",
+            row_class!("35", "45", "65", "24", "t1", "jmp 55f\n",
                 ["" "" "" "55:\n" "" "" "" ""], [$load, $abase, $finish], $n5),
-            triangle_class!("34", "44", "64", "32", "hi", "jmp 54f\n",
+            row_class!("34", "44", "64", "32", "hi", "jmp 54f\n",
                 ["" "" "" "" "54:\n" "" "" ""], [$load, $abase, $finish], $n4),
-            triangle_class!("33", "43", "63", "40", "t1", "jmp 53f\n",
+            row_class!("33", "43", "63", "40", "t1", "jmp 53f\n",
                 ["" "" "" "" "" "53:\n" "" ""], [$load, $abase, $finish], $n3),
-            triangle_class!("32", "42", "62", "48", "hi", "jmp 52f\n",
+            row_class!("32", "42", "62", "48", "hi", "jmp 52f\n",
                 ["" "" "" "" "" "" "52:\n" ""], [$load, $abase, $finish], $n2),
-            triangle_class!("31", "41", "61", "56", "t1", "jmp 51f\n",
+            row_class!("31", "41", "61", "56", "t1", "jmp 51f\n",
                 ["" "" "" "" "" "" "" "51:\n"], [$load, $abase, $finish], $n1),
             "70:\n",
         )
@@ -555,7 +555,7 @@ macro_rules! row_classes {
 /// limb. Each class falls into the next; the block count falls when a row of length 8q + 1 is
 /// followed by one of 8q, and the rows end when it reaches zero.
 macro_rules! triangle_rows {
-    ($load:literal, $abase:literal, $finish:literal) => {
+    ($load:literal, $abase:literal, $finish:expr) => {
         row_classes!($load, $abase, $finish,
             ["" "" "" "" "" "" "" "dec {nblk}\njnz 30b\n"])
     };
@@ -564,7 +564,7 @@ macro_rules! triangle_rows {
 /// [`row_classes`] for a rectangle: `{rows}` rows of one length, all in one class, which loops
 /// back to its own set-up and leaves for the end.
 macro_rules! rectangle_rows {
-    ($load:literal, $abase:literal, $finish:literal) => {
+    ($load:literal, $abase:literal, $finish:expr) => {
         row_classes!($load, $abase, $finish, [
             "dec {rows}\njnz 30b\njmp 70f\n"
             "dec {rows}\njnz 37b\njmp 70f\n"
@@ -575,6 +575,13 @@ macro_rules! rectangle_rows {
             "dec {rows}\njnz 32b\njmp 70f\n"
             "dec {rows}\njnz 31b\n"
         ])
+    };
+}
+
+/// A row's carry limb, hi + OF + CF, stored at `rp` (the limb after the row).
+macro_rules! store_row_carry {
+    () => {
+        "mov {t0:e}, 0\nadox {hi}, {t0}\nadcx {hi}, {t0}\nmov qword ptr [{rp}], {hi}\n"
     };
 }
 
@@ -619,8 +626,10 @@ unsafe fn addmul_rows_triangle_adx(dst: *mut Limb, src: *const Limb, len: usize)
             triangle_rows!(
                 "mov rdx, qword ptr [{aprow} - 8]\n",
                 "aprow",
-                "mov {t0:e}, 0\nadox {hi}, {t0}\nadcx {hi}, {t0}\nmov qword ptr [{rp}], {hi}\n\
-                 lea {aprow}, [{aprow} + 8]\nlea {rprow}, [{rprow} + 16]\n"
+                concat!(
+                    store_row_carry!(),
+                    "lea {aprow}, [{aprow} + 8]\nlea {rprow}, [{rprow} + 16]\n"
+                )
             ),
             len % 8,
             aprow = inout(reg) aprow,
@@ -689,8 +698,10 @@ unsafe fn addmul_rows_rectangle_adx(
             rectangle_rows!(
                 "mov rdx, qword ptr [{bp}]\n",
                 "a",
-                "mov {t0:e}, 0\nadox {hi}, {t0}\nadcx {hi}, {t0}\nmov qword ptr [{rp}], {hi}\n\
-                 lea {bp}, [{bp} + 8]\nlea {rprow}, [{rprow} + 8]\n"
+                concat!(
+                    store_row_carry!(),
+                    "lea {bp}, [{bp} + 8]\nlea {rprow}, [{rprow} + 8]\n"
+                )
             ),
             len % 8,
             a = in(reg) a,
