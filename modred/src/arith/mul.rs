@@ -10,8 +10,8 @@ use crate::cpu::{self, Tier};
 use crate::limb::Limb;
 use crate::tuning::{
     KARATSUBA_SQR_THRESHOLD, KARATSUBA_SQR_THRESHOLD_PORTABLE, KARATSUBA_THRESHOLD,
-    KARATSUBA_THRESHOLD_PORTABLE, TOOM3_SQR_THRESHOLD, TOOM3_SQR_THRESHOLD_PORTABLE,
-    TOOM3_THRESHOLD, TOOM3_THRESHOLD_PORTABLE, TOOM4_THRESHOLD,
+    KARATSUBA_THRESHOLD_PORTABLE, SCRATCH_KEPT_MAX_LIMBS, TOOM3_SQR_THRESHOLD,
+    TOOM3_SQR_THRESHOLD_PORTABLE, TOOM3_THRESHOLD, TOOM3_THRESHOLD_PORTABLE, TOOM4_THRESHOLD,
 };
 use core::cmp::Ordering;
 
@@ -285,11 +285,16 @@ std::thread_local! {
 }
 
 /// Runs `f` on `len` limbs of scratch, whatever their contents: the thread's buffer, kept
-/// between calls, or a fresh one when that is in use further up the stack. Its users (the
-/// top-level Karatsuba products and Toom-3, below `TOOM4_THRESHOLD`) bound it to about 17 KiB
-/// (a 399-limb Toom-3 product). A fresh zeroed allocation per product cost 2-3% of a
-/// 64-192-limb Karatsuba product and about 1% of a 272-288-limb Toom-3 one.
+/// between calls, or a fresh one when that is in use further up the stack or `len` is above
+/// [`SCRATCH_KEPT_MAX_LIMBS`] (so the kept buffer stays within 128 KiB). Its users: the
+/// top-level Karatsuba products, Toom-3 and Toom-4 (a 2047-limb Toom-4 product takes about
+/// 13,300 limbs). A fresh zeroed allocation per product cost 2-3% of a 64-192-limb Karatsuba
+/// product and about 1% of a 272-288-limb Toom-3 one; its zeroing alone took 1% of the samples
+/// of a 256-limb Toom-4 one.
 pub(crate) fn with_scratch<R>(len: usize, f: impl FnOnce(&mut [Limb]) -> R) -> R {
+    if len > SCRATCH_KEPT_MAX_LIMBS {
+        return f(&mut vec![0; len]);
+    }
     SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut buf) => {
             if buf.len() < len {

@@ -669,36 +669,108 @@ fn toom4_splits_every_length_from_10() {
     assert!((10..=1 << 16).all(toom4::splits));
 }
 
-/// Toom-4 at every small length that splits four ways, with each of the four pieces zero,
-/// all-ones or random (so a(-1) and a(-2) take both signs, in one operand or both), against
-/// GMP: every sign combination of the interpolation and the shortest top pieces.
+/// Toom-3 and Toom-4 at every small length that splits three (four) ways, with each piece
+/// zero, all-ones or random (so a(-1) and a(-2) take both signs, in one operand or both),
+/// against GMP: every sign combination of the interpolation and the shortest top pieces.
 #[test]
-fn toom4_piece_patterns_match_gmp() {
+fn toom3_and_toom4_piece_patterns_match_gmp() {
     let mut rng = StdRng::seed_from_u64(21);
     let mut checked = 0;
-    for n in (4..=40).filter(|&n| toom4::splits(n)) {
-        let s = n.div_ceil(4);
-        let pieces = |rng: &mut StdRng, code: usize| -> Vec<Limb> {
-            (0..n)
-                .map(|i| match code / 3usize.pow((i / s) as u32) % 3 {
-                    0 => 0,
-                    1 => Limb::MAX,
-                    _ => rng.gen(),
-                })
-                .collect()
-        };
-        for code in 0..81 {
-            let a = pieces(&mut rng, code);
-            let b = pieces(&mut rng, (code * 7 + n) % 81);
-            let mut r = vec![Limb::MAX; 2 * n];
-            toom4::mul_toom4(&mut r, &a, &b);
-            assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "mul_toom4 n={n} code={code}");
-            toom4::sqr_toom4(&mut r, &a);
-            assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "sqr_toom4 n={n} code={code}");
-            checked += 1;
+    for (k, lengths) in [
+        (3, (toom::TOOM3_MIN_LEN..=40).collect::<Vec<_>>()),
+        (4, (4..=40).filter(|&n| toom4::splits(n)).collect()),
+    ] {
+        let codes = 3usize.pow(k);
+        for &n in &lengths {
+            let s = n.div_ceil(k as usize);
+            let pieces = |rng: &mut StdRng, code: usize| -> Vec<Limb> {
+                (0..n)
+                    .map(|i| match code / 3usize.pow((i / s) as u32) % 3 {
+                        0 => 0,
+                        1 => Limb::MAX,
+                        _ => rng.gen(),
+                    })
+                    .collect()
+            };
+            for code in 0..codes {
+                let a = pieces(&mut rng, code);
+                let b = pieces(&mut rng, (code * 7 + n) % codes);
+                let mut r = vec![Limb::MAX; 2 * n];
+                if k == 3 {
+                    toom::mul_toom3(&mut r, &a, &b);
+                } else {
+                    toom4::mul_toom4(&mut r, &a, &b);
+                }
+                assert_eq!(gmp(&r), gmp(&a) * gmp(&b), "toom{k} mul n={n} code={code}");
+                if k == 3 {
+                    toom::sqr_toom3(&mut r, &a);
+                } else {
+                    toom4::sqr_toom4(&mut r, &a);
+                }
+                assert_eq!(gmp(&r), gmp(&a) * gmp(&a), "toom{k} sqr n={n} code={code}");
+                checked += 1;
+            }
         }
     }
-    assert_eq!(checked, 81 * (4..=40).filter(|&n| toom4::splits(n)).count());
+    let toom4_lengths = (4..=40).filter(|&n| toom4::splits(n)).count();
+    assert_eq!(
+        checked,
+        27 * (41 - toom::TOOM3_MIN_LEN) + 81 * toom4_lengths
+    );
+}
+
+/// The Toom evaluations' and interpolations' one-pass helpers against num-bigint: shifted sums
+/// for every shift pair they are used with and a shorter second operand, and the three
+/// halvings (a sum carrying out of its top limb included).
+#[test]
+fn toom_linear_helpers_match_num_bigint() {
+    let mut rng = StdRng::seed_from_u64(31);
+    for n in 1..=12 {
+        for pattern in 0..5 {
+            let a = operand(&mut rng, n, pattern);
+            for m in [1, n / 2 + 1, n] {
+                let b = operand(&mut rng, m, pattern + 1);
+                let mut r = vec![0; n];
+                type ShlAdd = fn(&mut [Limb], &[Limb], &[Limb]) -> Limb;
+                let cases: [(ShlAdd, u32, u32); 7] = [
+                    (toom::shl_add::<0, 0>, 0, 0),
+                    (toom::shl_add::<0, 2>, 0, 2),
+                    (toom::shl_add::<1, 2>, 1, 2),
+                    (toom::shl_add::<1, 3>, 1, 3),
+                    (toom::shl_add::<2, 0>, 2, 0),
+                    (toom::shl_add::<3, 1>, 3, 1),
+                    (toom::shl_add::<63, 62>, 63, 62),
+                ];
+                for (shl_add, j, k) in cases {
+                    let out = shl_add(&mut r, &a, &b);
+                    let got = big(&r) + (BigUint::from(out) << (64 * n));
+                    let want = (big(&a) << j) + (big(&b) << k);
+                    assert_eq!(got, want, "shl_add<{j}, {k}> n={n} m={m}");
+                }
+            }
+            // Make a and y of one parity, so their sum and difference are even.
+            let mut y = operand(&mut rng, n, pattern + 2);
+            y[0] = (y[0] & !1) | (a[0] & 1);
+            let (lo, hi) = if big(&a) <= big(&y) {
+                (&a, &y)
+            } else {
+                (&y, &a)
+            };
+            let mut x = a.clone();
+            toom::halve_sum(&mut x, &y);
+            assert_eq!(big(&x), (big(&a) + big(&y)) >> 1, "halve_sum n={n}");
+            let mut x = hi.clone();
+            toom::halve_difference(&mut x, lo);
+            assert_eq!(big(&x), (big(hi) - big(lo)) >> 1, "halve_difference n={n}");
+            let mut x = lo.clone();
+            toom::halve_reversed_difference(&mut x, hi);
+            assert_eq!(
+                big(&x),
+                (big(hi) - big(lo)) >> 1,
+                "halve_reversed_difference n={n}"
+            );
+        }
+    }
 }
 
 /// Toom-6 and Toom-8 at every small length that splits, with each piece zero, all-ones or

@@ -7,30 +7,29 @@
 //! coefficients, found from five products of about s limbs: 5 products of n/3 limbs against
 //! Karatsuba's 9, so the cost grows like n^1.465.
 
-use super::{add_in_place, addmul_1, cmp, karatsuba_scratch_len, mul_n_in, shl_in_place, sqr_in};
-use super::{sub_in_place, trim, with_scratch};
+use super::{add_1_in_place, add_n, sub_in_place, sub_n, trim, with_scratch};
+use super::{add_in_place, addmul_1, cmp, karatsuba_scratch_len, mul_n_in, sqr_in};
 use crate::limb::Limb;
 
 /// `x /= d` in place, for an `x` divisible by `d`, a divisor of B - 1 = 2^64 - 1 (3 and 5
 /// here): with d' = (B - 1)/d, x/d = x d' / (B - 1), and q = x d' / (B - 1) satisfies
-/// q = q B - x d', which gives q's limbs low to high by subtraction alone: q_i = q_(i-1) -
-/// y_i - borrow, y = x d' (the multiplication by d' is off the borrow chain; the idea of GMP's
-/// `mpn_bdiv_dbm1c`, where a Hensel division would chain two multiplications per limb).
-/// Loop invariants: y_lo + carry B^(i+1) = (x mod B^(i+1)) d', and q B - y = q holds on the
-/// limbs below i + 1 up to the borrow.
+/// q = q B - x d', which gives q's limbs low to high by subtraction alone. Per limb,
+/// (hi, lo) = x_i d', q_i = h - lo and h = q_i - hi - borrow: one borrow chain (SUB, SBB), the
+/// multiplication off it (GMP's `mpn_bdiv_dbm1c` form; a Hensel division would chain two
+/// multiplications per limb). Loop invariant: with X and Q the limbs of x and q below i + 1,
+/// X d' - Q (B - 1) = -h B^(i+1) (mod B^(i+2)); at the end h = 0 exactly when d divides x.
 /// Leaks: nothing but the length (constant time).
 pub(super) fn divexact_by(x: &mut [Limb], d: Limb) {
     debug_assert!(d > 1 && Limb::MAX % d == 0);
     let dd = Limb::MAX / d;
-    let (mut carry, mut borrow, mut q_prev) = (0, 0, 0);
+    let mut h: Limb = 0;
     for xi in x.iter_mut() {
-        let (y, hi) = crate::limb::mac(*xi, dd, carry, 0);
-        carry = hi;
-        let (q, b) = crate::limb::sbb(q_prev, y, borrow);
-        (*xi, borrow, q_prev) = (q, b, q);
+        let (lo, hi) = crate::limb::mac(*xi, dd, 0, 0);
+        let (q, borrow) = h.overflowing_sub(lo);
+        *xi = q;
+        h = q.wrapping_sub(hi).wrapping_sub(borrow as Limb);
     }
-    // The top limb of q B - y, the carry of y, is zero: q < B^n.
-    debug_assert!(q_prev == carry + borrow, "divexact_by: not divisible");
+    debug_assert!(h == 0, "divexact_by: not divisible");
 }
 
 /// `x >>= 1` in place for an even `x`.
@@ -48,23 +47,126 @@ pub(super) fn sub_exact(r: &mut [Limb], y: &[Limb]) {
     debug_assert_eq!(borrow, 0, "toom: negative intermediate");
 }
 
-/// `x = y - x` for equal lengths and `y >= x`.
-/// Leaks: nothing but the length (constant time).
-pub(super) fn rsub_exact(x: &mut [Limb], y: &[Limb]) {
-    debug_assert_eq!(x.len(), y.len());
-    let mut borrow = 0;
-    for (xi, &yi) in x.iter_mut().zip(y) {
-        (*xi, borrow) = crate::limb::sbb(yi, *xi, borrow);
-    }
-    debug_assert_eq!(borrow, 0, "toom: negative intermediate");
-}
-
 /// `r += y` where the sum fits `r`.
 /// Leaks: variable time: `y`'s leading zero limbs, and the carry propagation stops early.
 pub(super) fn add_exact(r: &mut [Limb], y: &[Limb]) {
     let y = trim(y);
     let carry = add_in_place(r, y);
     debug_assert_eq!(carry, 0, "toom: intermediate overflow");
+}
+
+/// `r = (a << J) + (b << K)` for `r.len() == a.len() >= b.len()` and shifts below 64, in one
+/// pass; returns the limb above `r`: the bits shifted out and the carry, below
+/// 2^(max(J, K) + 1). Loop invariant: `a_out` and `b_out` hold the bits shifted out of the limb
+/// before.
+/// Leaks: for J = K = 0 variable time (the carry through a's limbs above b's stops early),
+/// else nothing but the lengths.
+pub(super) fn shl_add<const J: u32, const K: u32>(r: &mut [Limb], a: &[Limb], b: &[Limb]) -> Limb {
+    const { assert!(J < 64 && K < 64) };
+    assert!(r.len() == a.len() && b.len() <= a.len());
+    let (j, k) = (J, K);
+    // x >> (64 - j) for j in 0..64 without the undefined shift by 64.
+    let spill = |x: Limb, j: u32| (x >> 1) >> (63 - j);
+    let (mut a_out, mut b_out, mut carry) = (0, 0, false);
+    let (r_low, r_high) = r.split_at_mut(b.len());
+    let (a_low, a_high) = a.split_at(b.len());
+    if J == 0 && K == 0 {
+        // A plain sum: the block kernel, then the carry through a's top limbs.
+        let carry = add_n(r_low, a_low, b);
+        r_high.copy_from_slice(a_high);
+        return add_1_in_place(r_high, carry);
+    }
+    for ((ri, &ai), &bi) in r_low.iter_mut().zip(a_low).zip(b) {
+        let (x, y) = ((ai << j) | a_out, (bi << k) | b_out);
+        (a_out, b_out) = (spill(ai, j), spill(bi, k));
+        let (sum, c1) = x.overflowing_add(y);
+        let (sum, c2) = sum.overflowing_add(carry as Limb);
+        (*ri, carry) = (sum, c1 | c2);
+    }
+    for (ri, &ai) in r_high.iter_mut().zip(a_high) {
+        let x = (ai << j) | a_out;
+        a_out = spill(ai, j);
+        let (sum, c1) = x.overflowing_add(b_out);
+        let (sum, c2) = sum.overflowing_add(carry as Limb);
+        (*ri, carry, b_out) = (sum, c1 | c2, 0);
+    }
+    a_out + b_out + carry as Limb
+}
+
+/// `x = (x + y) / 2` in one pass (equal lengths, an even sum; a carry out of the top limb is
+/// shifted in).
+/// Leaks: nothing but the lengths (constant time).
+pub(super) fn halve_sum(x: &mut [Limb], y: &[Limb]) {
+    halve_combined::<HALVE_SUM>(x, y)
+}
+
+/// `x = (x - y) / 2` in one pass (equal lengths, `x >= y`, an even difference).
+/// Leaks: nothing but the lengths (constant time).
+pub(super) fn halve_difference(x: &mut [Limb], y: &[Limb]) {
+    halve_combined::<HALVE_DIFFERENCE>(x, y)
+}
+
+/// `x = (y - x) / 2` in one pass (equal lengths, `y >= x`, an even difference).
+/// Leaks: nothing but the lengths (constant time).
+pub(super) fn halve_reversed_difference(x: &mut [Limb], y: &[Limb]) {
+    halve_combined::<HALVE_REVERSED_DIFFERENCE>(x, y)
+}
+
+const HALVE_SUM: u8 = 0;
+const HALVE_DIFFERENCE: u8 = 1;
+const HALVE_REVERSED_DIFFERENCE: u8 = 2;
+
+/// The three halvings above: each limb of the sum or difference is shifted as soon as the
+/// next one is known. Loop invariant: before limb i, `x[..i - 1]` holds the result, `low` the
+/// unshifted limb i - 1 of the sum (difference) and `carry` the carry (borrow) out of it.
+fn halve_combined<const OP: u8>(x: &mut [Limb], y: &[Limb]) {
+    let n = x.len();
+    assert!(n >= 1 && y.len() == n);
+    let (mut carry, mut low) = (false, 0);
+    for i in 0..n {
+        let (d, c1) = match OP {
+            HALVE_SUM => x[i].overflowing_add(y[i]),
+            HALVE_DIFFERENCE => x[i].overflowing_sub(y[i]),
+            _ => y[i].overflowing_sub(x[i]),
+        };
+        let (d, c2) = match OP {
+            HALVE_SUM => d.overflowing_add(carry as Limb),
+            _ => d.overflowing_sub(carry as Limb),
+        };
+        carry = c1 | c2;
+        if i > 0 {
+            x[i - 1] = (low >> 1) | (d << 63);
+        } else {
+            debug_assert!(d & 1 == 0, "toom: odd value halved");
+        }
+        low = d;
+    }
+    debug_assert!(OP == HALVE_SUM || !carry, "toom: negative intermediate");
+    x[n - 1] = (low >> 1) | ((carry as Limb) << 63);
+}
+
+/// Writes the product c(x) = c0 + c1 x + ... + c_d x^d at x = B^s into `r` (`r.len()` limbs):
+/// on entry c0 is in `r[..2s]` and c_d in `r[d s..]`; `middle` holds c1 .. c_(d-1), non-negative,
+/// of at most 2s + 2 limbs (their tops may be zero), d >= 2 even. The even coefficients' low 2s
+/// limbs tile `r[2s..d s]` and are copied; their top limbs and the odd coefficients are added.
+/// Leaks: variable time: [`add_exact`]'s.
+pub(super) fn recompose(r: &mut [Limb], s: usize, middle: &[&[Limb]]) {
+    let d = middle.len() + 1;
+    debug_assert!(d >= 2 && d.is_multiple_of(2) && r.len() >= d * s);
+    for (i, c) in middle.iter().enumerate().skip(1).step_by(2) {
+        let at = (i + 1) * s;
+        let low = c.len().min(2 * s);
+        r[at..at + low].copy_from_slice(&c[..low]);
+        r[at + low..at + 2 * s].fill(0);
+    }
+    for (i, c) in middle.iter().enumerate().skip(1).step_by(2) {
+        if c.len() > 2 * s {
+            add_exact(&mut r[(i + 3) * s..], &c[2 * s..]);
+        }
+    }
+    for (i, c) in middle.iter().enumerate().step_by(2) {
+        add_exact(&mut r[(i + 1) * s..], c);
+    }
 }
 
 /// The evaluations of a = a2 x^2 + a1 x + a0 at 1, -1 and 2, each `s + 1` limbs: returns
@@ -75,25 +177,19 @@ fn evaluate(a: &[Limb], s: usize, at1: &mut [Limb], atm1: &mut [Limb], at2: &mut
     let (a0, rest) = a.split_at(s);
     let (a1, a2) = rest.split_at(s);
     // a0 + a2 into at1 (s + 1 limbs), then a(1) = that + a1 and |a(-1)| = |that - a1|.
-    at1.fill(0);
-    at1[..s].copy_from_slice(a0);
-    add_exact(at1, a2);
+    at1[s] = shl_add::<0, 0>(&mut at1[..s], a0, a2);
     let neg = cmp(at1, a1).is_lt();
-    atm1.fill(0);
     if neg {
-        atm1[..s].copy_from_slice(a1);
-        sub_exact(atm1, at1);
+        // at1 < a1 < B^s: its top limb is zero.
+        sub_n(&mut atm1[..s], a1, &at1[..s]);
+        atm1[s] = 0;
     } else {
-        atm1.copy_from_slice(at1);
-        sub_exact(atm1, a1);
+        let borrow = sub_n(&mut atm1[..s], &at1[..s], a1);
+        atm1[s] = at1[s] - borrow;
     }
     add_exact(at1, a1);
-    // a(2) = (2 a2 + a1) 2 + a0 < 7 B^s: top limb at most 6.
-    at2.fill(0);
-    at2[..a2.len()].copy_from_slice(a2);
-    shl_in_place(at2, 1);
-    add_exact(at2, a1);
-    shl_in_place(at2, 1);
+    // a(2) = (2 a1 + 4 a2) + a0 < 7 B^s: top limb at most 6.
+    at2[s] = shl_add::<1, 2>(&mut at2[..s], a1, a2);
     add_exact(at2, a0);
     neg
 }
@@ -232,17 +328,14 @@ fn interpolate(r: &mut [Limb], s: usize, v: &mut [Limb], neg_m1: bool) {
     divexact_by(v2, 3);
     // r1 = (v1 - vm1) / 2 in vm1 (|vm1| <= v1 since c(1) >= |c(-1)|).
     if neg_m1 {
-        let c = add_in_place(vm1, v1);
-        debug_assert_eq!(c, 0);
+        halve_sum(vm1, v1);
     } else {
-        rsub_exact(vm1, v1);
+        halve_reversed_difference(vm1, v1);
     }
-    half(vm1);
     // r2 = v1 - v0 in v1.
     sub_exact(v1, &r[..2 * s]);
     // r3 = (r3 - r2) / 2.
-    sub_exact(v2, v1);
-    half(v2);
+    halve_difference(v2, v1);
     // r2 = r2 - r1 - vinf.
     sub_exact(v1, vm1);
     sub_exact(v1, &r[4 * s..]);
@@ -252,10 +345,7 @@ fn interpolate(r: &mut [Limb], s: usize, v: &mut [Limb], neg_m1: bool) {
     // r1 = r1 - r3.
     sub_exact(vm1, v2);
     // r = v0 + r1 x + r2 x^2 + r3 x^3 + vinf x^4, x = B^s.
-    r[2 * s..4 * s].fill(0);
-    add_exact(&mut r[s..], vm1);
-    add_exact(&mut r[2 * s..], v1);
-    add_exact(&mut r[3 * s..], v2);
+    recompose(r, s, &[vm1, v1, v2]);
 }
 
 #[cfg(test)]

@@ -15,11 +15,10 @@
 //! 16c1 + 4c3 + c5), by exact divisions by 2, 3 and 5 ([`interpolate`]).
 
 use super::toom::{
-    add_exact, divexact_by, half, mul_evaluations, rsub_exact, sqr_evaluation, sub_exact,
+    add_exact, divexact_by, half, halve_reversed_difference, halve_sum, mul_evaluations, recompose,
+    shl_add, sqr_evaluation, sub_exact,
 };
-use super::{
-    add_in_place, add_n, cmp_n, karatsuba_scratch_len, mul_n_in, shl_in_place, shr_in_place, sqr_in,
-};
+use super::{add_n, cmp_n, karatsuba_scratch_len, mul_n_in, shr_in_place, sqr_in, with_scratch};
 use super::{sub_1_in_place, sub_n, submul_1, trim};
 use crate::limb::Limb;
 
@@ -60,89 +59,76 @@ fn evaluate(a: &[Limb], s: usize, out: &mut [Limb], tmp: &mut [Limb]) -> (bool, 
     let (at2, rest) = rest.split_at_mut(s + 1);
     let (atm2, ath) = rest.split_at_mut(s + 1);
     // Even part a0 + a2 and odd part a1 + a3 at x = 1.
-    x.fill(0);
-    x[..s].copy_from_slice(a0);
-    add_exact(x, a2);
-    y.fill(0);
-    y[..s].copy_from_slice(a1);
-    add_exact(y, a3);
+    x[s] = shl_add::<0, 0>(&mut x[..s], a0, a2);
+    y[s] = shl_add::<0, 0>(&mut y[..s], a1, a3);
     let neg1 = plus_minus(at1, atm1, x, y);
-    // At x = 2: a0 + 4a2 (< 5 B^s) and 2 (a1 + 4a3) (< 10 B^s).
-    x.fill(0);
-    x[..s].copy_from_slice(a2);
-    shl_in_place(x, 2);
-    add_exact(x, a0);
-    y.fill(0);
-    y[..a3.len()].copy_from_slice(a3);
-    shl_in_place(y, 2);
-    add_exact(y, a1);
-    shl_in_place(y, 1);
+    // At x = 2: a0 + 4a2 (< 5 B^s) and 2a1 + 8a3 (< 10 B^s).
+    x[s] = shl_add::<0, 2>(&mut x[..s], a0, a2);
+    y[s] = shl_add::<1, 3>(&mut y[..s], a1, a3);
     let neg2 = plus_minus(at2, atm2, x, y);
-    // 8 a(1/2) = ((2a0 + a1) 2 + a2) 2 + a3, by Horner's rule.
-    ath.fill(0);
-    ath[..s].copy_from_slice(a0);
-    for piece in [a1, a2, a3] {
-        shl_in_place(ath, 1);
-        add_exact(ath, piece);
-    }
+    // 8 a(1/2) = (8a0 + 2a2) + (4a1 + a3).
+    ath[s] = shl_add::<3, 1>(&mut ath[..s], a0, a2);
+    y[s] = shl_add::<2, 0>(&mut y[..s], a1, a3);
+    add_exact(ath, y);
     (neg1, neg2)
 }
 
-/// Evaluation scratch for two operands (2 x 5 (s + 1) limbs, plus 2 (s + 1) temporary), and
-/// the five middle products (5 (2s + 2) limbs) followed by the Karatsuba scratch of the seven
-/// products (of at most s limbs).
-fn scratch(s: usize) -> (Vec<Limb>, Vec<Limb>) {
-    (
-        vec![0; 12 * (s + 1)],
-        vec![0; 5 * (2 * s + 2) + karatsuba_scratch_len(s)],
-    )
+/// The scratch of one Toom-4 call: evaluations for two operands (2 x 5 (s + 1) limbs, plus
+/// 2 (s + 1) temporary), the five middle products (5 (2s + 2) limbs) and the Karatsuba scratch
+/// of the seven products (of at most s limbs); every part is written before it is read.
+fn scratch_len(s: usize) -> usize {
+    12 * (s + 1) + 5 * (2 * s + 2) + karatsuba_scratch_len(s)
 }
 
 /// `r = a * b` for equal lengths n that [`splits`] (every n >= 10 does) by Toom-4 (module
 /// docs), the seven products by [`mul_n_in`] (so by whichever method their size calls for);
-/// `r.len() == 2n`. Allocates its scratch.
+/// `r.len() == 2n`. Its scratch comes from [`with_scratch`].
 /// Leaks: variable time: the signs of a(-1) b(-1) and a(-2) b(-2) choose branches, the
 /// evaluation and interpolation's early-exit carries, and the seven products' own.
 pub fn mul_toom4(r: &mut [Limb], a: &[Limb], b: &[Limb]) {
     let n = a.len();
     debug_assert!(splits(n) && b.len() == n && r.len() == 2 * n);
     let s = n.div_ceil(4);
-    let (mut e, mut v) = scratch(s);
-    let (v, k) = v.split_at_mut(5 * (2 * s + 2));
-    let (ea, rest) = e.split_at_mut(5 * (s + 1));
-    let (eb, tmp) = rest.split_at_mut(5 * (s + 1));
-    let (neg_a1, neg_a2) = evaluate(a, s, ea, tmp);
-    let (neg_b1, neg_b2) = evaluate(b, s, eb, tmp);
-    let w = 2 * s + 2;
-    for (i, vi) in v.chunks_exact_mut(w).enumerate() {
-        let at = i * (s + 1)..(i + 1) * (s + 1);
-        mul_evaluations(vi, &ea[at.clone()], &eb[at], k);
-    }
-    let (r_lo, r_hi) = r.split_at_mut(6 * s);
-    mul_n_in(&mut r_lo[..2 * s], &a[..s], &b[..s], k);
-    mul_n_in(r_hi, &a[3 * s..], &b[3 * s..], k);
-    interpolate(r, s, v, neg_a1 != neg_b1, neg_a2 != neg_b2);
+    with_scratch(scratch_len(s), |scratch| {
+        let (e, rest) = scratch.split_at_mut(12 * (s + 1));
+        let (v, k) = rest.split_at_mut(5 * (2 * s + 2));
+        let (ea, rest) = e.split_at_mut(5 * (s + 1));
+        let (eb, tmp) = rest.split_at_mut(5 * (s + 1));
+        let (neg_a1, neg_a2) = evaluate(a, s, ea, tmp);
+        let (neg_b1, neg_b2) = evaluate(b, s, eb, tmp);
+        let w = 2 * s + 2;
+        for (i, vi) in v.chunks_exact_mut(w).enumerate() {
+            let at = i * (s + 1)..(i + 1) * (s + 1);
+            mul_evaluations(vi, &ea[at.clone()], &eb[at], k);
+        }
+        let (r_lo, r_hi) = r.split_at_mut(6 * s);
+        mul_n_in(&mut r_lo[..2 * s], &a[..s], &b[..s], k);
+        mul_n_in(r_hi, &a[3 * s..], &b[3 * s..], k);
+        interpolate(r, s, v, neg_a1 != neg_b1, neg_a2 != neg_b2);
+    })
 }
 
 /// `r = a^2` by Toom-4 squaring (seven squares of about n/4 limbs by [`super::sqr()`]); n
-/// [`splits`], `r.len() == 2n`. Allocates its scratch.
+/// [`splits`], `r.len() == 2n`. Its scratch comes from [`with_scratch`].
 /// Leaks: variable time, as [`mul_toom4`].
 pub fn sqr_toom4(r: &mut [Limb], a: &[Limb]) {
     let n = a.len();
     debug_assert!(splits(n) && r.len() == 2 * n);
     let s = n.div_ceil(4);
-    let (mut e, mut v) = scratch(s);
-    let (v, k) = v.split_at_mut(5 * (2 * s + 2));
-    let (ea, rest) = e.split_at_mut(5 * (s + 1));
-    evaluate(a, s, ea, &mut rest[5 * (s + 1)..]);
-    let w = 2 * s + 2;
-    for (i, vi) in v.chunks_exact_mut(w).enumerate() {
-        sqr_evaluation(vi, &ea[i * (s + 1)..(i + 1) * (s + 1)], k);
-    }
-    let (r_lo, r_hi) = r.split_at_mut(6 * s);
-    sqr_in(&mut r_lo[..2 * s], &a[..s], k);
-    sqr_in(r_hi, &a[3 * s..], k);
-    interpolate(r, s, v, false, false);
+    with_scratch(scratch_len(s), |scratch| {
+        let (e, rest) = scratch.split_at_mut(12 * (s + 1));
+        let (v, k) = rest.split_at_mut(5 * (2 * s + 2));
+        let (ea, rest) = e.split_at_mut(5 * (s + 1));
+        evaluate(a, s, ea, &mut rest[5 * (s + 1)..]);
+        let w = 2 * s + 2;
+        for (i, vi) in v.chunks_exact_mut(w).enumerate() {
+            sqr_evaluation(vi, &ea[i * (s + 1)..(i + 1) * (s + 1)], k);
+        }
+        let (r_lo, r_hi) = r.split_at_mut(6 * s);
+        sqr_in(&mut r_lo[..2 * s], &a[..s], k);
+        sqr_in(r_hi, &a[3 * s..], k);
+        interpolate(r, s, v, false, false);
+    })
 }
 
 /// `r -= c y` for a result known to be non-negative (`y` trimmed no longer than `r`).
@@ -160,12 +146,10 @@ pub(super) fn submul_exact(r: &mut [Limb], y: &[Limb], c: Limb) {
 /// Leaks: variable time: `neg` chooses a branch, and the carries' early exits.
 pub(super) fn even_odd(vp: &mut [Limb], vm: &mut [Limb], neg: bool) {
     if neg {
-        let c = add_in_place(vm, vp);
-        debug_assert_eq!(c, 0);
+        halve_sum(vm, vp);
     } else {
-        rsub_exact(vm, vp);
+        halve_reversed_difference(vm, vp);
     }
-    half(vm);
     sub_exact(vp, vm);
 }
 
@@ -227,8 +211,5 @@ fn interpolate(r: &mut [Limb], s: usize, v: &mut [Limb], neg1: bool, neg2: bool)
     sub_exact(vh, vm1);
     divexact_by(vh, 5);
     // r = c0 + c1 x + ... + c6 x^6, x = B^s.
-    r[2 * s..6 * s].fill(0);
-    for (i, ci) in [&*vh, &*v1, &*vm1, &*v2, &*vm2].into_iter().enumerate() {
-        add_exact(&mut r[(i + 1) * s..], ci);
-    }
+    recompose(r, s, &[vh, v1, vm1, v2, vm2]);
 }

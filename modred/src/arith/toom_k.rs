@@ -27,7 +27,7 @@
 //! 1600-limb comparison run: 11% of all samples, Toom-4 and GMP included) cost what the
 //! smaller products save.
 
-use super::toom::{add_exact, divexact_by, sub_exact};
+use super::toom::{add_exact, divexact_by, recompose, sub_exact};
 use super::toom4::{even_odd, plus_minus, submul_exact};
 use super::{mul_1_in_place, mul_n, shr_in_place, sqr as sqr_n};
 use crate::limb::Limb;
@@ -248,15 +248,11 @@ fn interpolate(r: &mut [Limb], k: usize, s: usize, v: &mut [Limb], negs: &[bool]
     odds.push(single);
     newton(&mut odds, &ys);
     // r = c0 + c1 x + ... + c_(2k-2) x^(2k-2), x = B^s.
-    r[2 * s..top].fill(0);
-    for (i, (o, e)) in odds
+    let middle: Vec<&[Limb]> = odds
         .iter()
         .zip(evens.iter().map(Some).chain([None]))
-        .enumerate()
-    {
-        add_exact(&mut r[(2 * i + 1) * s..], o);
-        if let Some(e) = e {
-            add_exact(&mut r[(2 * i + 2) * s..], e);
-        }
-    }
+        .flat_map(|(o, e)| [Some(&**o), e.map(|e| &**e)])
+        .flatten()
+        .collect();
+    recompose(r, s, &middle);
 }
