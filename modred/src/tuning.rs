@@ -75,14 +75,14 @@ pub const ASM_CARRY_CHAIN_MIN_LIMBS: usize = 32;
 /// the NTT threshold of the tier). Measurements: `docs/tuning.md`.
 pub const TOOM4_THRESHOLD: usize = 400;
 
+/// Operand size (limbs) from which squaring uses Toom-4 instead of Toom-3. Measurements:
+/// `docs/tuning.md`.
+pub const TOOM4_SQR_THRESHOLD: usize = 800;
+
 /// The largest product scratch (limbs) a thread keeps between calls (128 KiB); larger scratch is
 /// allocated per product. Every Karatsuba, Toom-3 and Toom-4 product below the transforms'
 /// thresholds fits.
 pub const SCRATCH_KEPT_MAX_LIMBS: usize = 1 << 14;
-
-/// Operand size (limbs) from which squaring uses Toom-4 instead of Toom-3. Measurements:
-/// `docs/tuning.md`.
-pub const TOOM4_SQR_THRESHOLD: usize = 800;
 
 /// Operand size (limbs) from which multiplication uses the three-prime NTT on CPUs with AVX-512
 /// IFMA. Measurements: `docs/tuning.md`.
