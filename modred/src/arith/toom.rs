@@ -7,8 +7,9 @@
 //! coefficients, found from five products of about s limbs: 5 products of n/3 limbs against
 //! Karatsuba's 9, so the cost grows like n^1.465.
 
-use super::{add_1_in_place, add_n, sub_in_place, sub_n, trim, with_scratch};
-use super::{add_in_place, addmul_1, cmp, karatsuba_scratch_len, mul_n_in, sqr_in};
+use super::mul::abs_diff;
+use super::{add_1_in_place, add_n, sub_in_place, trim, with_scratch};
+use super::{add_in_place, addmul_1, karatsuba_scratch_len, mul_n_in, sqr_in};
 use crate::limb::Limb;
 
 /// `x /= d` in place, for an `x` divisible by `d`, a divisor of B - 1 = 2^64 - 1 (3 and 5
@@ -178,15 +179,7 @@ fn evaluate(a: &[Limb], s: usize, at1: &mut [Limb], atm1: &mut [Limb], at2: &mut
     let (a1, a2) = rest.split_at(s);
     // a0 + a2 into at1 (s + 1 limbs), then a(1) = that + a1 and |a(-1)| = |that - a1|.
     at1[s] = shl_add::<0, 0>(&mut at1[..s], a0, a2);
-    let neg = cmp(at1, a1).is_lt();
-    if neg {
-        // at1 < a1 < B^s: its top limb is zero.
-        sub_n(&mut atm1[..s], a1, &at1[..s]);
-        atm1[s] = 0;
-    } else {
-        let borrow = sub_n(&mut atm1[..s], &at1[..s], a1);
-        atm1[s] = at1[s] - borrow;
-    }
+    let neg = abs_diff(atm1, at1, a1);
     add_exact(at1, a1);
     // a(2) = (2 a1 + 4 a2) + a0 < 7 B^s: top limb at most 6.
     at2[s] = shl_add::<1, 2>(&mut at2[..s], a1, a2);
