@@ -193,14 +193,14 @@ pub(crate) fn mul_karatsuba_on(
 /// same way) instead of four passes over 2h limbs. Every step is mod B^(2n) (carries and
 /// borrows out of the top dropped): the true result is < B^(2n), so wrap-arounds in between
 /// cancel.
-/// On the adx tier, equal halves of a multiple of 4 limbs take [`combine_equal_halves_adx`]
-/// (three passes), the others [`karatsuba_combine_portable`].
+/// On the adx tier [`combine_halves_adx`] (three passes) serves, elsewhere
+/// [`karatsuba_combine_portable`].
 /// Leaks: variable time: the carry and borrow propagations stop early.
 pub(crate) fn karatsuba_combine(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
     #[cfg(target_arch = "x86_64")]
-    if r.len() == 4 * h && h.is_multiple_of(4) && super::adx_row(h) {
-        // SAFETY: the tier in use has BMI2 and ADX; h is a non-zero multiple of 4.
-        return unsafe { combine_equal_halves_adx(r, h, wm, subtract) };
+    if super::adx_row(h) {
+        // SAFETY: the tier in use has BMI2 and ADX; the lengths are the caller's (h >= 4).
+        return unsafe { combine_halves_adx(r, h, wm, subtract) };
     }
     karatsuba_combine_portable(r, h, wm, subtract)
 }
@@ -233,47 +233,76 @@ pub(crate) fn karatsuba_combine_portable(r: &mut [Limb], h: usize, wm: &[Limb], 
     }
 }
 
-/// [`karatsuba_combine`] for equal halves (h a multiple of 4) in three passes instead of five:
-/// T = L1 + H0 and U = T + L0 in one ([`super::x86_64::karatsuba_sums_adx`]), V = T + H1 and
-/// V -+ M1 in another ([`super::x86_64::karatsuba_high_adx`]), U -+ M0 in the third; then the
-/// carries: T's and U's and M0's at limb 2h, T's, V's and M1's at limb 3h (each step mod
-/// B^(4h), as in [`karatsuba_combine`]).
+/// [`karatsuba_combine`] in three passes instead of five, for any halves (hh = h or h + 1):
+/// T = L1 + H0 and U = T + L0 in one ([`super::x86_64::karatsuba_sums_adx`]), V = T + H1's low
+/// h limbs and V -+ M1 in another ([`super::x86_64::karatsuba_high_adx`]), each on the
+/// assembly for the blocks of four and a loop for the last h mod 4 limbs, and U -+ M0 in the
+/// third; then the carries: T's and U's and M0's at limb 2h, T's, V's and M1's at limb 3h,
+/// where also H1's and w_M's top two limbs go when hh = h + 1 (each step mod B^(2n), as in
+/// [`karatsuba_combine`]).
 /// Leaks: variable time: the carry and borrow propagations stop early.
 ///
 /// # Safety
-/// BMI2 and ADX available; `r.len() == 4 h`, `wm.len() == 2 h`, h a non-zero multiple of 4.
+/// BMI2 and ADX available; `r.len() == 2 (h + hh)`, `wm.len() == 2 hh`, hh = h or h + 1, h >= 1.
 #[cfg(target_arch = "x86_64")]
-pub(crate) unsafe fn combine_equal_halves_adx(
-    r: &mut [Limb],
-    h: usize,
-    wm: &[Limb],
-    subtract: bool,
-) {
-    debug_assert!(r.len() == 4 * h && wm.len() == 2 * h && h.is_multiple_of(4) && h > 0);
-    let blocks = h / 4;
-    // SAFETY: r has 4h = 16 blocks limbs, wm 2h (callers); the passes touch r[..3h] and
-    // r[2h..4h] with wm[h..].
-    let (c_t, c_u) = unsafe { super::x86_64::karatsuba_sums_adx(r.as_mut_ptr(), blocks) };
-    // SAFETY: r[2h..] holds T and H1 (2h limbs), wm[h..] h limbs, disjoint from r.
-    let (c_v, c_m1) = unsafe {
-        super::x86_64::karatsuba_high_adx(
-            r[2 * h..].as_mut_ptr(),
-            wm[h..].as_ptr(),
-            blocks,
-            subtract,
-        )
-    };
+pub(crate) unsafe fn combine_halves_adx(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
+    use crate::limb::{adc, sbb};
+    let hh = r.len() / 2 - h;
+    debug_assert!((hh == h || hh == h + 1) && wm.len() == 2 * hh && h >= 1);
+    let (blocks, tail) = (h / 4, h / 4 * 4..h);
+    let (mut c_t, mut c_u) = (0, 0);
+    if blocks > 0 {
+        // SAFETY: r holds L0, L1 and H0 (3h limbs) at its start; 4 blocks <= h.
+        (c_t, c_u) = unsafe { super::x86_64::karatsuba_sums_adx(r.as_mut_ptr(), h, blocks) };
+    }
+    for i in tail.clone() {
+        // Loop invariant: c_t and c_u are T's and U's carries into limb i.
+        let t;
+        (t, c_t) = adc(r[h + i], r[2 * h + i], c_t);
+        r[2 * h + i] = t;
+        (r[h + i], c_u) = adc(t, r[i], c_u);
+    }
+    let (mut c_v, mut c_m1) = (0, 0);
+    if blocks > 0 {
+        // SAFETY: r[2h..] holds T and H1's low h limbs (2h limbs), wm[h..] h limbs, disjoint
+        // from r; 4 blocks <= h.
+        (c_v, c_m1) = unsafe {
+            let t = r[2 * h..].as_mut_ptr();
+            super::x86_64::karatsuba_high_adx(t, wm[h..].as_ptr(), h, blocks, subtract)
+        };
+    }
+    for i in tail {
+        // Loop invariant: c_v and c_m1 are V's and M1's carries (borrow) into limb i.
+        let v;
+        (v, c_v) = adc(r[2 * h + i], r[3 * h + i], c_v);
+        (r[2 * h + i], c_m1) = if subtract {
+            sbb(v, wm[h + i], c_m1)
+        } else {
+            adc(v, wm[h + i], c_m1)
+        };
+    }
+    // hh = h + 1: H1's top two limbs and w_M's belong at limb 3h too; read before the carries
+    // into limb 3h can reach them.
+    let h1_top = [r[2 * h + 2 * hh - 2], r[2 * h + 2 * hh - 1]];
     let (mid, top) = r.split_at_mut(3 * h);
     let u = &mut mid[h..2 * h];
     if subtract {
         let b_m0 = super::sub_n_in_place(u, &wm[..h]);
         add_1_in_place(top, c_t + c_v);
         sub_1_in_place(top, c_m1);
+        if hh > h {
+            add_in_place(top, &h1_top);
+            sub_in_place(top, &wm[2 * h..]);
+        }
         add_1_in_place(&mut r[2 * h..], c_t + c_u);
         sub_1_in_place(&mut r[2 * h..], b_m0);
     } else {
         let c_m0 = add_n_in_place(u, &wm[..h]);
         add_1_in_place(top, c_t + c_v + c_m1);
+        if hh > h {
+            add_in_place(top, &h1_top);
+            add_in_place(top, &wm[2 * h..]);
+        }
         add_1_in_place(&mut r[2 * h..], c_t + c_u + c_m0);
     }
 }

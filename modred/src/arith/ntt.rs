@@ -204,6 +204,11 @@ pub fn dense_window() -> Option<(usize, RangeInclusive<usize>)> {
 /// NTT on the tier in use: from [`threshold`] on where one transform holds the product, and in
 /// the tier's [`dense_window`] where [`plan`]'s transform carries enough product bits per point.
 pub fn pays(n: usize, squaring: bool) -> bool {
+    // Below every tier's threshold and window (one comparison for the Karatsuba and Toom
+    // pieces, which ask at every level).
+    if n < NO_TRANSFORM_BELOW {
+        return false;
+    }
     if n >= threshold(squaring) {
         return ntt_fits(n, n);
     }
@@ -215,6 +220,30 @@ pub fn pays(n: usize, squaring: bool) -> bool {
             })
     })
 }
+
+/// The least of every tier's NTT thresholds and dense windows' starts: no product or square of
+/// fewer limbs uses a transform ([`pays`]).
+const NO_TRANSFORM_BELOW: usize = {
+    use crate::tuning::*;
+    let all = [
+        NTT_THRESHOLD_IFMA,
+        NTT_SQR_THRESHOLD_IFMA,
+        NTT_THRESHOLD_ADX,
+        NTT_THRESHOLD_FMA,
+        NTT_DENSE_MIN_FMA,
+        NTT_DENSE_MIN_FMA_INTEL,
+        NTT_THRESHOLD_PORTABLE,
+        NTT_DENSE_MIN_PORTABLE,
+    ];
+    let (mut least, mut i) = (usize::MAX, 0);
+    while i < all.len() {
+        if all[i] < least {
+            least = all[i];
+        }
+        i += 1;
+    }
+    least
+};
 
 /// Operand size (limbs) from which products with one operand's transform computed once and
 /// reused ([`Transformed`]: `redc_n`'s m' and m) use the NTT on the tier in use: the threshold of

@@ -119,28 +119,51 @@ const HALVE_REVERSED_DIFFERENCE: u8 = 2;
 
 /// The three halvings above: each limb of the sum or difference is shifted as soon as the
 /// next one is known. Loop invariant: before limb i, `x[..i - 1]` holds the result, `low` the
-/// unshifted limb i - 1 of the sum (difference) and `carry` the carry (borrow) out of it.
+/// unshifted limb i - 1 of the sum (difference) and `carry` the carry (borrow) out of it. On
+/// the adx tier and above the blocks of four from limb 1 run on the assembly of
+/// [`super::x86_64::halve_sum_blocks`] (and its two differences), which keeps the same
+/// invariant.
 fn halve_combined<const OP: u8>(x: &mut [Limb], y: &[Limb]) {
     let n = x.len();
     assert!(n >= 1 && y.len() == n);
-    let (mut carry, mut low) = (false, 0);
-    for i in 0..n {
+    let step = |i: usize, xi: Limb, carry: bool| {
         let (d, c1) = match OP {
-            HALVE_SUM => x[i].overflowing_add(y[i]),
-            HALVE_DIFFERENCE => x[i].overflowing_sub(y[i]),
-            _ => y[i].overflowing_sub(x[i]),
+            HALVE_SUM => xi.overflowing_add(y[i]),
+            HALVE_DIFFERENCE => xi.overflowing_sub(y[i]),
+            _ => y[i].overflowing_sub(xi),
         };
         let (d, c2) = match OP {
             HALVE_SUM => d.overflowing_add(carry as Limb),
             _ => d.overflowing_sub(carry as Limb),
         };
-        carry = c1 | c2;
-        if i > 0 {
-            x[i - 1] = (low >> 1) | (d << 63);
-        } else {
-            debug_assert!(d & 1 == 0, "toom: odd value halved");
-        }
+        (d, c1 | c2)
+    };
+    let (mut low, mut carry) = step(0, x[0], false);
+    debug_assert!(low & 1 == 0, "toom: odd value halved");
+    let mut i = 1;
+    #[cfg(target_arch = "x86_64")]
+    if n > 4 && crate::cpu::tier() >= crate::cpu::Tier::Adx {
+        use super::x86_64::{halve_difference_blocks, halve_reversed_difference_blocks};
+        let blocks = (n - 1) / 4;
+        let kernel = match OP {
+            HALVE_SUM => super::x86_64::halve_sum_blocks,
+            HALVE_DIFFERENCE => halve_difference_blocks,
+            _ => halve_reversed_difference_blocks,
+        };
+        let (xp, yp) = (x[1..].as_mut_ptr(), y[1..].as_ptr());
+        let c;
+        // SAFETY: the tier has BMI2; limbs 1 .. 4 blocks + 1 <= n of x and y, and limb 0 of x
+        // before them; x and y are distinct slices.
+        (low, c) = unsafe { kernel(xp, yp, blocks, low, carry as Limb) };
+        carry = c != 0;
+        i += 4 * blocks;
+    }
+    while i < n {
+        let d;
+        (d, carry) = step(i, x[i], carry);
+        x[i - 1] = (low >> 1) | (d << 63);
         low = d;
+        i += 1;
     }
     debug_assert!(OP == HALVE_SUM || !carry, "toom: negative intermediate");
     x[n - 1] = (low >> 1) | ((carry as Limb) << 63);

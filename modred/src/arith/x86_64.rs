@@ -260,22 +260,130 @@ add_sub_blocks! {
     sub_blocks, "sbb"
 }
 
-/// The first pass of Karatsuba's recombination for equal halves (`super::mul::karatsuba_combine`):
-/// with `r` = [L0 L1 H0 ...] in blocks of h = 4 `blocks` limbs, T = L1 + H0 on the CF chain
-/// (adcx) and U = T + L0 on the OF chain (adox), limb by limb; U replaces L1 and T replaces H0
-/// (each limb is read before it is written, and no later limb is written). Returns the carries
-/// (T's, U's) out of limb h - 1.
-/// Leaks: nothing but the length (constant time).
+/// One description for the three fused halvings of the Toom interpolations
+/// (`super::toom::halve_sum` and the two differences): over `blocks` blocks of four limbs from
+/// limb i (`x` and `y` point at limb i), d = x ± y (or y - x) on one ADC (SBB) chain, the
+/// carry (borrow) in CF from `bt`, and each limb i + j - 1 of x becomes (d_(i+j-1) >> 1) |
+/// (d_(i+j) << 63), the lower of the two held in `low` on entry (d_(i-1), unshifted). The
+/// shifts are `shrx` / `shlx` and the OR a `lea` (the two parts share no bit), none of which
+/// touch the flags, so the chain runs through. Returns (`low`, carry): d's last limb, unshifted,
+/// and the carry (borrow) out of it.
+macro_rules! halve_blocks {
+    ($(#[$doc:meta])* $name:ident, $first:literal, $op:literal, $second:literal) => {
+        $(#[$doc])*
+        #[target_feature(enable = "bmi2")]
+        pub(crate) unsafe fn $name(
+            x: *mut Limb,
+            y: *const Limb,
+            blocks: usize,
+            low: Limb,
+            carry: Limb,
+        ) -> (Limb, Limb) {
+            debug_assert!(blocks > 0 && carry <= 1);
+            let (mut xp, mut yp, mut count, mut low, mut c) = (x, y, blocks, low, carry);
+            // SAFETY: the caller guarantees 4 blocks limbs behind `x` and `y` and one more
+            // writable limb of `x` before them; the loop touches exactly those.
+            unsafe {
+                core::arch::asm!(
+                    "mov {one:e}, 1",
+                    "mov {top:e}, 63",
+                    "bt {c:e}, 0",
+                    "2:",
+                    concat!("mov {d0}, qword ptr [{", $first, "}]"),
+                    concat!($op, " {d0}, qword ptr [{", $second, "}]"),
+                    concat!("mov {d1}, qword ptr [{", $first, "} + 8]"),
+                    concat!($op, " {d1}, qword ptr [{", $second, "} + 8]"),
+                    concat!("mov {d2}, qword ptr [{", $first, "} + 16]"),
+                    concat!($op, " {d2}, qword ptr [{", $second, "} + 16]"),
+                    concat!("mov {d3}, qword ptr [{", $first, "} + 24]"),
+                    concat!($op, " {d3}, qword ptr [{", $second, "} + 24]"),
+                    "shrx {low}, {low}, {one}",
+                    "shlx {t}, {d0}, {top}",
+                    "lea {low}, [{low} + {t}]",
+                    "mov qword ptr [{xp} - 8], {low}",
+                    "shrx {d0}, {d0}, {one}",
+                    "shlx {t}, {d1}, {top}",
+                    "lea {d0}, [{d0} + {t}]",
+                    "mov qword ptr [{xp}], {d0}",
+                    "shrx {d1}, {d1}, {one}",
+                    "shlx {t}, {d2}, {top}",
+                    "lea {d1}, [{d1} + {t}]",
+                    "mov qword ptr [{xp} + 8], {d1}",
+                    "shrx {d2}, {d2}, {one}",
+                    "shlx {t}, {d3}, {top}",
+                    "lea {d2}, [{d2} + {t}]",
+                    "mov qword ptr [{xp} + 16], {d2}",
+                    "mov {low}, {d3}",
+                    "lea {xp}, [{xp} + 32]",
+                    "lea {yp}, [{yp} + 32]",
+                    "lea rcx, [rcx - 1]",
+                    "jrcxz 3f",
+                    "jmp 2b",
+                    "3:",
+                    "mov {c:e}, 0",
+                    "setc {c:l}",
+                    xp = inout(reg) xp,
+                    yp = inout(reg) yp,
+                    low = inout(reg) low,
+                    c = inout(reg) c,
+                    one = out(reg) _,
+                    top = out(reg) _,
+                    t = out(reg) _,
+                    d0 = out(reg) _,
+                    d1 = out(reg) _,
+                    d2 = out(reg) _,
+                    d3 = out(reg) _,
+                    inout("rcx") count,
+                    options(nostack),
+                );
+            }
+            let _ = (xp, yp, count);
+            (low, c)
+        }
+    };
+}
+
+halve_blocks! {
+    /// [`halve_blocks`] for d = x + y (ADC).
+    ///
+    /// # Safety
+    /// BMI2 available; `blocks > 0`; `x` points to 4 `blocks` writable limbs with one more
+    /// before them, `y` to 4 `blocks` readable limbs that overlap none of those.
+    halve_sum_blocks, "xp", "adc", "yp"
+}
+
+halve_blocks! {
+    /// [`halve_blocks`] for d = x - y (SBB).
+    ///
+    /// # Safety
+    /// As [`halve_sum_blocks`].
+    halve_difference_blocks, "xp", "sbb", "yp"
+}
+
+halve_blocks! {
+    /// [`halve_blocks`] for d = y - x (SBB).
+    ///
+    /// # Safety
+    /// As [`halve_sum_blocks`].
+    halve_reversed_difference_blocks, "yp", "sbb", "xp"
+}
+
+/// The first pass of Karatsuba's recombination (`super::mul::karatsuba_combine`): with `r` =
+/// [L0 L1 H0 ...] in pieces of h limbs, T = L1 + H0 on the CF chain (adcx) and U = T + L0 on
+/// the OF chain (adox), limb by limb, for the first 4 `blocks` limbs of each piece; U replaces
+/// L1 and T replaces H0 (each limb is read before it is written, and no later limb is
+/// written). Returns the carries (T's, U's) out of limb 4 `blocks` - 1.
+/// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
-/// BMI2 and ADX available; `blocks > 0`; `r` points to 12 `blocks` writable limbs.
+/// BMI2 and ADX available; `0 < 4 blocks <= h`; `r` points to 3h writable limbs.
 #[target_feature(enable = "bmi2,adx")]
-pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, blocks: usize) -> (Limb, Limb) {
-    debug_assert!(blocks > 0);
+pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, h: usize, blocks: usize) -> (Limb, Limb) {
+    debug_assert!(blocks > 0 && 4 * blocks <= h);
     let (mut p, mut count) = (r, blocks);
-    let half = blocks * 32;
+    let half = h * 8;
     let (c_t, c_u): (Limb, Limb);
-    // SAFETY: the loop reads and writes r[i], r[h + i], r[2h + i] for i < h = 4 blocks only.
+    // SAFETY: the loop reads and writes r[i], r[h + i], r[2h + i] for i < 4 blocks <= h only.
     unsafe {
         core::arch::asm!(
             "xor {t0:e}, {t0:e}",
@@ -321,32 +429,33 @@ pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, blocks: usize) -> (Limb, L
     (c_t, c_u)
 }
 
-/// The second pass of Karatsuba's recombination for equal halves: with `t` = [T H1] (h = 4
-/// `blocks` limbs each, T from [`karatsuba_sums_adx`]), V = T + H1 on the CF chain and
-/// V + M1 (or V - M1 when `subtract`, as V + !M1 + 1) on the OF chain replace T, M1 = `m`'s h
-/// limbs. Returns V's carry and M1's carry (addition) or borrow (subtraction) out of limb
-/// h - 1.
-/// Leaks: nothing but the length and `subtract` (constant time for a given sign).
+/// The second pass of Karatsuba's recombination: with `t` = [T H1] (pieces of h limbs, T from
+/// [`karatsuba_sums_adx`]), V = T + H1 on the CF chain and V + M1 (or V - M1 when
+/// `subtract`, as V + !M1 + 1) on the OF chain replace T, M1 = `m`'s limbs, for the first
+/// 4 `blocks` limbs. Returns V's carry and M1's carry (addition) or borrow (subtraction) out
+/// of limb 4 `blocks` - 1.
+/// Leaks: nothing but the lengths and `subtract` (constant time for a given sign).
 ///
 /// # Safety
-/// BMI2 and ADX available; `blocks > 0`; `t` points to 8 `blocks` limbs, the first 4 `blocks`
-/// writable, `m` to 4 `blocks` readable limbs that overlap neither.
+/// BMI2 and ADX available; `0 < 4 blocks <= h`; `t` points to h + 4 `blocks` limbs, the first
+/// 4 `blocks` writable, `m` to 4 `blocks` readable limbs that overlap neither.
 #[target_feature(enable = "bmi2,adx")]
 pub(crate) unsafe fn karatsuba_high_adx(
     t: *mut Limb,
     m: *const Limb,
+    h: usize,
     blocks: usize,
     subtract: bool,
 ) -> (Limb, Limb) {
-    debug_assert!(blocks > 0);
+    debug_assert!(blocks > 0 && 4 * blocks <= h);
     let (mut p, mut mp, mut count) = (t, m, blocks);
-    let half = blocks * 32;
+    let half = h * 8;
     let (c_v, c_m): (Limb, Limb);
     // Subtraction adds the complement with OF set on entry (0x7f + 1 overflows, CF stays 0);
     // its final OF is 1 when no borrow left limb h - 1.
     macro_rules! pass {
         ($setup:literal, $n0:literal, $n1:literal) => {
-            // SAFETY: the loop reads t[i], t[h + i], m[i] and writes t[i] for i < h.
+            // SAFETY: the loop reads t[i], t[h + i], m[i] and writes t[i] for i < 4 blocks.
             unsafe {
                 core::arch::asm!(
                     $setup,
@@ -1063,12 +1172,13 @@ mod tests {
         }
     }
 
-    /// The assembly recombination of equal halves against the portable one and against
-    /// num-bigint, mod B^(4h) (both drop carries and borrows out of the top), for both signs of
-    /// w_M and operands that make every carry and borrow (all ones, zeros, random).
+    /// The assembly recombination against the portable one and against num-bigint, mod
+    /// B^(2 (h + hh)) (both drop carries and borrows out of the top), for halves hh = h and
+    /// h + 1, h with and without a tail past its blocks of four, both signs of w_M and operands
+    /// that make every carry and borrow (all ones, zeros, random).
     #[test]
     fn adx_karatsuba_combine_matches_portable() {
-        use crate::arith::mul::{combine_equal_halves_adx, karatsuba_combine_portable};
+        use crate::arith::mul::{combine_halves_adx, karatsuba_combine_portable};
         use num_bigint::BigUint;
         if crate::cpu::detected() < crate::cpu::Tier::Adx {
             eprintln!("skipped: this CPU has no BMI2/ADX");
@@ -1082,42 +1192,39 @@ mod tests {
             )
         };
         let mut s = 11;
-        for h in [4usize, 8, 12, 16, 32, 64] {
-            for pattern in 0..5 {
-                for subtract in [false, true] {
-                    let gen = |s: &mut u64| match pattern {
-                        0 => lcg(s),
-                        1 => u64::MAX,
-                        2 => 0,
-                        3 => lcg(s) | 0xffff_ffff_0000_0000,
-                        _ => lcg(s) & 1,
-                    };
-                    let r0: Vec<Limb> = (0..4 * h).map(|_| gen(&mut s)).collect();
-                    // w_M all ones or zero when the pattern is, else random.
-                    let wm: Vec<Limb> = (0..2 * h).map(|_| gen(&mut s)).collect();
-                    let mut want = r0.clone();
-                    karatsuba_combine_portable(&mut want, h, &wm, subtract);
-                    let mut got = r0.clone();
-                    // SAFETY: BMI2 and ADX (checked above); lengths 4h and 2h, h a multiple of 4.
-                    unsafe { combine_equal_halves_adx(&mut got, h, &wm, subtract) };
-                    assert_eq!(got, want, "h={h} pattern={pattern} subtract={subtract}");
-                    // r0 + (L + H -+ M) B^h mod B^(4h), L and H r0's halves.
-                    let modulus = BigUint::from(1u8) << (256 * h);
-                    let (l, hi) = (big(&r0[..2 * h]), big(&r0[2 * h..]));
-                    let middle = (l + hi + &modulus * 2u8
-                        - if subtract {
-                            big(&wm)
+        for h in [1usize, 2, 3, 4, 5, 7, 8, 12, 16, 21, 22, 32, 43, 64] {
+            for hh in [h, h + 1] {
+                for pattern in 0..5 {
+                    for subtract in [false, true] {
+                        let gen = |s: &mut u64| match pattern {
+                            0 => lcg(s),
+                            1 => u64::MAX,
+                            2 => 0,
+                            3 => lcg(s) | 0xffff_ffff_0000_0000,
+                            _ => lcg(s) & 1,
+                        };
+                        let r0: Vec<Limb> = (0..2 * (h + hh)).map(|_| gen(&mut s)).collect();
+                        // w_M all ones or zero when the pattern is, else random.
+                        let wm: Vec<Limb> = (0..2 * hh).map(|_| gen(&mut s)).collect();
+                        let mut want = r0.clone();
+                        karatsuba_combine_portable(&mut want, h, &wm, subtract);
+                        let mut got = r0.clone();
+                        // SAFETY: BMI2 and ADX (checked above); lengths 2 (h + hh) and 2 hh.
+                        unsafe { combine_halves_adx(&mut got, h, &wm, subtract) };
+                        let case = format!("h={h} hh={hh} pattern={pattern} subtract={subtract}");
+                        assert_eq!(got, want, "{case}");
+                        // r0 + (L + H -+ M) B^h mod B^(2 (h + hh)), L and H r0's 2h and 2hh
+                        // limbs.
+                        let modulus = BigUint::from(1u8) << (128 * (h + hh));
+                        let (l, hi, m) = (big(&r0[..2 * h]), big(&r0[2 * h..]), big(&wm));
+                        let middle = if subtract {
+                            (l + hi + &modulus - m) % &modulus
                         } else {
-                            BigUint::from(0u8)
-                        }
-                        + if subtract {
-                            BigUint::from(0u8)
-                        } else {
-                            big(&wm)
-                        })
-                        % &modulus;
-                    let oracle = (big(&r0) + (middle << (64 * h))) % &modulus;
-                    assert_eq!(big(&got), oracle, "num-bigint h={h} pattern={pattern}");
+                            (l + hi + m) % &modulus
+                        };
+                        let oracle = (big(&r0) + (middle << (64 * h))) % &modulus;
+                        assert_eq!(big(&got), oracle, "num-bigint {case}");
+                    }
                 }
             }
         }
