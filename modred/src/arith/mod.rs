@@ -117,6 +117,18 @@ pub fn cmp_n(a: &[Limb], b: &[Limb]) -> Ordering {
     Ordering::Equal
 }
 
+/// The least of `values` (`usize::MAX` for none), for thresholds computed at compile time.
+pub(crate) const fn least(values: &[usize]) -> usize {
+    let (mut least, mut i) = (usize::MAX, 0);
+    while i < values.len() {
+        if values[i] < least {
+            least = values[i];
+        }
+        i += 1;
+    }
+    least
+}
+
 /// Whether an addition or subtraction of `len` limbs runs its blocks of four on
 /// [`x86_64::add_blocks`] / [`x86_64::sub_blocks`] (on the ADX tier and above, from
 /// [`crate::tuning::ASM_CARRY_CHAIN_MIN_LIMBS`]); the other lengths and the portable tier run

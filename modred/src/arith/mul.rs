@@ -77,22 +77,12 @@ pub(crate) fn toom3_threshold(tier: Tier, square: bool) -> usize {
 
 /// The smallest Karatsuba threshold of any tier, products or squares: below it every product
 /// and square is schoolbook (constant time).
-const KARATSUBA_THRESHOLD_MIN: usize = {
-    let all = [
-        KARATSUBA_THRESHOLD,
-        KARATSUBA_SQR_THRESHOLD,
-        KARATSUBA_THRESHOLD_PORTABLE,
-        KARATSUBA_SQR_THRESHOLD_PORTABLE,
-    ];
-    let (mut min, mut i) = (usize::MAX, 0);
-    while i < all.len() {
-        if all[i] < min {
-            min = all[i];
-        }
-        i += 1;
-    }
-    min
-};
+const KARATSUBA_THRESHOLD_MIN: usize = super::least(&[
+    KARATSUBA_THRESHOLD,
+    KARATSUBA_SQR_THRESHOLD,
+    KARATSUBA_THRESHOLD_PORTABLE,
+    KARATSUBA_SQR_THRESHOLD_PORTABLE,
+]);
 
 /// Scratch limbs [`mul_karatsuba`] needs for n-limb operands (on any tier).
 pub fn karatsuba_scratch_len(n: usize) -> usize {

@@ -225,7 +225,7 @@ pub fn pays(n: usize, squaring: bool) -> bool {
 /// fewer limbs uses a transform ([`pays`]).
 const NO_TRANSFORM_BELOW: usize = {
     use crate::tuning::*;
-    let all = [
+    super::least(&[
         NTT_THRESHOLD_IFMA,
         NTT_SQR_THRESHOLD_IFMA,
         NTT_THRESHOLD_ADX,
@@ -234,15 +234,7 @@ const NO_TRANSFORM_BELOW: usize = {
         NTT_DENSE_MIN_FMA_INTEL,
         NTT_THRESHOLD_PORTABLE,
         NTT_DENSE_MIN_PORTABLE,
-    ];
-    let (mut least, mut i) = (usize::MAX, 0);
-    while i < all.len() {
-        if all[i] < least {
-            least = all[i];
-        }
-        i += 1;
-    }
-    least
+    ])
 };
 
 /// Operand size (limbs) from which products with one operand's transform computed once and

@@ -143,10 +143,11 @@ fn halve_combined<const OP: u8>(x: &mut [Limb], y: &[Limb]) {
     let mut i = 1;
     #[cfg(target_arch = "x86_64")]
     if n > 4 && crate::cpu::tier() >= crate::cpu::Tier::Adx {
+        use super::x86_64::halve_sum_blocks;
         use super::x86_64::{halve_difference_blocks, halve_reversed_difference_blocks};
         let blocks = (n - 1) / 4;
         let kernel = match OP {
-            HALVE_SUM => super::x86_64::halve_sum_blocks,
+            HALVE_SUM => halve_sum_blocks,
             HALVE_DIFFERENCE => halve_difference_blocks,
             _ => halve_reversed_difference_blocks,
         };

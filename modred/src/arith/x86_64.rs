@@ -181,6 +181,14 @@ pub unsafe fn mul_1_adx(r: &mut [Limb], a: &[Limb], b: Limb, carry: Limb) -> Lim
     hi
 }
 
+/// The end of a loop over blocks (label 2, counter rcx; `lea` and `jrcxz` leave CF alone),
+/// then CF into `{c}` (0 or 1).
+macro_rules! next_block_then_carry {
+    () => {
+        "lea rcx, [rcx - 1]\njrcxz 3f\njmp 2b\n3:\nmov {c:e}, 0\nsetc {c:l}"
+    };
+}
+
 /// `add_blocks` and `sub_blocks` from one description: `r = a ± b ± carry` over `blocks` blocks of
 /// four limbs with one ADC (SBB) chain, the carry (borrow) in CF from `bt` to `setc`; loop
 /// control by `lea` and `jrcxz`, which leave CF alone. Four limbs per iteration run at about
@@ -219,12 +227,7 @@ macro_rules! add_sub_blocks {
                     "lea {ap}, [{ap} + 32]",
                     "lea {bp}, [{bp} + 32]",
                     "lea {rp}, [{rp} + 32]",
-                    "lea rcx, [rcx - 1]",
-                    "jrcxz 3f",
-                    "jmp 2b",
-                    "3:",
-                    "mov {c:e}, 0",
-                    "setc {c:l}",
+                    next_block_then_carry!(),
                     ap = inout(reg) ap,
                     bp = inout(reg) bp,
                     rp = inout(reg) rp,
@@ -268,6 +271,7 @@ add_sub_blocks! {
 /// shifts are `shrx` / `shlx` and the OR a `lea` (the two parts share no bit), none of which
 /// touch the flags, so the chain runs through. Returns (`low`, carry): d's last limb, unshifted,
 /// and the carry (borrow) out of it.
+/// Leaks: nothing but the length (constant time).
 macro_rules! halve_blocks {
     ($(#[$doc:meta])* $name:ident, $first:literal, $op:literal, $second:literal) => {
         $(#[$doc])*
@@ -316,12 +320,7 @@ macro_rules! halve_blocks {
                     "mov {low}, {d3}",
                     "lea {xp}, [{xp} + 32]",
                     "lea {yp}, [{yp} + 32]",
-                    "lea rcx, [rcx - 1]",
-                    "jrcxz 3f",
-                    "jmp 2b",
-                    "3:",
-                    "mov {c:e}, 0",
-                    "setc {c:l}",
+                    next_block_then_carry!(),
                     xp = inout(reg) xp,
                     yp = inout(reg) yp,
                     low = inout(reg) low,
