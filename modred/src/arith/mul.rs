@@ -233,18 +233,15 @@ pub(crate) fn karatsuba_combine_portable(r: &mut [Limb], h: usize, wm: &[Limb], 
 /// Leaks: variable time: the carry and borrow propagations stop early.
 ///
 /// # Safety
-/// BMI2 and ADX available; `r.len() == 2 (h + hh)`, `wm.len() == 2 hh`, hh = h or h + 1, h >= 1.
+/// BMI2 and ADX available; `r.len() == 2 (h + hh)`, `wm.len() == 2 hh`, hh = h or h + 1, h >= 4.
 #[cfg(target_arch = "x86_64")]
 pub(crate) unsafe fn combine_halves_adx(r: &mut [Limb], h: usize, wm: &[Limb], subtract: bool) {
     use crate::limb::{adc, sbb};
     let hh = r.len() / 2 - h;
-    debug_assert!((hh == h || hh == h + 1) && wm.len() == 2 * hh && h >= 1);
-    let (blocks, tail) = (h / 4, h / 4 * 4..h);
-    let (mut c_t, mut c_u) = (0, 0);
-    if blocks > 0 {
-        // SAFETY: r holds L0, L1 and H0 (3h limbs) at its start; 4 blocks <= h.
-        (c_t, c_u) = unsafe { super::x86_64::karatsuba_sums_adx(r.as_mut_ptr(), h, blocks) };
-    }
+    debug_assert!((hh == h || hh == h + 1) && wm.len() == 2 * hh && h >= 4);
+    let tail = h / 4 * 4..h;
+    // SAFETY: r holds L0, L1 and H0 (3h limbs) at its start; h >= 4.
+    let (mut c_t, mut c_u) = unsafe { super::x86_64::karatsuba_sums_adx(r.as_mut_ptr(), h) };
     for i in tail.clone() {
         // Loop invariant: c_t and c_u are T's and U's carries into limb i.
         let t;
@@ -252,15 +249,12 @@ pub(crate) unsafe fn combine_halves_adx(r: &mut [Limb], h: usize, wm: &[Limb], s
         r[2 * h + i] = t;
         (r[h + i], c_u) = adc(t, r[i], c_u);
     }
-    let (mut c_v, mut c_m1) = (0, 0);
-    if blocks > 0 {
-        // SAFETY: r[2h..] holds T and H1's low h limbs (2h limbs), wm[h..] h limbs, disjoint
-        // from r; 4 blocks <= h.
-        (c_v, c_m1) = unsafe {
-            let t = r[2 * h..].as_mut_ptr();
-            super::x86_64::karatsuba_high_adx(t, wm[h..].as_ptr(), h, blocks, subtract)
-        };
-    }
+    // SAFETY: r[2h..] holds T and H1's low h limbs (2h limbs), wm[h..] h limbs, disjoint from
+    // r; h >= 4.
+    let (mut c_v, mut c_m1) = unsafe {
+        let t = r[2 * h..].as_mut_ptr();
+        super::x86_64::karatsuba_high_adx(t, wm[h..].as_ptr(), h, subtract)
+    };
     for i in tail {
         // Loop invariant: c_v and c_m1 are V's and M1's carries (borrow) into limb i.
         let v;

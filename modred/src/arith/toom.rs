@@ -143,8 +143,9 @@ fn halve_combined<const OP: u8>(x: &mut [Limb], y: &[Limb]) {
     let mut i = 1;
     #[cfg(target_arch = "x86_64")]
     if n > 4 && crate::cpu::tier() >= crate::cpu::Tier::Adx {
-        use super::x86_64::halve_sum_blocks;
-        use super::x86_64::{halve_difference_blocks, halve_reversed_difference_blocks};
+        use super::x86_64::{
+            halve_difference_blocks, halve_reversed_difference_blocks, halve_sum_blocks,
+        };
         let blocks = (n - 1) / 4;
         let kernel = match OP {
             HALVE_SUM => halve_sum_blocks,

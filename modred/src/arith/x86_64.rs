@@ -369,20 +369,20 @@ halve_blocks! {
 
 /// The first pass of Karatsuba's recombination (`super::mul::karatsuba_combine`): with `r` =
 /// [L0 L1 H0 ...] in pieces of h limbs, T = L1 + H0 on the CF chain (adcx) and U = T + L0 on
-/// the OF chain (adox), limb by limb, for the first 4 `blocks` limbs of each piece; U replaces
-/// L1 and T replaces H0 (each limb is read before it is written, and no later limb is
-/// written). Returns the carries (T's, U's) out of limb 4 `blocks` - 1.
+/// the OF chain (adox), limb by limb, for the first 4 floor(h / 4) limbs of each piece; U
+/// replaces L1 and T replaces H0 (each limb is read before it is written, and no later limb is
+/// written). Returns the carries (T's, U's) out of the last of those limbs.
 /// Leaks: nothing but the lengths (constant time).
 ///
 /// # Safety
-/// BMI2 and ADX available; `0 < 4 blocks <= h`; `r` points to 3h writable limbs.
+/// BMI2 and ADX available; `h >= 4`; `r` points to 3h writable limbs.
 #[target_feature(enable = "bmi2,adx")]
-pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, h: usize, blocks: usize) -> (Limb, Limb) {
-    debug_assert!(blocks > 0 && 4 * blocks <= h);
-    let (mut p, mut count) = (r, blocks);
+pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, h: usize) -> (Limb, Limb) {
+    debug_assert!(h >= 4);
+    let (mut p, mut count) = (r, h / 4);
     let half = h * 8;
     let (c_t, c_u): (Limb, Limb);
-    // SAFETY: the loop reads and writes r[i], r[h + i], r[2h + i] for i < 4 blocks <= h only.
+    // SAFETY: the loop reads and writes r[i], r[h + i], r[2h + i] for i < 4 floor(h / 4) only.
     unsafe {
         core::arch::asm!(
             "xor {t0:e}, {t0:e}",
@@ -431,30 +431,29 @@ pub(crate) unsafe fn karatsuba_sums_adx(r: *mut Limb, h: usize, blocks: usize) -
 /// The second pass of Karatsuba's recombination: with `t` = [T H1] (pieces of h limbs, T from
 /// [`karatsuba_sums_adx`]), V = T + H1 on the CF chain and V + M1 (or V - M1 when
 /// `subtract`, as V + !M1 + 1) on the OF chain replace T, M1 = `m`'s limbs, for the first
-/// 4 `blocks` limbs. Returns V's carry and M1's carry (addition) or borrow (subtraction) out
-/// of limb 4 `blocks` - 1.
+/// 4 floor(h / 4) limbs. Returns V's carry and M1's carry (addition) or borrow (subtraction)
+/// out of the last of those limbs.
 /// Leaks: nothing but the lengths and `subtract` (constant time for a given sign).
 ///
 /// # Safety
-/// BMI2 and ADX available; `0 < 4 blocks <= h`; `t` points to h + 4 `blocks` limbs, the first
-/// 4 `blocks` writable, `m` to 4 `blocks` readable limbs that overlap neither.
+/// BMI2 and ADX available; `h >= 4`; `t` points to 2h limbs, the first h writable, `m` to h
+/// readable limbs that overlap neither.
 #[target_feature(enable = "bmi2,adx")]
 pub(crate) unsafe fn karatsuba_high_adx(
     t: *mut Limb,
     m: *const Limb,
     h: usize,
-    blocks: usize,
     subtract: bool,
 ) -> (Limb, Limb) {
-    debug_assert!(blocks > 0 && 4 * blocks <= h);
-    let (mut p, mut mp, mut count) = (t, m, blocks);
+    debug_assert!(h >= 4);
+    let (mut p, mut mp, mut count) = (t, m, h / 4);
     let half = h * 8;
     let (c_v, c_m): (Limb, Limb);
     // Subtraction adds the complement with OF set on entry (0x7f + 1 overflows, CF stays 0);
     // its final OF is 1 when no borrow left limb h - 1.
     macro_rules! pass {
         ($setup:literal, $n0:literal, $n1:literal) => {
-            // SAFETY: the loop reads t[i], t[h + i], m[i] and writes t[i] for i < 4 blocks.
+            // SAFETY: the loop reads t[i], t[h + i], m[i] and writes t[i] for i < h.
             unsafe {
                 core::arch::asm!(
                     $setup,
@@ -1191,7 +1190,7 @@ mod tests {
             )
         };
         let mut s = 11;
-        for h in [1usize, 2, 3, 4, 5, 7, 8, 12, 16, 21, 22, 32, 43, 64] {
+        for h in [4usize, 5, 6, 7, 8, 12, 16, 21, 22, 32, 43, 64] {
             for hh in [h, h + 1] {
                 for pattern in 0..5 {
                     for subtract in [false, true] {
@@ -1208,7 +1207,8 @@ mod tests {
                         let mut want = r0.clone();
                         karatsuba_combine_portable(&mut want, h, &wm, subtract);
                         let mut got = r0.clone();
-                        // SAFETY: BMI2 and ADX (checked above); lengths 2 (h + hh) and 2 hh.
+                        // SAFETY: BMI2 and ADX (checked above); lengths 2 (h + hh) and 2 hh,
+                        // h >= 4.
                         unsafe { combine_halves_adx(&mut got, h, &wm, subtract) };
                         let case = format!("h={h} hh={hh} pattern={pattern} subtract={subtract}");
                         assert_eq!(got, want, "{case}");
